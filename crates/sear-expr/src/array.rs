@@ -1,0 +1,317 @@
+//! Arrays of bytes and their persistent update lists.
+//!
+//! An [`Array`] is a root: a named, sized map from `index_width`-bit indices to bytes, either
+//! fully symbolic or with known constant contents. Writes are never applied to a root;
+//! they are recorded in an [`UpdateList`], a persistent singly linked list of
+//! `(index, value)` pairs, newest first, shared between the states that forked from each
+//! other. Update nodes are hash-consed like expressions, so two update lists are equal
+//! exactly when their heads are the same pointer.
+//!
+//! ```
+//! use sear_expr::{Array, ArrayKind, Expr, UpdateList};
+//! let a = Array::new("buf", 4, ArrayKind::SymbolicInput, None);
+//! let ul = UpdateList::new(a).write(Expr::constant(1, 32), Expr::constant(7, 8));
+//! // Reading the written cell folds to the written value.
+//! assert_eq!(Expr::read(&ul, Expr::constant(1, 32)).as_constant(), Some(7));
+//! ```
+
+use std::hash::{Hash, Hasher};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, LazyLock};
+
+use rustc_hash::FxHasher;
+
+use crate::expr::Expr;
+use crate::intern::{Internable, Interner};
+
+/// What an array stands for; the solver layers and the engine read this tag.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum ArrayKind {
+    /// Program input made symbolic (`klee_make_symbolic`, argv, files); written to `.ktest`.
+    SymbolicInput,
+    /// The contents of a memory object flushed for a symbolic-offset access.
+    MemoryObject,
+    /// A symbolic base address (relocatable memory model).
+    SymbolicAddress,
+    /// Anything else, e.g. arrays read from an SMT-LIB file.
+    Other,
+}
+
+/// A root array: a named map from indices to bytes.
+#[derive(Debug)]
+pub struct Array {
+    id: u64,
+    name: String,
+    size: u64,
+    index_width: u32,
+    kind: ArrayKind,
+    contents: Option<Arc<[u8]>>,
+    hash: u64,
+}
+
+/// A shared handle to a root array. Arrays compare by identity.
+#[derive(Clone, Debug)]
+pub struct ArrayRef(Arc<Array>);
+
+static NEXT_ARRAY_ID: AtomicU64 = AtomicU64::new(1);
+
+impl Array {
+    /// Creates an array with 32-bit indices. `contents`, when given, must hold `size` bytes
+    /// and makes the array constant.
+    pub fn new(
+        name: impl Into<String>,
+        size: u64,
+        kind: ArrayKind,
+        contents: Option<Arc<[u8]>>,
+    ) -> ArrayRef {
+        Self::with_index_width(name, size, 32, kind, contents)
+    }
+
+    /// Creates an array with the given index width (32 or 64 in practice).
+    pub fn with_index_width(
+        name: impl Into<String>,
+        size: u64,
+        index_width: u32,
+        kind: ArrayKind,
+        contents: Option<Arc<[u8]>>,
+    ) -> ArrayRef {
+        let name = name.into();
+        if let Some(bytes) = &contents {
+            assert_eq!(bytes.len() as u64, size, "constant array contents must match its size");
+        }
+        let mut hasher = FxHasher::default();
+        name.hash(&mut hasher);
+        size.hash(&mut hasher);
+        index_width.hash(&mut hasher);
+        kind.hash(&mut hasher);
+        if let Some(bytes) = &contents {
+            bytes.hash(&mut hasher);
+        }
+        ArrayRef(Arc::new(Array {
+            id: NEXT_ARRAY_ID.fetch_add(1, Ordering::Relaxed),
+            name,
+            size,
+            index_width,
+            kind,
+            contents,
+            hash: hasher.finish(),
+        }))
+    }
+}
+
+impl ArrayRef {
+    /// A process-unique identifier, increasing in creation order.
+    pub fn id(&self) -> u64 {
+        self.0.id
+    }
+    /// The array's name; unique among the arrays of one run.
+    pub fn name(&self) -> &str {
+        &self.0.name
+    }
+    /// The number of bytes the array holds.
+    pub fn size(&self) -> u64 {
+        self.0.size
+    }
+    /// The width of the index bit-vectors.
+    pub fn index_width(&self) -> u32 {
+        self.0.index_width
+    }
+    /// The width of each element (always 8: arrays hold bytes).
+    pub fn value_width(&self) -> u32 {
+        8
+    }
+    /// What the array stands for.
+    pub fn kind(&self) -> ArrayKind {
+        self.0.kind
+    }
+    /// The constant contents, if the array is constant.
+    pub fn contents(&self) -> Option<&[u8]> {
+        self.0.contents.as_deref()
+    }
+    /// True if the array's contents are known constants.
+    pub fn is_constant(&self) -> bool {
+        self.0.contents.is_some()
+    }
+    /// The structural hash (name, size, widths, kind, contents).
+    pub fn structural_hash(&self) -> u64 {
+        self.0.hash
+    }
+}
+
+impl PartialEq for ArrayRef {
+    fn eq(&self, other: &Self) -> bool {
+        Arc::ptr_eq(&self.0, &other.0)
+    }
+}
+impl Eq for ArrayRef {}
+impl Hash for ArrayRef {
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        self.0.id.hash(state)
+    }
+}
+impl PartialOrd for ArrayRef {
+    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+impl Ord for ArrayRef {
+    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
+        self.0.id.cmp(&other.0.id)
+    }
+}
+
+/// One write in an update list.
+#[derive(Debug)]
+pub struct UpdateNode {
+    index: Expr,
+    value: Expr,
+    next: Option<Arc<UpdateNode>>,
+    len: usize,
+    hash: u64,
+}
+
+impl UpdateNode {
+    /// The written index.
+    pub fn index(&self) -> &Expr {
+        &self.index
+    }
+    /// The written byte.
+    pub fn value(&self) -> &Expr {
+        &self.value
+    }
+    /// The next older write.
+    pub fn next(&self) -> Option<&Arc<UpdateNode>> {
+        self.next.as_ref()
+    }
+}
+
+impl Internable for UpdateNode {
+    fn structural_hash(&self) -> u64 {
+        self.hash
+    }
+    fn shallow_eq(&self, other: &Self) -> bool {
+        self.index == other.index
+            && self.value == other.value
+            && match (&self.next, &other.next) {
+                (None, None) => true,
+                (Some(a), Some(b)) => Arc::ptr_eq(a, b),
+                _ => false,
+            }
+    }
+}
+
+impl Drop for UpdateNode {
+    fn drop(&mut self) {
+        // Long update lists would otherwise be dropped recursively.
+        let mut next = self.next.take();
+        while let Some(node) = next {
+            match Arc::try_unwrap(node) {
+                Ok(mut inner) => next = inner.next.take(),
+                Err(_) => break,
+            }
+        }
+    }
+}
+
+static UPDATE_INTERNER: LazyLock<Interner<UpdateNode>> = LazyLock::new(Interner::new);
+
+/// A root array plus a persistent list of writes, newest first.
+#[derive(Clone, Debug)]
+pub struct UpdateList {
+    root: ArrayRef,
+    head: Option<Arc<UpdateNode>>,
+}
+
+impl UpdateList {
+    /// An update list with no writes.
+    pub fn new(root: ArrayRef) -> Self {
+        UpdateList { root, head: None }
+    }
+
+    /// Rebuilds an update list from a root and a head node (used by rewriters).
+    pub fn from_parts(root: ArrayRef, head: Option<Arc<UpdateNode>>) -> Self {
+        UpdateList { root, head }
+    }
+
+    /// The root array.
+    pub fn root(&self) -> &ArrayRef {
+        &self.root
+    }
+
+    /// The newest write, if any.
+    pub fn head(&self) -> Option<&Arc<UpdateNode>> {
+        self.head.as_ref()
+    }
+
+    /// The number of writes.
+    pub fn len(&self) -> usize {
+        self.head.as_ref().map_or(0, |h| h.len)
+    }
+
+    /// True when there are no writes.
+    pub fn is_empty(&self) -> bool {
+        self.head.is_none()
+    }
+
+    /// Returns a new list with `value` written at `index` (the receiver is unchanged).
+    pub fn write(&self, index: Expr, value: Expr) -> UpdateList {
+        assert_eq!(index.width(), self.root.index_width(), "update index width");
+        assert_eq!(value.width(), 8, "update value width");
+        let mut hasher = FxHasher::default();
+        index.structural_hash().hash(&mut hasher);
+        value.structural_hash().hash(&mut hasher);
+        self.head.as_ref().map(|h| h.hash).hash(&mut hasher);
+        let node = UpdateNode {
+            index,
+            value,
+            len: self.len() + 1,
+            next: self.head.clone(),
+            hash: hasher.finish(),
+        };
+        UpdateList {
+            root: self.root.clone(),
+            head: Some(UPDATE_INTERNER.intern(node)),
+        }
+    }
+
+    /// Iterates over the writes, newest first.
+    pub fn iter(&self) -> UpdateIter<'_> {
+        UpdateIter {
+            next: self.head.as_deref(),
+        }
+    }
+
+    /// The structural hash of the list (root and writes).
+    pub fn structural_hash(&self) -> u64 {
+        let mut hasher = FxHasher::default();
+        self.root.structural_hash().hash(&mut hasher);
+        self.head.as_ref().map(|h| h.hash).hash(&mut hasher);
+        hasher.finish()
+    }
+}
+
+impl PartialEq for UpdateList {
+    fn eq(&self, other: &Self) -> bool {
+        self.root == other.root
+            && match (&self.head, &other.head) {
+                (None, None) => true,
+                (Some(a), Some(b)) => Arc::ptr_eq(a, b),
+                _ => false,
+            }
+    }
+}
+impl Eq for UpdateList {}
+
+/// Iterator over the writes of an update list, newest first.
+pub struct UpdateIter<'a> {
+    next: Option<&'a UpdateNode>,
+}
+
+impl<'a> Iterator for UpdateIter<'a> {
+    type Item = &'a UpdateNode;
+    fn next(&mut self) -> Option<Self::Item> {
+        let node = self.next?;
+        self.next = node.next.as_deref();
+        Some(node)
+    }
+}

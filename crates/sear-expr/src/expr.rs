@@ -1,0 +1,419 @@
+//! The expression node and its handle.
+//!
+//! An [`Expr`] is an immutable, hash-consed node: structurally equal expressions are the same
+//! allocation, so equality and hashing are O(1) (pointer equality, cached structural hash).
+//! Booleans are bit-vectors of width 1. Nodes are only built through the simplifying
+//! constructors in [`crate::build`], which keep every expression in canonical form:
+//!
+//! * constants are folded everywhere (the "global view" the array transformations rely on);
+//! * a constant operand of a commutative operator or of `Eq` is on the left;
+//! * `Ne`, `Ugt`, `Uge`, `Sgt` and `Sge` do not exist as nodes; they are built from
+//!   `Not`, `Eq`, `Ult`, `Ule`, `Slt` and `Sle` with swapped operands;
+//! * boolean negation is `Not` (never `Eq(false, x)`).
+
+use std::fmt;
+use std::hash::{Hash, Hasher};
+use std::sync::{Arc, LazyLock};
+
+use rustc_hash::FxHasher;
+
+use crate::array::UpdateList;
+use crate::intern::{Internable, Interner};
+
+/// Binary bit-vector operators.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum BinOp {
+    /// Addition modulo 2^w.
+    Add,
+    /// Subtraction modulo 2^w.
+    Sub,
+    /// Multiplication modulo 2^w.
+    Mul,
+    /// Unsigned division (`x / 0` is all ones).
+    UDiv,
+    /// Signed division.
+    SDiv,
+    /// Unsigned remainder (`x % 0` is `x`).
+    URem,
+    /// Signed remainder, sign of the dividend.
+    SRem,
+    /// Bitwise and (logical and on booleans).
+    And,
+    /// Bitwise or.
+    Or,
+    /// Bitwise exclusive or.
+    Xor,
+    /// Shift left.
+    Shl,
+    /// Logical shift right.
+    LShr,
+    /// Arithmetic shift right.
+    AShr,
+}
+
+impl BinOp {
+    /// True for operators whose operands may be swapped.
+    pub fn is_commutative(self) -> bool {
+        matches!(self, BinOp::Add | BinOp::Mul | BinOp::And | BinOp::Or | BinOp::Xor)
+    }
+    /// All binary operators.
+    pub const ALL: [BinOp; 13] = [
+        BinOp::Add,
+        BinOp::Sub,
+        BinOp::Mul,
+        BinOp::UDiv,
+        BinOp::SDiv,
+        BinOp::URem,
+        BinOp::SRem,
+        BinOp::And,
+        BinOp::Or,
+        BinOp::Xor,
+        BinOp::Shl,
+        BinOp::LShr,
+        BinOp::AShr,
+    ];
+}
+
+/// Comparison operators in canonical form; each yields a boolean (width 1).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum CmpOp {
+    /// Equality.
+    Eq,
+    /// Unsigned less-than.
+    Ult,
+    /// Unsigned less-or-equal.
+    Ule,
+    /// Signed less-than.
+    Slt,
+    /// Signed less-or-equal.
+    Sle,
+}
+
+impl CmpOp {
+    /// All canonical comparison operators.
+    pub const ALL: [CmpOp; 5] = [CmpOp::Eq, CmpOp::Ult, CmpOp::Ule, CmpOp::Slt, CmpOp::Sle];
+}
+
+/// The shape of an expression node.
+#[derive(Clone, Debug)]
+pub enum ExprKind {
+    /// A constant; the value is masked to the node's width.
+    Constant(u128),
+    /// A byte read from an array through its update list.
+    Read {
+        /// The array and the writes to it.
+        updates: UpdateList,
+        /// The byte index, of the array's index width.
+        index: Expr,
+    },
+    /// If-then-else.
+    Select {
+        /// A boolean condition.
+        cond: Expr,
+        /// Value when the condition holds.
+        then_expr: Expr,
+        /// Value otherwise.
+        else_expr: Expr,
+    },
+    /// `hi` in the most significant bits, `lo` in the least.
+    Concat {
+        /// The high part.
+        hi: Expr,
+        /// The low part.
+        lo: Expr,
+    },
+    /// Bits `offset .. offset + width` of `expr`.
+    Extract {
+        /// The source expression.
+        expr: Expr,
+        /// The lowest extracted bit.
+        offset: u32,
+    },
+    /// Zero extension to the node's width.
+    ZExt(Expr),
+    /// Sign extension to the node's width.
+    SExt(Expr),
+    /// Bitwise negation (logical negation on booleans).
+    Not(Expr),
+    /// A binary operator.
+    Binary {
+        /// The operator.
+        op: BinOp,
+        /// Left operand.
+        lhs: Expr,
+        /// Right operand.
+        rhs: Expr,
+    },
+    /// A comparison (width 1).
+    Cmp {
+        /// The operator.
+        op: CmpOp,
+        /// Left operand.
+        lhs: Expr,
+        /// Right operand.
+        rhs: Expr,
+    },
+}
+
+/// The interned node behind an [`Expr`].
+#[derive(Debug)]
+pub struct Node {
+    kind: ExprKind,
+    width: u32,
+    hash: u64,
+    depth: u32,
+}
+
+/// A shared, hash-consed, immutable expression.
+#[derive(Clone)]
+pub struct Expr(Arc<Node>);
+
+static EXPR_INTERNER: LazyLock<Interner<Node>> = LazyLock::new(Interner::new);
+
+/// The number of live or unswept expression nodes in the global table (for statistics).
+pub fn interned_node_count() -> usize {
+    EXPR_INTERNER.len()
+}
+
+impl Internable for Node {
+    fn structural_hash(&self) -> u64 {
+        self.hash
+    }
+    fn shallow_eq(&self, other: &Self) -> bool {
+        if self.width != other.width {
+            return false;
+        }
+        use ExprKind::*;
+        match (&self.kind, &other.kind) {
+            (Constant(a), Constant(b)) => a == b,
+            (
+                Read { updates: u1, index: i1 },
+                Read { updates: u2, index: i2 },
+            ) => u1 == u2 && i1 == i2,
+            (
+                Select { cond: c1, then_expr: t1, else_expr: e1 },
+                Select { cond: c2, then_expr: t2, else_expr: e2 },
+            ) => c1 == c2 && t1 == t2 && e1 == e2,
+            (Concat { hi: h1, lo: l1 }, Concat { hi: h2, lo: l2 }) => h1 == h2 && l1 == l2,
+            (Extract { expr: e1, offset: o1 }, Extract { expr: e2, offset: o2 }) => {
+                e1 == e2 && o1 == o2
+            }
+            (ZExt(a), ZExt(b)) | (SExt(a), SExt(b)) | (Not(a), Not(b)) => a == b,
+            (
+                Binary { op: o1, lhs: a1, rhs: b1 },
+                Binary { op: o2, lhs: a2, rhs: b2 },
+            ) => o1 == o2 && a1 == a2 && b1 == b2,
+            (Cmp { op: o1, lhs: a1, rhs: b1 }, Cmp { op: o2, lhs: a2, rhs: b2 }) => {
+                o1 == o2 && a1 == a2 && b1 == b2
+            }
+            _ => false,
+        }
+    }
+}
+
+fn hash_kind(kind: &ExprKind, width: u32) -> u64 {
+    let mut h = FxHasher::default();
+    width.hash(&mut h);
+    std::mem::discriminant(kind).hash(&mut h);
+    match kind {
+        ExprKind::Constant(v) => v.hash(&mut h),
+        ExprKind::Read { updates, index } => {
+            updates.structural_hash().hash(&mut h);
+            index.structural_hash().hash(&mut h);
+        }
+        ExprKind::Select { cond, then_expr, else_expr } => {
+            cond.structural_hash().hash(&mut h);
+            then_expr.structural_hash().hash(&mut h);
+            else_expr.structural_hash().hash(&mut h);
+        }
+        ExprKind::Concat { hi, lo } => {
+            hi.structural_hash().hash(&mut h);
+            lo.structural_hash().hash(&mut h);
+        }
+        ExprKind::Extract { expr, offset } => {
+            expr.structural_hash().hash(&mut h);
+            offset.hash(&mut h);
+        }
+        ExprKind::ZExt(e) | ExprKind::SExt(e) | ExprKind::Not(e) => {
+            e.structural_hash().hash(&mut h)
+        }
+        ExprKind::Binary { op, lhs, rhs } => {
+            op.hash(&mut h);
+            lhs.structural_hash().hash(&mut h);
+            rhs.structural_hash().hash(&mut h);
+        }
+        ExprKind::Cmp { op, lhs, rhs } => {
+            op.hash(&mut h);
+            lhs.structural_hash().hash(&mut h);
+            rhs.structural_hash().hash(&mut h);
+        }
+    }
+    h.finish()
+}
+
+impl Drop for Node {
+    fn drop(&mut self) {
+        // Drop deep expressions iteratively: detach the children of every node that is
+        // about to die and process them from an explicit stack.
+        let mut stack: Vec<Expr> = Vec::new();
+        take_children(&mut self.kind, &mut stack);
+        while let Some(child) = stack.pop() {
+            if let Ok(mut node) = Arc::try_unwrap(child.0) {
+                take_children(&mut node.kind, &mut stack);
+            }
+        }
+    }
+}
+
+fn take_children(kind: &mut ExprKind, out: &mut Vec<Expr>) {
+    let old = std::mem::replace(kind, ExprKind::Constant(0));
+    match old {
+        ExprKind::Constant(_) => {}
+        ExprKind::Read { index, .. } => out.push(index),
+        ExprKind::Select { cond, then_expr, else_expr } => {
+            out.push(cond);
+            out.push(then_expr);
+            out.push(else_expr);
+        }
+        ExprKind::Concat { hi, lo } => {
+            out.push(hi);
+            out.push(lo);
+        }
+        ExprKind::Extract { expr, .. }
+        | ExprKind::ZExt(expr)
+        | ExprKind::SExt(expr)
+        | ExprKind::Not(expr) => out.push(expr),
+        ExprKind::Binary { lhs, rhs, .. } | ExprKind::Cmp { lhs, rhs, .. } => {
+            out.push(lhs);
+            out.push(rhs);
+        }
+    }
+}
+
+impl Expr {
+    /// Interns a node without simplification. Only the builder calls this.
+    pub(crate) fn make(kind: ExprKind, width: u32) -> Expr {
+        debug_assert!((1..=crate::bits::MAX_WIDTH).contains(&width));
+        let hash = hash_kind(&kind, width);
+        let depth = 1 + children_of(&kind).iter().map(|c| c.depth()).max().unwrap_or(0);
+        Expr(EXPR_INTERNER.intern(Node { kind, width, hash, depth }))
+    }
+
+    /// The node's shape.
+    pub fn kind(&self) -> &ExprKind {
+        &self.0.kind
+    }
+
+    /// The width in bits (1 for booleans).
+    pub fn width(&self) -> u32 {
+        self.0.width
+    }
+
+    /// The cached structural hash.
+    pub fn structural_hash(&self) -> u64 {
+        self.0.hash
+    }
+
+    /// The length of the longest path to a leaf (a constant has depth 1).
+    pub fn depth(&self) -> u32 {
+        self.0.depth
+    }
+
+    /// True for booleans (width 1).
+    pub fn is_bool(&self) -> bool {
+        self.0.width == 1
+    }
+
+    /// The constant value, if this is a constant.
+    pub fn as_constant(&self) -> Option<u128> {
+        match self.0.kind {
+            ExprKind::Constant(v) => Some(v),
+            _ => None,
+        }
+    }
+
+    /// True if this is a constant.
+    pub fn is_constant(&self) -> bool {
+        matches!(self.0.kind, ExprKind::Constant(_))
+    }
+
+    /// True if this is the boolean constant `true`.
+    pub fn is_true(&self) -> bool {
+        self.is_bool() && self.as_constant() == Some(1)
+    }
+
+    /// True if this is the boolean constant `false`.
+    pub fn is_false(&self) -> bool {
+        self.is_bool() && self.as_constant() == Some(0)
+    }
+
+    /// The direct children, in a fixed order (update-list expressions are not included).
+    pub fn children(&self) -> Vec<Expr> {
+        children_of(&self.0.kind)
+    }
+
+    /// A stable address usable as a map key for the lifetime of this expression.
+    pub fn ptr_key(&self) -> usize {
+        Arc::as_ptr(&self.0) as usize
+    }
+}
+
+pub(crate) fn children_of(kind: &ExprKind) -> Vec<Expr> {
+    match kind {
+        ExprKind::Constant(_) => vec![],
+        ExprKind::Read { index, .. } => vec![index.clone()],
+        ExprKind::Select { cond, then_expr, else_expr } => {
+            vec![cond.clone(), then_expr.clone(), else_expr.clone()]
+        }
+        ExprKind::Concat { hi, lo } => vec![hi.clone(), lo.clone()],
+        ExprKind::Extract { expr, .. }
+        | ExprKind::ZExt(expr)
+        | ExprKind::SExt(expr)
+        | ExprKind::Not(expr) => vec![expr.clone()],
+        ExprKind::Binary { lhs, rhs, .. } | ExprKind::Cmp { lhs, rhs, .. } => {
+            vec![lhs.clone(), rhs.clone()]
+        }
+    }
+}
+
+impl PartialEq for Expr {
+    fn eq(&self, other: &Self) -> bool {
+        Arc::ptr_eq(&self.0, &other.0)
+    }
+}
+impl Eq for Expr {}
+
+impl Hash for Expr {
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        self.0.hash.hash(state)
+    }
+}
+
+impl PartialOrd for Expr {
+    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+/// A total order that is stable across runs: by structural hash, then by pointer for the
+/// (practically absent) hash collisions.
+impl Ord for Expr {
+    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
+        self.0
+            .hash
+            .cmp(&other.0.hash)
+            .then_with(|| self.ptr_key().cmp(&other.ptr_key()))
+    }
+}
+
+impl fmt::Debug for Expr {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", crate::smtlib::print_expr(self))
+    }
+}
+
+impl fmt::Display for Expr {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", crate::smtlib::print_expr(self))
+    }
+}

@@ -1,0 +1,36 @@
+//! sear's expression library: hash-consed bit-vector and array expressions.
+//!
+//! * [`Expr`]: an immutable, hash-consed, `Send + Sync` expression of width 1..=128
+//!   (booleans are width 1), with KLEE's node kinds and a canonical form.
+//! * [`Array`], [`ArrayRef`], [`UpdateList`]: byte arrays and persistent write lists.
+//! * The simplifying constructors on [`Expr`] (module `build`): constant folding everywhere
+//!   and local algebraic rewrites.
+//! * [`Assignment`] and [`Evaluator`]: evaluation under a model.
+//! * [`visit`]: collecting arrays and reads, substitution and rewriting.
+//! * [`smtlib`]: SMT-LIB2 printing and parsing.
+//!
+//! ```
+//! use sear_expr::{Array, ArrayKind, Assignment, Expr, UpdateList};
+//! let input = Array::new("x", 4, ArrayKind::SymbolicInput, None);
+//! let x = Expr::read_lsb(&UpdateList::new(input.clone()), Expr::constant(0, 32), 4);
+//! // (x + 1) - 1 simplifies back to x.
+//! let e = Expr::sub(Expr::add(x.clone(), Expr::constant(1, 32)), Expr::constant(1, 32));
+//! assert_eq!(e, x);
+//! let mut model = Assignment::new();
+//! model.insert(input, vec![1, 0, 0, 0]);
+//! assert_eq!(model.evaluate(&e), 1);
+//! ```
+
+pub mod array;
+pub mod bits;
+mod build;
+pub mod eval;
+pub mod expr;
+pub mod fold;
+pub mod intern;
+pub mod smtlib;
+pub mod visit;
+
+pub use array::{Array, ArrayKind, ArrayRef, UpdateList, UpdateNode};
+pub use eval::{Assignment, Evaluator};
+pub use expr::{BinOp, CmpOp, Expr, ExprKind};

@@ -1,0 +1,176 @@
+//! Traversals: collecting the arrays and reads an expression depends on, and rewriting.
+//!
+//! All traversals use explicit worklists and visit each shared node once, so they are
+//! linear in the size of the DAG and safe on expressions thousands of levels deep.
+
+use std::collections::BTreeSet;
+
+use rustc_hash::{FxHashMap, FxHashSet};
+
+use crate::array::{ArrayRef, UpdateList};
+use crate::expr::{Expr, ExprKind};
+
+/// Visits every distinct node of `roots` (including the expressions inside update lists)
+/// once, in no particular order.
+pub fn for_each_node<'a>(roots: impl IntoIterator<Item = &'a Expr>, mut f: impl FnMut(&Expr)) {
+    let mut seen: FxHashSet<Expr> = FxHashSet::default();
+    let mut seen_updates: FxHashSet<usize> = FxHashSet::default();
+    let mut stack: Vec<Expr> = roots.into_iter().cloned().collect();
+    while let Some(e) = stack.pop() {
+        if e.is_constant() || !seen.insert(e.clone()) {
+            continue;
+        }
+        f(&e);
+        if let ExprKind::Read { updates, .. } = e.kind() {
+            for write in updates.iter() {
+                if !seen_updates.insert(write as *const _ as usize) {
+                    break;
+                }
+                stack.push(write.index().clone());
+                stack.push(write.value().clone());
+            }
+        }
+        stack.extend(e.children());
+    }
+}
+
+/// The arrays read anywhere in `roots`, in creation order.
+pub fn collect_arrays<'a>(roots: impl IntoIterator<Item = &'a Expr>) -> BTreeSet<ArrayRef> {
+    let mut arrays = BTreeSet::new();
+    for_each_node(roots, |e| {
+        if let ExprKind::Read { updates, .. } = e.kind() {
+            arrays.insert(updates.root().clone());
+        }
+    });
+    arrays
+}
+
+/// The symbolic (non-constant) arrays read anywhere in `roots`, in creation order.
+pub fn collect_symbolic_arrays<'a>(
+    roots: impl IntoIterator<Item = &'a Expr>,
+) -> BTreeSet<ArrayRef> {
+    collect_arrays(roots)
+        .into_iter()
+        .filter(|a| !a.is_constant())
+        .collect()
+}
+
+/// Every distinct `Read` node in `roots`.
+pub fn collect_reads<'a>(roots: impl IntoIterator<Item = &'a Expr>) -> Vec<Expr> {
+    let mut reads = Vec::new();
+    for_each_node(roots, |e| {
+        if matches!(e.kind(), ExprKind::Read { .. }) {
+            reads.push(e.clone());
+        }
+    });
+    reads
+}
+
+/// True if any read in `roots` has a non-constant index (or reads through a write at a
+/// non-constant index).
+pub fn has_symbolic_index_read<'a>(roots: impl IntoIterator<Item = &'a Expr>) -> bool {
+    let mut found = false;
+    for_each_node(roots, |e| {
+        if let ExprKind::Read { updates, index } = e.kind() {
+            if !index.is_constant() || updates.iter().any(|w| !w.index().is_constant()) {
+                found = true;
+            }
+        }
+    });
+    found
+}
+
+/// A bottom-up rewriter: `rewrite(original, rebuilt)` is offered every node after its
+/// children were rebuilt and may return a replacement. Nodes are rebuilt through the
+/// simplifying constructors, so constants fold again after a substitution.
+pub struct Rewriter<F: FnMut(&Expr, &Expr) -> Option<Expr>> {
+    rewrite: F,
+    memo: FxHashMap<Expr, Expr>,
+}
+
+impl<F: FnMut(&Expr, &Expr) -> Option<Expr>> Rewriter<F> {
+    /// Creates a rewriter around `rewrite`.
+    pub fn new(rewrite: F) -> Self {
+        Rewriter {
+            rewrite,
+            memo: FxHashMap::default(),
+        }
+    }
+
+    /// Rewrites `expr` bottom-up.
+    pub fn apply(&mut self, expr: &Expr) -> Expr {
+        let mut stack: Vec<(Expr, bool)> = vec![(expr.clone(), false)];
+        while let Some((e, children_done)) = stack.pop() {
+            if self.memo.contains_key(&e) {
+                continue;
+            }
+            if !children_done {
+                stack.push((e.clone(), true));
+                for child in e.children() {
+                    if !self.memo.contains_key(&child) {
+                        stack.push((child, false));
+                    }
+                }
+                continue;
+            }
+            let rebuilt = self.rebuild(&e);
+            let result = (self.rewrite)(&e, &rebuilt).unwrap_or(rebuilt);
+            self.memo.insert(e, result);
+        }
+        self.memo[expr].clone()
+    }
+
+    fn get(&self, e: &Expr) -> Expr {
+        self.memo[e].clone()
+    }
+
+    fn rebuild_updates(&mut self, updates: &UpdateList) -> UpdateList {
+        let writes: Vec<(Expr, Expr)> = updates
+            .iter()
+            .map(|w| (w.index().clone(), w.value().clone()))
+            .collect();
+        let mut changed = false;
+        let mut new_writes = Vec::with_capacity(writes.len());
+        for (i, v) in &writes {
+            let (ni, nv) = (self.apply(i), self.apply(v));
+            changed |= ni != *i || nv != *v;
+            new_writes.push((ni, nv));
+        }
+        if !changed {
+            return updates.clone();
+        }
+        let mut list = UpdateList::new(updates.root().clone());
+        for (i, v) in new_writes.into_iter().rev() {
+            list = list.write(i, v);
+        }
+        list
+    }
+
+    fn rebuild(&mut self, e: &Expr) -> Expr {
+        match e.kind() {
+            ExprKind::Constant(_) => e.clone(),
+            ExprKind::Read { updates, index } => {
+                let updates = self.rebuild_updates(updates);
+                Expr::read(&updates, self.get(index))
+            }
+            ExprKind::Select { cond, then_expr, else_expr } => {
+                Expr::select(self.get(cond), self.get(then_expr), self.get(else_expr))
+            }
+            ExprKind::Concat { hi, lo } => Expr::concat(self.get(hi), self.get(lo)),
+            ExprKind::Extract { expr, offset } => {
+                Expr::extract(self.get(expr), *offset, e.width())
+            }
+            ExprKind::ZExt(x) => Expr::zext(self.get(x), e.width()),
+            ExprKind::SExt(x) => Expr::sext(self.get(x), e.width()),
+            ExprKind::Not(x) => Expr::not(self.get(x)),
+            ExprKind::Binary { op, lhs, rhs } => Expr::binary(*op, self.get(lhs), self.get(rhs)),
+            ExprKind::Cmp { op, lhs, rhs } => Expr::cmp(*op, self.get(lhs), self.get(rhs)),
+        }
+    }
+}
+
+/// Replaces every occurrence of each key of `map` in `expr` by its value, rebuilding (and
+/// re-simplifying) the nodes above.
+pub fn substitute(expr: &Expr, map: &FxHashMap<Expr, Expr>) -> Expr {
+    Rewriter::new(|original: &Expr, _: &Expr| map.get(original).cloned()).apply(expr)
+}
