@@ -1,0 +1,656 @@
+//! sear's executable IR: LLVM IR lowered for fast interpretation.
+//!
+//! Differences from LLVM IR:
+//! * Every SSA value of a function lives in a numbered *slot*; parameters occupy slots
+//!   `0..params.len()`. Operands are either a slot or an entry of the module's constant
+//!   table, so the executor never looks anything up by name.
+//! * Types are interned in [`Module::types`]; each carries its size, alignment and (for
+//!   structs) field offsets computed from the data layout (x86-64 System V, little endian,
+//!   64-bit pointers).
+//! * `getelementptr` becomes a constant byte offset plus a list of `(index, scale)` terms.
+//! * Phi nodes are kept per block, separately from the body, and evaluated on the edge.
+//! * Every instruction carries its source location (`-g`), when there is one.
+//! * Call targets are resolved once to a [`FuncId`]; intrinsics and external functions are
+//!   functions without a body (`is_declaration`) that the executor dispatches by name.
+
+use rustc_hash::FxHashMap;
+
+/// Index of a function in [`Module::functions`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct FuncId(pub u32);
+/// Index of a global variable in [`Module::globals`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct GlobalId(pub u32);
+/// Index of a type in [`Module::types`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct TypeId(pub u32);
+/// Index of a constant in [`Module::constants`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct ConstId(pub u32);
+/// Index of a basic block in [`Function::blocks`] (the entry block is 0).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct BlockId(pub u32);
+/// Index of a value slot in a function's frame.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Slot(pub u32);
+/// Index of a source file name in [`Module::files`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct FileId(pub u32);
+
+/// A source location from debug information.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Loc {
+    /// The file (path as recorded by the compiler, joined with its directory when relative).
+    pub file: FileId,
+    /// 1-based line.
+    pub line: u32,
+    /// 1-based column (0 when unknown).
+    pub col: u32,
+}
+
+/// Floating-point formats.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum FloatKind {
+    /// IEEE half precision.
+    Half,
+    /// IEEE single precision (`float`).
+    Single,
+    /// IEEE double precision (`double`).
+    Double,
+    /// x87 80-bit extended precision (`long double`), stored in 16 bytes.
+    X86Fp80,
+    /// IEEE quad precision.
+    Fp128,
+}
+
+/// A type's shape.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum TypeKind {
+    /// No value.
+    Void,
+    /// An integer of the given bit width.
+    Int(u32),
+    /// A floating-point number.
+    Float(FloatKind),
+    /// A pointer (opaque; 64 bits).
+    Ptr,
+    /// A fixed-length array.
+    Array {
+        /// Element type.
+        elem: TypeId,
+        /// Number of elements.
+        len: u64,
+    },
+    /// A fixed-length SIMD vector.
+    Vector {
+        /// Element type.
+        elem: TypeId,
+        /// Number of elements.
+        len: u64,
+    },
+    /// A (possibly packed) structure.
+    Struct {
+        /// Field types.
+        fields: Vec<TypeId>,
+        /// True for `<{ ... }>` structs.
+        packed: bool,
+    },
+    /// A function type (only as the target of calls; never a value).
+    Function,
+    /// Labels, metadata, tokens and other non-first-class types.
+    Other(String),
+}
+
+/// A type with its layout.
+#[derive(Clone, Debug)]
+pub struct TypeInfo {
+    /// The shape.
+    pub kind: TypeKind,
+    /// Allocation size in bytes (`alloc size`: includes tail padding).
+    pub size: u64,
+    /// ABI alignment in bytes.
+    pub align: u64,
+    /// For structs: byte offset of each field; for arrays and vectors: empty (use the
+    /// element size as stride).
+    pub field_offsets: Vec<u64>,
+    /// Bit width of a scalar value of this type (ints, floats, pointers); 0 otherwise.
+    pub bit_width: u32,
+}
+
+/// A module-level constant. Constants referring to addresses are kept symbolic here and
+/// evaluated by the executor once globals and functions have addresses.
+#[derive(Clone, Debug)]
+pub enum Constant {
+    /// An integer (also used for `i1`); `value` is masked to `width`.
+    Int {
+        /// Bit width.
+        width: u32,
+        /// Value bits.
+        value: u128,
+    },
+    /// A floating-point number given by its IEEE bit pattern of `kind`'s width.
+    Float {
+        /// Format.
+        kind: FloatKind,
+        /// Bit pattern (for `X86Fp80`, the 80-bit pattern).
+        bits: u128,
+    },
+    /// The null pointer.
+    Null,
+    /// `undef`/`poison` of a type; the executor uses zero.
+    Undef(TypeId),
+    /// `zeroinitializer` of a type.
+    Zero(TypeId),
+    /// The address of a global variable.
+    GlobalAddr(GlobalId),
+    /// The address of a function.
+    FuncAddr(FuncId),
+    /// A struct, array or vector; `ty` says which.
+    Aggregate {
+        /// The aggregate type.
+        ty: TypeId,
+        /// One constant per element or field.
+        elems: Vec<ConstId>,
+    },
+    /// `base + offset` for a pointer constant (a folded constant `getelementptr`).
+    PtrOffset {
+        /// The base pointer constant.
+        base: ConstId,
+        /// Byte offset (may be negative).
+        offset: i64,
+    },
+    /// A constant cast expression.
+    Cast {
+        /// The cast.
+        op: CastOp,
+        /// The operand.
+        value: ConstId,
+        /// The result type.
+        to: TypeId,
+    },
+    /// A constant binary expression (integer operators only).
+    Binary {
+        /// The operator.
+        op: BinaryOp,
+        /// Left operand.
+        lhs: ConstId,
+        /// Right operand.
+        rhs: ConstId,
+    },
+    /// A constant integer or pointer comparison.
+    ICmp {
+        /// The predicate.
+        pred: IntPredicate,
+        /// Left operand.
+        lhs: ConstId,
+        /// Right operand.
+        rhs: ConstId,
+    },
+    /// A constant `select`.
+    Select {
+        /// Condition.
+        cond: ConstId,
+        /// Value when true.
+        then_value: ConstId,
+        /// Value when false.
+        else_value: ConstId,
+    },
+    /// A constant expression sear does not evaluate; using it is an `exec` error.
+    Unsupported(String),
+}
+
+/// An instruction operand.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Operand {
+    /// A value slot of the current frame.
+    Slot(Slot),
+    /// An entry of the module's constant table.
+    Const(ConstId),
+}
+
+/// Binary operators (integer and floating point; vectors apply them element-wise).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[allow(missing_docs)]
+pub enum BinaryOp {
+    Add,
+    Sub,
+    Mul,
+    UDiv,
+    SDiv,
+    URem,
+    SRem,
+    Shl,
+    LShr,
+    AShr,
+    And,
+    Or,
+    Xor,
+    FAdd,
+    FSub,
+    FMul,
+    FDiv,
+    FRem,
+}
+
+/// Cast operators.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[allow(missing_docs)]
+pub enum CastOp {
+    Trunc,
+    ZExt,
+    SExt,
+    FpTrunc,
+    FpExt,
+    FpToUi,
+    FpToSi,
+    UiToFp,
+    SiToFp,
+    PtrToInt,
+    IntToPtr,
+    BitCast,
+    AddrSpaceCast,
+}
+
+/// Integer comparison predicates.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[allow(missing_docs)]
+pub enum IntPredicate {
+    Eq,
+    Ne,
+    Ugt,
+    Uge,
+    Ult,
+    Ule,
+    Sgt,
+    Sge,
+    Slt,
+    Sle,
+}
+
+/// Floating-point comparison predicates (LLVM's, including ordered/unordered forms).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[allow(missing_docs)]
+pub enum FloatPredicate {
+    False,
+    Oeq,
+    Ogt,
+    Oge,
+    Olt,
+    Ole,
+    One,
+    Ord,
+    Ueq,
+    Ugt,
+    Uge,
+    Ult,
+    Ule,
+    Une,
+    Uno,
+    True,
+}
+
+/// Read-modify-write operations of `atomicrmw`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[allow(missing_docs)]
+pub enum RmwOp {
+    Xchg,
+    Add,
+    Sub,
+    And,
+    Nand,
+    Or,
+    Xor,
+    Max,
+    Min,
+    UMax,
+    UMin,
+    Other,
+}
+
+/// The callee of a call.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Callee {
+    /// A function of the module (defined, or declared: external or intrinsic).
+    Direct(FuncId),
+    /// A function pointer value.
+    Indirect(Operand),
+    /// Inline assembly (unsupported by the executor).
+    InlineAsm,
+}
+
+/// An instruction that does not end a block.
+#[derive(Clone, Debug)]
+pub enum InstKind {
+    /// `dest = lhs op rhs` (scalars or vectors).
+    Binary {
+        /// Operator.
+        op: BinaryOp,
+        /// Left operand.
+        lhs: Operand,
+        /// Right operand.
+        rhs: Operand,
+    },
+    /// Floating-point negation.
+    FNeg(Operand),
+    /// Integer or pointer comparison (scalars or vectors).
+    ICmp {
+        /// Predicate.
+        pred: IntPredicate,
+        /// Left operand.
+        lhs: Operand,
+        /// Right operand.
+        rhs: Operand,
+    },
+    /// Floating-point comparison.
+    FCmp {
+        /// Predicate.
+        pred: FloatPredicate,
+        /// Left operand.
+        lhs: Operand,
+        /// Right operand.
+        rhs: Operand,
+    },
+    /// A cast; the destination type is [`Inst::ty`], the source type `from`.
+    Cast {
+        /// The cast.
+        op: CastOp,
+        /// The operand.
+        value: Operand,
+        /// The operand's type.
+        from: TypeId,
+    },
+    /// `cond ? then_value : else_value` (scalar or vector condition).
+    Select {
+        /// Condition.
+        cond: Operand,
+        /// Value when true.
+        then_value: Operand,
+        /// Value when false.
+        else_value: Operand,
+    },
+    /// Stack allocation of `count` elements of `elem`.
+    Alloca {
+        /// Element type.
+        elem: TypeId,
+        /// Number of elements (usually the constant 1).
+        count: Operand,
+        /// Alignment in bytes.
+        align: u64,
+    },
+    /// Load a value of type [`Inst::ty`].
+    Load {
+        /// Address.
+        ptr: Operand,
+        /// Alignment in bytes.
+        align: u64,
+        /// True for volatile loads.
+        volatile: bool,
+    },
+    /// Store `value` (of type `value_ty`) to `ptr`.
+    Store {
+        /// Address.
+        ptr: Operand,
+        /// Stored value.
+        value: Operand,
+        /// Its type.
+        value_ty: TypeId,
+        /// Alignment in bytes.
+        align: u64,
+    },
+    /// `base + offset + Σ index_i * scale_i`; indices are sign-extended (or truncated) to
+    /// 64 bits before scaling.
+    Gep {
+        /// Base pointer.
+        base: Operand,
+        /// Constant part of the offset, in bytes.
+        offset: i64,
+        /// Variable parts: index operand and its scale in bytes.
+        indices: Vec<(Operand, i64)>,
+    },
+    /// Extract a field/element from an aggregate value.
+    ExtractValue {
+        /// Aggregate operand.
+        agg: Operand,
+        /// Path of field/element indices.
+        indices: Vec<u32>,
+    },
+    /// Replace a field/element of an aggregate value.
+    InsertValue {
+        /// Aggregate operand.
+        agg: Operand,
+        /// New field value.
+        value: Operand,
+        /// Path of field/element indices.
+        indices: Vec<u32>,
+    },
+    /// Read one element of a vector.
+    ExtractElement {
+        /// The vector.
+        vector: Operand,
+        /// Element index.
+        index: Operand,
+    },
+    /// Replace one element of a vector.
+    InsertElement {
+        /// The vector.
+        vector: Operand,
+        /// New element.
+        element: Operand,
+        /// Element index.
+        index: Operand,
+    },
+    /// Shuffle two vectors; mask entries are indices into `a ++ b`, `-1` for undef.
+    ShuffleVector {
+        /// First vector.
+        a: Operand,
+        /// Second vector.
+        b: Operand,
+        /// The mask.
+        mask: Vec<i32>,
+    },
+    /// A call; the result type is [`Inst::ty`] (`Void` when none).
+    Call {
+        /// What is called.
+        callee: Callee,
+        /// Arguments (including variadic ones).
+        args: Vec<Operand>,
+        /// Types of the arguments.
+        arg_types: Vec<TypeId>,
+    },
+    /// `va_arg` (rare in clang output for x86-64; usually lowered by clang already).
+    VaArg {
+        /// The `va_list` pointer.
+        list: Operand,
+    },
+    /// `atomicrmw`, executed sequentially.
+    AtomicRmw {
+        /// Operation.
+        op: RmwOp,
+        /// Address.
+        ptr: Operand,
+        /// Operand value.
+        value: Operand,
+    },
+    /// `cmpxchg`, executed sequentially; yields `{old, success}`.
+    CmpXchg {
+        /// Address.
+        ptr: Operand,
+        /// Expected value.
+        expected: Operand,
+        /// Replacement value.
+        replacement: Operand,
+    },
+    /// `freeze`: the identity for sear.
+    Freeze(Operand),
+    /// `fence` and other instructions without effect in sequential execution.
+    Nop,
+    /// An instruction sear cannot execute; reaching it is an `exec` error naming it.
+    Unsupported(String),
+}
+
+/// One instruction.
+#[derive(Clone, Debug)]
+pub struct Inst {
+    /// What it does.
+    pub kind: InstKind,
+    /// The slot receiving the result, if any.
+    pub dest: Option<Slot>,
+    /// The result type (`Void` when none).
+    pub ty: TypeId,
+    /// Source location.
+    pub loc: Option<Loc>,
+}
+
+/// A phi node: on entry from `pred`, `dest` receives the matching incoming value.
+#[derive(Clone, Debug)]
+pub struct Phi {
+    /// Receiving slot.
+    pub dest: Slot,
+    /// The value's type.
+    pub ty: TypeId,
+    /// `(predecessor block, value)` pairs.
+    pub incoming: Vec<(BlockId, Operand)>,
+}
+
+/// How a block ends.
+#[derive(Clone, Debug)]
+pub enum Terminator {
+    /// Return from the function.
+    Ret(Option<Operand>),
+    /// Unconditional branch.
+    Br(BlockId),
+    /// Two-way branch on a boolean.
+    CondBr {
+        /// Condition (i1).
+        cond: Operand,
+        /// Target when true.
+        then_block: BlockId,
+        /// Target when false.
+        else_block: BlockId,
+    },
+    /// Multi-way branch.
+    Switch {
+        /// Scrutinee (an integer).
+        value: Operand,
+        /// Target when no case matches.
+        default: BlockId,
+        /// `(case value, target)` pairs.
+        cases: Vec<(u128, BlockId)>,
+    },
+    /// Branch to a computed block address.
+    IndirectBr {
+        /// The address.
+        address: Operand,
+        /// Possible targets.
+        targets: Vec<BlockId>,
+    },
+    /// `unreachable`: reaching it is an error.
+    Unreachable,
+    /// A terminator sear does not support (`invoke`, `resume`, ...).
+    Unsupported(String),
+}
+
+/// A basic block.
+#[derive(Clone, Debug)]
+pub struct Block {
+    /// The block's name in the IR (for diagnostics).
+    pub name: String,
+    /// Phi nodes, evaluated together on entry.
+    pub phis: Vec<Phi>,
+    /// The body.
+    pub insts: Vec<Inst>,
+    /// The terminator.
+    pub term: Terminator,
+    /// The terminator's source location.
+    pub term_loc: Option<Loc>,
+}
+
+/// A function (defined or only declared).
+#[derive(Clone, Debug)]
+pub struct Function {
+    /// The symbol name.
+    pub name: String,
+    /// Parameter types; parameter `i` is in slot `i`.
+    pub params: Vec<TypeId>,
+    /// Return type.
+    pub ret: TypeId,
+    /// True for `...` functions.
+    pub is_vararg: bool,
+    /// Blocks; empty for declarations.
+    pub blocks: Vec<Block>,
+    /// Number of value slots in a frame (parameters included).
+    pub num_slots: u32,
+    /// True when the function has no body (external function or intrinsic).
+    pub is_declaration: bool,
+    /// Location of the definition, if known.
+    pub loc: Option<Loc>,
+}
+
+/// A global variable.
+#[derive(Clone, Debug)]
+pub struct Global {
+    /// Symbol name.
+    pub name: String,
+    /// Value type (from the initializer, or from the declaration when there is none).
+    pub ty: TypeId,
+    /// Size in bytes; `None` for an `extern` global whose size is unknown.
+    pub size: Option<u64>,
+    /// Alignment in bytes.
+    pub align: u64,
+    /// Initializer; `None` for external globals.
+    pub init: Option<ConstId>,
+    /// True for `constant` globals (read-only).
+    pub is_constant: bool,
+    /// Location of the definition, if known.
+    pub loc: Option<Loc>,
+}
+
+/// A lowered module.
+#[derive(Clone, Debug, Default)]
+pub struct Module {
+    /// The module identifier (source file name).
+    pub name: String,
+    /// Functions, indexed by [`FuncId`].
+    pub functions: Vec<Function>,
+    /// Globals, indexed by [`GlobalId`].
+    pub globals: Vec<Global>,
+    /// Types, indexed by [`TypeId`].
+    pub types: Vec<TypeInfo>,
+    /// Constants, indexed by [`ConstId`].
+    pub constants: Vec<Constant>,
+    /// Source file names, indexed by [`FileId`].
+    pub files: Vec<String>,
+    /// Function lookup by name.
+    pub function_index: FxHashMap<String, FuncId>,
+    /// Global lookup by name.
+    pub global_index: FxHashMap<String, GlobalId>,
+    /// Global aliases resolved to their aliasee constant.
+    pub aliases: FxHashMap<String, ConstId>,
+}
+
+impl Module {
+    /// The function with id `id`.
+    pub fn function(&self, id: FuncId) -> &Function {
+        &self.functions[id.0 as usize]
+    }
+    /// The global with id `id`.
+    pub fn global(&self, id: GlobalId) -> &Global {
+        &self.globals[id.0 as usize]
+    }
+    /// The type with id `id`.
+    pub fn ty(&self, id: TypeId) -> &TypeInfo {
+        &self.types[id.0 as usize]
+    }
+    /// The constant with id `id`.
+    pub fn constant(&self, id: ConstId) -> &Constant {
+        &self.constants[id.0 as usize]
+    }
+    /// The file name of a location.
+    pub fn file_name(&self, id: FileId) -> &str {
+        &self.files[id.0 as usize]
+    }
+    /// Looks a function up by name.
+    pub fn function_by_name(&self, name: &str) -> Option<FuncId> {
+        self.function_index.get(name).copied()
+    }
+}
