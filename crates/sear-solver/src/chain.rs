@@ -1,0 +1,52 @@
+//! The whole chain in one place: [`build_chain`] wraps the core in the configured layers.
+//!
+//! | position (top first) | layer | switch |
+//! |---|---|---|
+//! | 1 | query log, all queries | `log_queries` with [`LogScope::All`] |
+//! | 2 | validating layer (oracle: a plain Z3 core) | `validate` |
+//! | 3 | constraint independence | `independence` |
+//! | 4 | query cache | `query_cache` |
+//! | 5 | counterexample cache | `cex_cache` |
+//! | 6 | query log, core queries | `log_queries` with [`LogScope::Core`] |
+//! | 7 | core | `core` |
+//!
+//! The facade ([`crate::Solver`]) sits above position 1 and answers constant queries itself.
+
+use crate::config::{CoreKind, LogScope, SolverConfig};
+use crate::layers::{CexCache, Independence, QueryCache, QueryLogger, Validating};
+use crate::query::SolverError;
+use crate::sat::SatSolver;
+use crate::z3core::{Z3Core, Z3Mode};
+
+/// A fresh core of the given kind.
+pub fn new_core(kind: CoreKind) -> Box<dyn SatSolver> {
+    match kind {
+        CoreKind::Z3 => Box::new(Z3Core::new(Z3Mode::default())),
+    }
+}
+
+/// Builds the solver chain described by `config`, from the core outwards.
+pub fn build_chain(config: &SolverConfig) -> Result<Box<dyn SatSolver>, SolverError> {
+    let log = |scope: LogScope| config.log_queries.as_ref().filter(|l| l.scope == scope);
+    let mut solver = new_core(config.core);
+    if let Some(l) = log(LogScope::Core) {
+        solver = Box::new(QueryLogger::new(solver, &l.dir)?);
+    }
+    if config.cex_cache {
+        solver = Box::new(CexCache::new(solver));
+    }
+    if config.query_cache {
+        solver = Box::new(QueryCache::new(solver));
+    }
+    if config.independence {
+        solver = Box::new(Independence::new(solver));
+    }
+    if config.validate {
+        solver = Box::new(Validating::new(solver, new_core(config.core)));
+    }
+    if let Some(l) = log(LogScope::All) {
+        solver = Box::new(QueryLogger::new(solver, &l.dir)?);
+    }
+    solver.set_timeout(config.timeout);
+    Ok(solver)
+}

@@ -1,0 +1,227 @@
+//! The counterexample cache (KLEE's `CexCachingSolver`).
+//!
+//! A query's key is the set `constraints ∪ {expr}`. Every answer from below is stored: `Unsat`,
+//! or `Sat` with its model. A new key is answered
+//!
+//! 1. from an entry with exactly that key;
+//! 2. `Unsat` if a stored unsat key is a subset of it (more constraints stay unsatisfiable);
+//! 3. `Sat` with the stored model if a stored sat key is a superset of it;
+//! 4. `Sat` if one of the most recent stored models satisfies it, by evaluation (arrays the
+//!    model does not assign are zero, as in the core's semantics, and are added as zeros).
+//!
+//! Bounds: an unsat key is indexed under one pivot element (its `expr`, the branch condition,
+//! which few keys share); a sat key under every element. Each index list keeps only its
+//! [`POSTINGS_LIMIT`] most recent entries, so step 2 examines at most `POSTINGS_LIMIT` entries
+//! per element of the key and step 3 at most `POSTINGS_LIMIT` entries (the list of the key's
+//! rarest element). Step 4 evaluates at most [`RECENT_MODELS`] models. At most
+//! [`ENTRY_LIMIT`] entries are kept, oldest evicted first.
+
+use std::collections::VecDeque;
+use std::rc::Rc;
+use std::time::{Duration, Instant};
+
+use rustc_hash::FxHashMap;
+use sear_expr::visit::collect_symbolic_arrays;
+use sear_expr::{Assignment, Evaluator, Expr};
+
+use crate::query::SolverError;
+use crate::sat::{SatQuery, SatResult, SatSolver};
+use crate::stats::LayerStats;
+
+/// Entries kept per index list.
+pub const POSTINGS_LIMIT: usize = 32;
+/// Stored models tried by evaluation on a miss.
+pub const RECENT_MODELS: usize = 16;
+/// Entries kept in total.
+pub const ENTRY_LIMIT: usize = 50_000;
+
+struct Entry {
+    /// Sorted, deduplicated key.
+    key: Box<[Expr]>,
+    /// `None` for unsat.
+    model: Option<Rc<Assignment>>,
+}
+
+/// The counterexample cache layer.
+pub struct CexCache {
+    inner: Box<dyn SatSolver>,
+    entries: FxHashMap<u64, Entry>,
+    order: VecDeque<u64>,
+    exact: FxHashMap<Box<[Expr]>, u64>,
+    unsat_index: FxHashMap<Expr, VecDeque<u64>>,
+    sat_index: FxHashMap<Expr, VecDeque<u64>>,
+    recent: VecDeque<Rc<Assignment>>,
+    next_id: u64,
+    stats: LayerStats,
+}
+
+fn is_subset(small: &[Expr], big: &[Expr]) -> bool {
+    small.len() <= big.len() && small.iter().all(|e| big.binary_search(e).is_ok())
+}
+
+fn push_bounded(list: &mut VecDeque<u64>, id: u64) {
+    list.push_back(id);
+    if list.len() > POSTINGS_LIMIT {
+        list.pop_front();
+    }
+}
+
+impl CexCache {
+    /// Wraps `inner`.
+    pub fn new(inner: Box<dyn SatSolver>) -> Self {
+        CexCache {
+            inner,
+            entries: FxHashMap::default(),
+            order: VecDeque::new(),
+            exact: FxHashMap::default(),
+            unsat_index: FxHashMap::default(),
+            sat_index: FxHashMap::default(),
+            recent: VecDeque::new(),
+            next_id: 0,
+            stats: LayerStats::new("cex-cache"),
+        }
+    }
+
+    fn key_of(query: &SatQuery) -> Box<[Expr]> {
+        let mut key: Vec<Expr> = query
+            .conjuncts()
+            .filter(|c| !c.is_true())
+            .cloned()
+            .collect();
+        key.sort();
+        key.dedup();
+        key.into_boxed_slice()
+    }
+
+    fn lookup(&self, key: &[Expr], query: &SatQuery) -> Option<SatResult> {
+        if let Some(id) = self.exact.get(key) {
+            let e = &self.entries[id];
+            return Some(match &e.model {
+                Some(m) => SatResult::Sat((**m).clone()),
+                None => SatResult::Unsat,
+            });
+        }
+        // An unsat subset.
+        for elem in key {
+            for id in self.unsat_index.get(elem).into_iter().flatten().rev() {
+                if let Some(e) = self.entries.get(id) {
+                    if is_subset(&e.key, key) {
+                        return Some(SatResult::Unsat);
+                    }
+                }
+            }
+        }
+        // A sat superset, through the rarest element's list.
+        let rarest = key
+            .iter()
+            .map(|e| self.sat_index.get(e).map_or(0, VecDeque::len))
+            .enumerate()
+            .min_by_key(|&(_, n)| n);
+        if let Some((i, n)) = rarest {
+            if n > 0 {
+                for id in self.sat_index[&key[i]].iter().rev() {
+                    if let Some(e) = self.entries.get(id) {
+                        if is_subset(key, &e.key) {
+                            let m = e.model.as_ref().expect("sat index holds sat entries");
+                            return Some(SatResult::Sat((**m).clone()));
+                        }
+                    }
+                }
+            }
+        }
+        // A recent model that happens to satisfy the key.
+        for model in self.recent.iter().rev() {
+            let mut ev = Evaluator::new(model);
+            if key.iter().all(|c| ev.eval(c) == 1) {
+                let mut m = (**model).clone();
+                for a in collect_symbolic_arrays(query.conjuncts()) {
+                    if m.get(&a).is_none() {
+                        m.insert(a.clone(), vec![0; a.size() as usize]);
+                    }
+                }
+                return Some(SatResult::Sat(m));
+            }
+        }
+        None
+    }
+
+    fn store(&mut self, key: Box<[Expr]>, result: &SatResult) {
+        if self.exact.contains_key(&key) {
+            return;
+        }
+        while self.order.len() >= ENTRY_LIMIT {
+            let old = self.order.pop_front().expect("non-empty");
+            if let Some(e) = self.entries.remove(&old) {
+                self.exact.remove(&e.key);
+            }
+        }
+        let id = self.next_id;
+        self.next_id += 1;
+        let model = match result {
+            SatResult::Sat(m) => {
+                let m = Rc::new(m.clone());
+                for elem in key.iter() {
+                    push_bounded(self.sat_index.entry(elem.clone()).or_default(), id);
+                }
+                self.recent.push_back(m.clone());
+                if self.recent.len() > RECENT_MODELS {
+                    self.recent.pop_front();
+                }
+                Some(m)
+            }
+            SatResult::Unsat => None,
+        };
+        self.exact.insert(key.clone(), id);
+        self.order.push_back(id);
+        self.entries.insert(id, Entry { key, model });
+    }
+
+    fn index_unsat(&mut self, pivot: &Expr, id: u64) {
+        push_bounded(self.unsat_index.entry(pivot.clone()).or_default(), id);
+    }
+}
+
+impl SatSolver for CexCache {
+    fn name(&self) -> &'static str {
+        "cex-cache"
+    }
+
+    fn check(&mut self, query: &SatQuery) -> Result<SatResult, SolverError> {
+        let start = Instant::now();
+        let key = Self::key_of(query);
+        if let Some(r) = self.lookup(&key, query) {
+            self.stats.record(start, true);
+            return Ok(r);
+        }
+        let sub = SatQuery {
+            need_model: true,
+            ..query.clone()
+        };
+        let result = self.inner.check(&sub);
+        if let Ok(r) = &result {
+            let pivot = if query.expr.is_true() {
+                key.last().cloned()
+            } else {
+                Some(query.expr.clone())
+            };
+            let id = self.next_id;
+            self.store(key, r);
+            if let (SatResult::Unsat, Some(p)) = (r, pivot) {
+                if self.next_id == id + 1 {
+                    self.index_unsat(&p, id);
+                }
+            }
+        }
+        self.stats.record(start, false);
+        result
+    }
+
+    fn set_timeout(&mut self, timeout: Option<Duration>) {
+        self.inner.set_timeout(timeout);
+    }
+
+    fn collect_stats(&self, out: &mut Vec<LayerStats>) {
+        out.push(self.stats.clone());
+        self.inner.collect_stats(out);
+    }
+}

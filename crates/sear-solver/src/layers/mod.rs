@@ -1,0 +1,14 @@
+//! The layers of the chain, each a [`crate::SatSolver`] owning the one below.
+
+pub mod cex_cache;
+pub mod independence;
+pub mod logger;
+pub mod query_cache;
+pub mod smt2;
+pub mod validating;
+
+pub use cex_cache::CexCache;
+pub use independence::Independence;
+pub use logger::QueryLogger;
+pub use query_cache::QueryCache;
+pub use validating::Validating;

@@ -1,0 +1,19 @@
+//! sear's solver: the [`Solver`] facade, KLEE's solver layers and the Z3 core.
+//!
+//! TODO: crate docs (chain order, measurements).
+
+pub mod chain;
+pub mod config;
+pub mod layers;
+pub mod query;
+pub mod sat;
+pub mod solver;
+pub mod stats;
+pub mod z3core;
+
+pub use chain::{build_chain, new_core};
+pub use config::{CoreKind, LogScope, QueryLog, SolverConfig};
+pub use query::{Query, QueryMeta, SolverError, Validity};
+pub use sat::{SatQuery, SatResult, SatSolver};
+pub use solver::Solver;
+pub use stats::{ChainStats, LayerStats};

@@ -1,0 +1,168 @@
+//! The facade the engine uses: validity, values and models derived from satisfiability
+//! queries, over the chain built by [`crate::build_chain`].
+//!
+//! Preconditions are established here once: constant expressions are answered directly
+//! (counted as the `constant` layer), and validity queries must be boolean.
+
+use std::time::{Duration, Instant};
+
+use sear_expr::visit::collect_symbolic_arrays;
+use sear_expr::{ArrayRef, Assignment, Expr};
+
+use crate::chain::build_chain;
+use crate::config::SolverConfig;
+use crate::query::{Query, QueryMeta, SolverError, Validity};
+use crate::sat::{SatQuery, SatResult, SatSolver};
+use crate::stats::{ChainStats, LayerStats};
+
+/// The solver: a chain of layers over a core, with KLEE's query API.
+pub struct Solver {
+    chain: Box<dyn SatSolver>,
+    constant: LayerStats,
+}
+
+impl Solver {
+    /// Builds the chain described by `config`.
+    pub fn new(config: &SolverConfig) -> Result<Solver, SolverError> {
+        Ok(Solver {
+            chain: build_chain(config)?,
+            constant: LayerStats::new("constant"),
+        })
+    }
+
+    /// Wraps an already built chain (for tests and experiments).
+    pub fn from_chain(chain: Box<dyn SatSolver>) -> Solver {
+        Solver {
+            chain,
+            constant: LayerStats::new("constant"),
+        }
+    }
+
+    fn sat(&mut self, q: &Query, expr: Expr) -> Result<bool, SolverError> {
+        let sq = SatQuery::new(q.constraints, expr, q.meta, true, false);
+        Ok(self.chain.check(&sq)?.is_sat())
+    }
+
+    fn constant_bool(&mut self, e: &Expr) -> Option<bool> {
+        assert!(
+            e.is_bool(),
+            "solver query expression must be boolean (width {})",
+            e.width()
+        );
+        let start = Instant::now();
+        let value = e.as_constant().map(|v| v == 1);
+        if value.is_some() {
+            self.constant.record(start, true);
+        }
+        value
+    }
+
+    /// The validity of `q.expr` under `q.constraints` (assumed satisfiable).
+    pub fn evaluate(&mut self, q: &Query) -> Result<Validity, SolverError> {
+        if let Some(b) = self.constant_bool(&q.expr) {
+            return Ok(if b { Validity::True } else { Validity::False });
+        }
+        if !self.sat(q, Expr::not(q.expr.clone()))? {
+            return Ok(Validity::True);
+        }
+        if !self.sat(q, q.expr.clone())? {
+            return Ok(Validity::False);
+        }
+        Ok(Validity::Unknown)
+    }
+
+    /// True if `q.expr` holds in every model of the constraints.
+    pub fn must_be_true(&mut self, q: &Query) -> Result<bool, SolverError> {
+        if let Some(b) = self.constant_bool(&q.expr) {
+            return Ok(b);
+        }
+        Ok(!self.sat(q, Expr::not(q.expr.clone()))?)
+    }
+
+    /// True if `q.expr` is false in every model of the constraints.
+    pub fn must_be_false(&mut self, q: &Query) -> Result<bool, SolverError> {
+        if let Some(b) = self.constant_bool(&q.expr) {
+            return Ok(!b);
+        }
+        Ok(!self.sat(q, q.expr.clone())?)
+    }
+
+    /// True if `q.expr` holds in some model of the constraints.
+    pub fn may_be_true(&mut self, q: &Query) -> Result<bool, SolverError> {
+        Ok(!self.must_be_false(q)?)
+    }
+
+    /// True if `q.expr` is false in some model of the constraints.
+    pub fn may_be_false(&mut self, q: &Query) -> Result<bool, SolverError> {
+        Ok(!self.must_be_true(q)?)
+    }
+
+    /// A feasible value of `q.expr` (any width) under `q.constraints` (assumed satisfiable).
+    pub fn get_value(&mut self, q: &Query) -> Result<u128, SolverError> {
+        let start = Instant::now();
+        if let Some(v) = q.expr.as_constant() {
+            self.constant.record(start, true);
+            return Ok(v);
+        }
+        let mut sq = SatQuery::new(q.constraints, Expr::true_(), q.meta, true, false);
+        sq.focus = Some(q.expr.clone());
+        match self.chain.check(&sq)? {
+            SatResult::Sat(model) => Ok(model.evaluate(&q.expr)),
+            SatResult::Unsat => Err(SolverError::Failure(
+                "get_value: the path condition is unsatisfiable".into(),
+            )),
+        }
+    }
+
+    /// A model of `constraints` giving bytes for every array of `arrays` (None if the
+    /// constraints are unsatisfiable). Arrays no constraint reads are all zeros; constant
+    /// arrays get their contents.
+    pub fn get_initial_values(
+        &mut self,
+        constraints: &[Expr],
+        meta: &QueryMeta,
+        arrays: &[ArrayRef],
+    ) -> Result<Option<Assignment>, SolverError> {
+        let sq = SatQuery::new(constraints, Expr::true_(), meta, false, true);
+        let SatResult::Sat(model) = self.chain.check(&sq)? else {
+            return Ok(None);
+        };
+        let mut out = Assignment::new();
+        for a in arrays {
+            let bytes = (0..a.size()).map(|i| model.byte(a, i as u128)).collect();
+            out.insert(a.clone(), bytes);
+        }
+        Ok(Some(out))
+    }
+
+    /// Satisfiability of `constraints` without assuming them satisfiable, with a model of
+    /// every symbolic array they read (for `sear solve`).
+    pub fn check_sat(
+        &mut self,
+        constraints: &[Expr],
+        meta: &QueryMeta,
+    ) -> Result<Option<Assignment>, SolverError> {
+        let arrays: Vec<ArrayRef> = collect_symbolic_arrays(constraints).into_iter().collect();
+        self.get_initial_values(constraints, meta, &arrays)
+    }
+
+    /// Sets the per-query time limit of the core(s).
+    pub fn set_timeout(&mut self, timeout: Option<Duration>) {
+        self.chain.set_timeout(timeout);
+    }
+
+    /// The statistics of every layer, top first.
+    pub fn stats(&self) -> ChainStats {
+        let mut layers = vec![self.constant.clone()];
+        self.chain.collect_stats(&mut layers);
+        let (core_queries, core_time_secs) = layers
+            .iter()
+            .filter(|l| l.core)
+            .fold((0, 0.0), |(q, t), l| (q + l.queries, t + l.time_secs));
+        ChainStats {
+            layers,
+            core_queries,
+            core_time_secs,
+        }
+    }
+}

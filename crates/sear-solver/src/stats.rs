@@ -1,0 +1,67 @@
+//! Per-layer statistics: calls, hits (answered without asking below) and time.
+
+use std::time::{Duration, Instant};
+
+/// Statistics of one layer or core.
+#[derive(Clone, Debug, Default, PartialEq, serde::Serialize)]
+pub struct LayerStats {
+    /// The layer's name.
+    pub name: String,
+    /// True for a core solver of the chain (counted in [`ChainStats::core_queries`]).
+    pub core: bool,
+    /// Queries the layer received.
+    pub queries: u64,
+    /// Queries answered without asking the layer below.
+    pub hits: u64,
+    /// Total time spent in the layer, including the layers below, in seconds.
+    pub time_secs: f64,
+}
+
+impl LayerStats {
+    /// Empty statistics for `name`.
+    pub fn new(name: &str) -> Self {
+        LayerStats {
+            name: name.to_string(),
+            ..Default::default()
+        }
+    }
+
+    /// Empty statistics for the core `name`.
+    pub fn new_core(name: &str) -> Self {
+        LayerStats {
+            name: name.to_string(),
+            core: true,
+            ..Default::default()
+        }
+    }
+
+    /// Counts one query that started at `start`.
+    pub fn record(&mut self, start: Instant, hit: bool) {
+        self.queries += 1;
+        self.hits += hit as u64;
+        self.time_secs += start.elapsed().as_secs_f64();
+    }
+}
+
+/// The statistics of a whole chain, top layer first, core last.
+#[derive(Clone, Debug, Default, PartialEq, serde::Serialize)]
+pub struct ChainStats {
+    /// Every layer, top first (the facade's constant short-cut is first).
+    pub layers: Vec<LayerStats>,
+    /// Queries that reached a core.
+    pub core_queries: u64,
+    /// Time spent in cores, in seconds.
+    pub core_time_secs: f64,
+}
+
+impl ChainStats {
+    /// The statistics of the layer called `name`, if present.
+    pub fn layer(&self, name: &str) -> Option<&LayerStats> {
+        self.layers.iter().find(|l| l.name == name)
+    }
+
+    /// Total core time as a duration.
+    pub fn core_time(&self) -> Duration {
+        Duration::from_secs_f64(self.core_time_secs)
+    }
+}

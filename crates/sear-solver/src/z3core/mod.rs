@@ -1,0 +1,181 @@
+//! The Z3 core: decides satisfiability queries with Z3 (the `z3` crate over the system
+//! libz3) and extracts models as bytes.
+//!
+//! Expressions are translated by [`translate::Translator`], whose caches live as long as the
+//! core (cleared when they exceed [`TRANSLATION_CACHE_LIMIT`] entries). Two ways of using Z3
+//! are available ([`Z3Mode`]); `Fresh` is the default because it measured faster on
+//! path-condition workloads (see the crate docs). Z3 never aborts the process: the `z3` crate
+//! installs no error handler, and the panics it raises on a failed call are caught and turned
+//! into [`SolverError::Failure`]. The Z3 context is thread-local, so a core (and any chain
+//! holding one) must stay on the thread that created it.
+
+pub mod translate;
+
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::time::{Duration, Instant};
+
+use sear_expr::visit::collect_symbolic_arrays;
+use sear_expr::Assignment;
+use z3::ast::BV;
+use z3::{Params, SatResult as Z3Result};
+
+use crate::query::SolverError;
+use crate::sat::{SatQuery, SatResult, SatSolver};
+use crate::stats::LayerStats;
+use translate::Translator;
+
+/// Translation caches are dropped when they grow beyond this many expressions.
+pub const TRANSLATION_CACHE_LIMIT: usize = 500_000;
+
+/// How the core drives Z3.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum Z3Mode {
+    /// A fresh `z3::Solver` per query (Z3 picks its non-incremental tactics), as KLEE does.
+    #[default]
+    Fresh,
+    /// One long-lived solver with `push`/`pop` around each query.
+    Incremental,
+}
+
+/// The Z3 core solver.
+pub struct Z3Core {
+    mode: Z3Mode,
+    translator: Translator,
+    solver: Option<z3::Solver>,
+    timeout: Option<Duration>,
+    stats: LayerStats,
+}
+
+impl Z3Core {
+    /// Creates a core using Z3 in `mode`.
+    pub fn new(mode: Z3Mode) -> Self {
+        Z3Core {
+            mode,
+            translator: Translator::default(),
+            solver: None,
+            timeout: None,
+            stats: LayerStats::new_core("z3"),
+        }
+    }
+
+    fn params(&self) -> Params {
+        let mut p = Params::new();
+        // Z3 reads 0 as "no limit"; u32::MAX ms is about 50 days.
+        let ms = self.timeout.map_or(u32::MAX, |t| {
+            t.as_millis().clamp(1, u32::MAX as u128) as u32
+        });
+        p.set_u32("timeout", ms);
+        p
+    }
+
+    fn fresh_solver(&self) -> z3::Solver {
+        let s = z3::Solver::new();
+        s.set_params(&self.params());
+        s
+    }
+
+    fn solve(&mut self, query: &SatQuery) -> Result<SatResult, SolverError> {
+        if self.translator.len() > TRANSLATION_CACHE_LIMIT {
+            self.translator.clear();
+        }
+        let assertions: Vec<z3::ast::Bool> =
+            query.conjuncts().map(|c| self.translator.bool(c)).collect();
+        let solver = match self.mode {
+            Z3Mode::Fresh => self.fresh_solver(),
+            Z3Mode::Incremental => {
+                if self.solver.is_none() {
+                    self.solver = Some(self.fresh_solver());
+                }
+                let s = self.solver.clone().expect("solver just created");
+                s.push();
+                s
+            }
+        };
+        for a in &assertions {
+            solver.assert(a);
+        }
+        let outcome = match solver.check() {
+            Z3Result::Unsat => Ok(SatResult::Unsat),
+            Z3Result::Sat => match solver.get_model() {
+                Some(model) => self.extract_model(query, &model).map(SatResult::Sat),
+                None => Err(SolverError::Failure(
+                    "Z3 answered sat without a model".into(),
+                )),
+            },
+            Z3Result::Unknown => Err(unknown_error(solver.get_reason_unknown())),
+        };
+        if self.mode == Z3Mode::Incremental {
+            solver.pop(1);
+        }
+        outcome
+    }
+
+    fn extract_model(
+        &mut self,
+        query: &SatQuery,
+        model: &z3::Model,
+    ) -> Result<Assignment, SolverError> {
+        let mut assignment = Assignment::new();
+        for array in collect_symbolic_arrays(query.conjuncts()) {
+            let root = self.translator.root(&array);
+            let mut bytes = Vec::with_capacity(array.size() as usize);
+            for i in 0..array.size() {
+                let cell = root.select(&BV::from_u64(i, array.index_width()));
+                let value = model
+                    .eval(&cell, true)
+                    .and_then(|v| v.as_bv())
+                    .and_then(|v| v.as_u64())
+                    .ok_or_else(|| {
+                        SolverError::Failure(format!("no model value for {}[{i}]", array.name()))
+                    })?;
+                bytes.push(value as u8);
+            }
+            assignment.insert(array, bytes);
+        }
+        Ok(assignment)
+    }
+}
+
+fn unknown_error(reason: Option<String>) -> SolverError {
+    let reason = reason.unwrap_or_else(|| "unknown".into());
+    let r = reason.to_ascii_lowercase();
+    if r.contains("timeout") || r.contains("canceled") || r.contains("resource") {
+        SolverError::Timeout
+    } else {
+        SolverError::Failure(format!("Z3 returned unknown: {reason}"))
+    }
+}
+
+impl SatSolver for Z3Core {
+    fn name(&self) -> &'static str {
+        "z3"
+    }
+
+    fn check(&mut self, query: &SatQuery) -> Result<SatResult, SolverError> {
+        let start = Instant::now();
+        let result = catch_unwind(AssertUnwindSafe(|| self.solve(query))).unwrap_or_else(|panic| {
+            // A failed Z3 call: forget everything that may refer to a broken state.
+            self.translator.clear();
+            self.solver = None;
+            let msg = panic
+                .downcast_ref::<String>()
+                .cloned()
+                .or_else(|| panic.downcast_ref::<&str>().map(|s| s.to_string()))
+                .unwrap_or_else(|| "panic".into());
+            Err(SolverError::Failure(format!("Z3 call failed: {msg}")))
+        });
+        self.stats.record(start, false);
+        result
+    }
+
+    fn set_timeout(&mut self, timeout: Option<Duration>) {
+        self.timeout = timeout;
+        if let Some(s) = &self.solver {
+            s.set_params(&self.params());
+        }
+    }
+
+    fn collect_stats(&self, out: &mut Vec<LayerStats>) {
+        out.push(self.stats.clone());
+    }
+}

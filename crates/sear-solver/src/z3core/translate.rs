@@ -1,0 +1,323 @@
+//! Translation of [`Expr`] into Z3 terms, with caches reused across queries.
+//!
+//! * Booleans (width-1 expressions) become Z3 `Bool`s; every other width a bit-vector. Width-1
+//!   operators without a natural boolean form (arithmetic, shifts, ordered comparisons) go
+//!   through 1-bit vectors.
+//! * A symbolic array becomes a Z3 array constant `(Array (_ BitVec iw) (_ BitVec 8))`; a
+//!   constant array becomes `const-array 0` with a `store` per non-zero byte; an update list
+//!   becomes a `store` chain, cached per update node.
+//! * Reads outside `0..size` of a symbolic array read zero, exactly as
+//!   [`sear_expr::Evaluator`] does, so models, evaluation and the caches agree: a read at an
+//!   index not known to be in bounds is `ite(idx < size, select(chain, idx), select(chain0,
+//!   idx))`, where `chain0` applies the same writes to an all-zero array.
+//!
+//! The caches hold the expressions and update nodes they are keyed by, so keys stay valid;
+//! [`Translator::clear`] drops them all.
+
+use std::sync::Arc;
+
+use rustc_hash::FxHashMap;
+use sear_expr::{ArrayRef, BinOp, CmpOp, Expr, ExprKind, UpdateList, UpdateNode};
+use z3::ast::{Array, Bool, BV};
+use z3::Sort;
+
+/// A translated term: a Z3 boolean or bit-vector.
+#[derive(Clone, Debug)]
+pub enum Term {
+    /// A width-1 expression.
+    Bool(Bool),
+    /// Any other width.
+    Bv(BV),
+}
+
+impl Term {
+    /// As a boolean (1-bit vectors compare against `#b1`).
+    pub fn to_bool(&self) -> Bool {
+        match self {
+            Term::Bool(b) => b.clone(),
+            Term::Bv(v) => v.eq(BV::from_u64(1, 1)),
+        }
+    }
+
+    /// As a bit-vector (booleans become `#b1`/`#b0`).
+    pub fn to_bv(&self) -> BV {
+        match self {
+            Term::Bool(b) => b.ite(&BV::from_u64(1, 1), &BV::from_u64(0, 1)),
+            Term::Bv(v) => v.clone(),
+        }
+    }
+}
+
+/// Cached store chains for one update node: over the array itself and over all zeros.
+struct Chains {
+    _node: Arc<UpdateNode>,
+    chain: Option<Array>,
+    zero_chain: Option<Array>,
+}
+
+/// The translation state of one Z3 core.
+#[derive(Default)]
+pub struct Translator {
+    exprs: FxHashMap<Expr, Term>,
+    roots: FxHashMap<ArrayRef, Array>,
+    chains: FxHashMap<usize, Chains>,
+}
+
+impl Translator {
+    /// The number of cached expression translations.
+    pub fn len(&self) -> usize {
+        self.exprs.len()
+    }
+
+    /// Drops every cached translation.
+    pub fn clear(&mut self) {
+        self.exprs.clear();
+        self.roots.clear();
+        self.chains.clear();
+    }
+
+    /// The Z3 array constant of a root (symbolic arrays only are meaningful for models).
+    pub fn root(&mut self, array: &ArrayRef) -> Array {
+        if let Some(a) = self.roots.get(array) {
+            return a.clone();
+        }
+        let domain = Sort::bitvector(array.index_width());
+        let term = match array.contents() {
+            Some(bytes) => {
+                let mut a = Array::const_array(&domain, &BV::from_u64(0, 8));
+                for (i, &b) in bytes.iter().enumerate() {
+                    if b != 0 {
+                        a = a.store(
+                            &BV::from_u64(i as u64, array.index_width()),
+                            &BV::from_u64(b as u64, 8),
+                        );
+                    }
+                }
+                a
+            }
+            None => Array::new_const(
+                format!("{}!{}", array.name(), array.id()),
+                &domain,
+                &Sort::bitvector(8),
+            ),
+        };
+        self.roots.insert(array.clone(), term.clone());
+        term
+    }
+
+    /// Translates a boolean expression.
+    pub fn bool(&mut self, e: &Expr) -> Bool {
+        self.term(e).to_bool()
+    }
+
+    /// Translates an expression (iteratively, children first).
+    pub fn term(&mut self, e: &Expr) -> Term {
+        if let Some(t) = self.exprs.get(e) {
+            return t.clone();
+        }
+        let mut stack: Vec<(Expr, bool)> = vec![(e.clone(), false)];
+        while let Some((node, ready)) = stack.pop() {
+            if self.exprs.contains_key(&node) {
+                continue;
+            }
+            if !ready {
+                stack.push((node.clone(), true));
+                let mut children = node.children();
+                if let ExprKind::Read { updates, .. } = node.kind() {
+                    for w in updates.iter() {
+                        children.push(w.index().clone());
+                        children.push(w.value().clone());
+                    }
+                }
+                for c in children {
+                    if !self.exprs.contains_key(&c) {
+                        stack.push((c, false));
+                    }
+                }
+                continue;
+            }
+            let t = self.build(&node);
+            self.exprs.insert(node, t);
+        }
+        self.exprs[e].clone()
+    }
+
+    fn get(&self, e: &Expr) -> Term {
+        self.exprs[e].clone()
+    }
+
+    fn bv(&self, e: &Expr) -> BV {
+        self.exprs[e].to_bv()
+    }
+
+    fn build(&mut self, e: &Expr) -> Term {
+        let w = e.width();
+        let bv_result = |v: BV| {
+            if w == 1 {
+                Term::Bv(v).to_bool().into()
+            } else {
+                Term::Bv(v)
+            }
+        };
+        match e.kind() {
+            ExprKind::Constant(v) => constant(*v, w),
+            ExprKind::Read { updates, index } => Term::Bv(self.read(updates, index)),
+            ExprKind::Select {
+                cond,
+                then_expr,
+                else_expr,
+            } => {
+                let c = self.get(cond).to_bool();
+                match (self.get(then_expr), self.get(else_expr)) {
+                    (Term::Bool(t), Term::Bool(f)) => Term::Bool(c.ite(&t, &f)),
+                    (t, f) => Term::Bv(c.ite(&t.to_bv(), &f.to_bv())),
+                }
+            }
+            ExprKind::Concat { hi, lo } => Term::Bv(self.bv(hi).concat(self.bv(lo))),
+            ExprKind::Extract { expr, offset } => {
+                bv_result(self.bv(expr).extract(offset + w - 1, *offset))
+            }
+            ExprKind::ZExt(x) => match self.get(x) {
+                Term::Bool(b) => Term::Bv(b.ite(&BV::from_u64(1, w), &BV::from_u64(0, w))),
+                Term::Bv(v) => Term::Bv(v.zero_ext(w - x.width())),
+            },
+            ExprKind::SExt(x) => Term::Bv(self.bv(x).sign_ext(w - x.width())),
+            ExprKind::Not(x) => match self.get(x) {
+                Term::Bool(b) => Term::Bool(b.not()),
+                Term::Bv(v) => Term::Bv(v.bvnot()),
+            },
+            ExprKind::Binary { op, lhs, rhs } => {
+                if w == 1 {
+                    if let (Term::Bool(a), Term::Bool(b)) = (self.get(lhs), self.get(rhs)) {
+                        match op {
+                            BinOp::And => return Term::Bool(Bool::and(&[&a, &b])),
+                            BinOp::Or => return Term::Bool(Bool::or(&[&a, &b])),
+                            BinOp::Xor | BinOp::Add | BinOp::Sub => return Term::Bool(a.xor(&b)),
+                            _ => {}
+                        }
+                    }
+                }
+                bv_result(binary(*op, &self.bv(lhs), &self.bv(rhs)))
+            }
+            ExprKind::Cmp { op, lhs, rhs } => {
+                if *op == CmpOp::Eq {
+                    return Term::Bool(match (self.get(lhs), self.get(rhs)) {
+                        (Term::Bool(a), Term::Bool(b)) => a.eq(&b),
+                        (a, b) => a.to_bv().eq(b.to_bv()),
+                    });
+                }
+                let (a, b) = (self.bv(lhs), self.bv(rhs));
+                Term::Bool(match op {
+                    CmpOp::Eq => unreachable!("handled above"),
+                    CmpOp::Ult => a.bvult(&b),
+                    CmpOp::Ule => a.bvule(&b),
+                    CmpOp::Slt => a.bvslt(&b),
+                    CmpOp::Sle => a.bvsle(&b),
+                })
+            }
+        }
+    }
+
+    /// A read with the evaluator's semantics (out-of-bounds bytes of the root are zero).
+    fn read(&mut self, updates: &UpdateList, index: &Expr) -> BV {
+        let root = updates.root();
+        let iw = root.index_width();
+        let idx = self.bv(index);
+        let in_bounds_known = match index.as_constant() {
+            Some(i) => Some(i < root.size() as u128),
+            None => None,
+        };
+        // Constant roots already read zero out of bounds; so does a root of the full domain.
+        let full_domain = iw < 64 && root.size() >= (1u64 << iw);
+        if root.is_constant() || full_domain || in_bounds_known == Some(true) {
+            return self
+                .chain(updates, false)
+                .select(&idx)
+                .as_bv()
+                .expect("byte array");
+        }
+        let zero = self
+            .chain(updates, true)
+            .select(&idx)
+            .as_bv()
+            .expect("byte array");
+        if in_bounds_known == Some(false) || root.size() == 0 {
+            return zero;
+        }
+        let inside = self
+            .chain(updates, false)
+            .select(&idx)
+            .as_bv()
+            .expect("byte array");
+        idx.bvult(BV::from_u64(root.size(), iw)).ite(&inside, &zero)
+    }
+
+    /// The store chain of `updates` over the root (or over all zeros).
+    fn chain(&mut self, updates: &UpdateList, over_zero: bool) -> Array {
+        let Some(head) = updates.head() else {
+            return if over_zero {
+                Array::const_array(
+                    &Sort::bitvector(updates.root().index_width()),
+                    &BV::from_u64(0, 8),
+                )
+            } else {
+                self.root(updates.root())
+            };
+        };
+        let key = Arc::as_ptr(head) as usize;
+        if let Some(c) = self.chains.get(&key) {
+            let cached = if over_zero { &c.zero_chain } else { &c.chain };
+            if let Some(a) = cached {
+                return a.clone();
+            }
+        }
+        let rest = UpdateList::from_parts(updates.root().clone(), head.next().cloned());
+        let below = self.chain(&rest, over_zero);
+        let stored = below.store(&self.bv(head.index()), &self.bv(head.value()));
+        let entry = self.chains.entry(key).or_insert_with(|| Chains {
+            _node: head.clone(),
+            chain: None,
+            zero_chain: None,
+        });
+        if over_zero {
+            entry.zero_chain = Some(stored.clone());
+        } else {
+            entry.chain = Some(stored.clone());
+        }
+        stored
+    }
+}
+
+impl From<Bool> for Term {
+    fn from(b: Bool) -> Self {
+        Term::Bool(b)
+    }
+}
+
+fn constant(v: u128, w: u32) -> Term {
+    if w == 1 {
+        Term::Bool(Bool::from_bool(v == 1))
+    } else if w <= 64 {
+        Term::Bv(BV::from_u64(v as u64, w))
+    } else {
+        Term::Bv(BV::from_str(w, &v.to_string()).expect("decimal numeral"))
+    }
+}
+
+fn binary(op: BinOp, a: &BV, b: &BV) -> BV {
+    match op {
+        BinOp::Add => a.bvadd(b),
+        BinOp::Sub => a.bvsub(b),
+        BinOp::Mul => a.bvmul(b),
+        BinOp::UDiv => a.bvudiv(b),
+        BinOp::SDiv => a.bvsdiv(b),
+        BinOp::URem => a.bvurem(b),
+        BinOp::SRem => a.bvsrem(b),
+        BinOp::And => a.bvand(b),
+        BinOp::Or => a.bvor(b),
+        BinOp::Xor => a.bvxor(b),
+        BinOp::Shl => a.bvshl(b),
+        BinOp::LShr => a.bvlshr(b),
+        BinOp::AShr => a.bvashr(b),
+    }
+}
