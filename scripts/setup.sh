@@ -1,0 +1,18 @@
+#!/usr/bin/env bash
+# Installs what sear needs on Debian 12 (bookworm): clang/LLVM 19, Z3, flex.
+# Idempotent: packages already present are not reinstalled. Needs root or sudo.
+set -euo pipefail
+
+packages=(clang-19 llvm-19-dev llvm-19-tools libz3-dev flex)
+missing=()
+for p in "${packages[@]}"; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ "${#missing[@]}" -gt 0 ]; then
+    echo "setup: installing ${missing[*]}" >&2
+    if [ "$(id -u)" -eq 0 ]; then sudo=""; else sudo="sudo"; fi
+    $sudo apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${missing[@]}" >/dev/null
+fi
+command -v clang-19 >/dev/null || { echo "setup: clang-19 not found after installation" >&2; exit 1; }
+command -v cargo >/dev/null || { echo "setup: cargo not found (install the Rust toolchain)" >&2; exit 1; }

@@ -1,0 +1,8 @@
+#!/usr/bin/env bash
+# Sets up what is missing, then runs sear's checks and tests.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+./scripts/setup.sh
+cargo fmt --all -- --check
+cargo clippy --workspace --all-targets --release -- -D warnings
+cargo test --workspace --release
