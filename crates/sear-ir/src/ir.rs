@@ -119,7 +119,7 @@ pub struct TypeInfo {
 
 /// A module-level constant. Constants referring to addresses are kept symbolic here and
 /// evaluated by the executor once globals and functions have addresses.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum Constant {
     /// An integer (also used for `i1`); `value` is masked to `width`.
     Int {

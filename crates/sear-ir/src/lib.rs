@@ -1,5 +1,59 @@
 //! Loading LLVM bitcode or textual IR and lowering it to sear's executable IR.
+//!
+//! Entry points: [`load_module`] reads a `.bc`/`.ll` file and lowers it to a [`Module`];
+//! [`verify`] checks a lowered module's invariants; [`print_module`] and
+//! [`print_function`] render it as text; [`frontend`] compiles C with clang-19 and links
+//! bitcode with llvm-link-19.
 
+pub mod error;
+pub mod frontend;
 pub mod ir;
+mod llvm;
+mod lower;
+mod print;
+mod verify;
 
+pub use error::IrError;
 pub use ir::*;
+pub use print::{print_constant, print_function, print_module, type_name};
+pub use verify::verify;
+
+use std::path::Path;
+
+/// Reads an LLVM module from `path` (bitcode or textual IR; LLVM tells them apart by
+/// content) and lowers it.
+///
+/// Fails when the file cannot be read, does not parse, fails LLVM's verifier, or targets a
+/// big-endian or 32-bit machine. Instructions sear cannot execute do not fail the load:
+/// they become [`InstKind::Unsupported`] / [`Terminator::Unsupported`]. In debug builds the
+/// lowered module is checked with [`verify`].
+pub fn load_module(path: &Path) -> Result<Module, IrError> {
+    let mut parsed = llvm::LlvmModule::parse(path).map_err(|e| hint_c_source(e, path))?;
+    for message in parsed.diagnostics() {
+        tracing::warn!("{}: {message}", path.display());
+    }
+    lower::check_target(&mut parsed, path)?;
+    let module = lower::lower_module(&parsed, path);
+    if cfg!(debug_assertions) {
+        verify(&module)?;
+    }
+    Ok(module)
+}
+
+/// Adds a hint to parse errors of files that look like C sources.
+fn hint_c_source(error: IrError, path: &Path) -> IrError {
+    match error {
+        IrError::Parse { path: p, message }
+            if matches!(
+                path.extension().and_then(|e| e.to_str()),
+                Some("c" | "h" | "i")
+            ) =>
+        {
+            IrError::Parse {
+                path: p,
+                message: format!("{message}\n(C sources must be compiled to bitcode first)"),
+            }
+        }
+        other => other,
+    }
+}

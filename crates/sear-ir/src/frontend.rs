@@ -1,0 +1,190 @@
+//! The C front end: compiling C files to bitcode with clang-19 and linking bitcode with
+//! llvm-link-19.
+//!
+//! Compiler and linker diagnostics are captured; on failure they are returned verbatim in
+//! the error, on success (warnings) they are copied verbatim to this process's stderr.
+
+use crate::error::IrError;
+use std::ffi::OsString;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+/// Where LLVM 19's unversioned tools live on Debian.
+const LLVM_BIN_DIR: &str = "/usr/lib/llvm-19/bin";
+
+/// How to compile a C file.
+#[derive(Clone, Debug, Default)]
+pub struct CompileOptions {
+    /// Optimisation level 0..=3 (larger values mean 3). At 0, functions are not marked
+    /// `optnone` (`-Xclang -disable-O0-optnone`), as KLEE does.
+    pub opt_level: u8,
+    /// Extra flags passed to clang after sear's own (so they can override them), e.g.
+    /// `-fno-builtin` for libc sources or `-std=c99`.
+    pub cflags: Vec<String>,
+    /// `-I` directories.
+    pub include_dirs: Vec<PathBuf>,
+    /// `-D` definitions, `NAME` or `NAME=VALUE`.
+    pub defines: Vec<String>,
+    /// The directory holding `klee/klee.h` and `sear.h`; searched before `include_dirs`.
+    pub runtime_include_dir: Option<PathBuf>,
+}
+
+/// Finds an LLVM 19 tool: `versioned` (e.g. `clang-19`) on `PATH`, else `plain` (e.g.
+/// `clang`) in `/usr/lib/llvm-19/bin`.
+pub fn find_tool(versioned: &str, plain: &str) -> Result<PathBuf, IrError> {
+    if let Some(paths) = std::env::var_os("PATH") {
+        for dir in std::env::split_paths(&paths) {
+            let candidate = dir.join(versioned);
+            if candidate.is_file() {
+                return Ok(candidate);
+            }
+        }
+    }
+    let fallback = Path::new(LLVM_BIN_DIR).join(plain);
+    if fallback.is_file() {
+        return Ok(fallback);
+    }
+    Err(IrError::ToolNotFound {
+        tool: versioned.to_string(),
+    })
+}
+
+/// The clang arguments (after the program name) that compile `source` to `output`.
+pub fn clang_args(source: &Path, output: &Path, opts: &CompileOptions) -> Vec<OsString> {
+    let mut args: Vec<OsString> = ["-c", "-emit-llvm", "-g", "-fno-discard-value-names"]
+        .iter()
+        .map(OsString::from)
+        .collect();
+    // Fortified libc wrappers (__memcpy_chk, ...) would need models of their own.
+    args.push("-U_FORTIFY_SOURCE".into());
+    match opts.opt_level.min(3) {
+        0 => args.extend(["-O0", "-Xclang", "-disable-O0-optnone"].map(OsString::from)),
+        level => args.push(format!("-O{level}").into()),
+    }
+    if let Some(dir) = &opts.runtime_include_dir {
+        args.push(dash_i(dir));
+    }
+    for dir in &opts.include_dirs {
+        args.push(dash_i(dir));
+    }
+    for define in &opts.defines {
+        args.push(format!("-D{define}").into());
+    }
+    args.extend(opts.cflags.iter().map(OsString::from));
+    args.push(source.into());
+    args.push("-o".into());
+    args.push(output.into());
+    args
+}
+
+fn dash_i(dir: &Path) -> OsString {
+    let mut arg = OsString::from("-I");
+    arg.push(dir);
+    arg
+}
+
+/// Compiles the C file `source` to `out_dir/<stem>.bc` (creating `out_dir`) and returns
+/// the bitcode's path.
+pub fn compile_c(source: &Path, out_dir: &Path, opts: &CompileOptions) -> Result<PathBuf, IrError> {
+    if !source.is_file() {
+        return Err(IrError::Io {
+            path: source.to_path_buf(),
+            source: std::io::Error::new(std::io::ErrorKind::NotFound, "no such C source file"),
+        });
+    }
+    std::fs::create_dir_all(out_dir).map_err(|e| IrError::Io {
+        path: out_dir.to_path_buf(),
+        source: e,
+    })?;
+    let stem = source.file_stem().unwrap_or(source.as_os_str());
+    let mut output = out_dir.join(stem);
+    output.set_extension("bc");
+    let clang = find_tool("clang-19", "clang")?;
+    let result = run(&clang, &clang_args(source, &output, opts))?;
+    if !result.status.success() {
+        return Err(IrError::Compile {
+            source_file: source.to_path_buf(),
+            status: result.status.to_string(),
+            diagnostics: String::from_utf8_lossy(&result.stderr).into_owned(),
+        });
+    }
+    forward_warnings(&result);
+    Ok(output)
+}
+
+/// Links bitcode files into one module at `out` (every definition of every input).
+pub fn link_bitcode(inputs: &[PathBuf], out: &Path) -> Result<(), IrError> {
+    let mut args: Vec<OsString> = vec!["-o".into(), out.into()];
+    args.extend(inputs.iter().map(OsString::from));
+    link(args, out)
+}
+
+/// Links `program` files completely, then from each of `libraries` (in order) only the
+/// definitions the result still needs (`llvm-link --only-needed`), into `out`.
+///
+/// As with static archives, a library only supplies what is needed by the program and
+/// the libraries linked before it; list libraries that others depend on last.
+pub fn link_with_libraries(
+    program: &[PathBuf],
+    libraries: &[PathBuf],
+    out: &Path,
+) -> Result<(), IrError> {
+    if libraries.is_empty() {
+        return link_bitcode(program, out);
+    }
+    // llvm-link applies --only-needed to every input after the first, so the program
+    // must be a single file first.
+    let (first, temp) = match program {
+        [single] => (single.clone(), None),
+        _ => {
+            let temp = out.with_extension("program.bc");
+            link_bitcode(program, &temp)?;
+            (temp.clone(), Some(temp))
+        }
+    };
+    let mut args: Vec<OsString> = vec![
+        "--only-needed".into(),
+        "-o".into(),
+        out.into(),
+        first.into(),
+    ];
+    args.extend(libraries.iter().map(OsString::from));
+    let result = link(args, out);
+    if let Some(temp) = temp {
+        let _ = std::fs::remove_file(temp);
+    }
+    result
+}
+
+fn link(args: Vec<OsString>, out: &Path) -> Result<(), IrError> {
+    let linker = find_tool("llvm-link-19", "llvm-link")?;
+    let result = run(&linker, &args)?;
+    if !result.status.success() {
+        return Err(IrError::Link {
+            output: out.to_path_buf(),
+            status: result.status.to_string(),
+            diagnostics: String::from_utf8_lossy(&result.stderr).into_owned(),
+        });
+    }
+    forward_warnings(&result);
+    Ok(())
+}
+
+fn run(tool: &Path, args: &[OsString]) -> Result<Output, IrError> {
+    tracing::debug!("running {} {:?}", tool.display(), args);
+    Command::new(tool)
+        .args(args)
+        .output()
+        .map_err(|source| IrError::ToolSpawn {
+            tool: tool.display().to_string(),
+            source,
+        })
+}
+
+/// Copies a successful tool's diagnostics (warnings) to stderr unchanged.
+fn forward_warnings(result: &Output) {
+    if !result.stderr.is_empty() {
+        use std::io::Write;
+        let _ = std::io::stderr().write_all(&result.stderr);
+    }
+}
