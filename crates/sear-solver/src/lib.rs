@@ -9,6 +9,7 @@ pub mod query;
 pub mod sat;
 pub mod solver;
 pub mod stats;
+pub mod testing;
 pub mod z3core;
 
 pub use chain::{build_chain, new_core};

@@ -1,0 +1,252 @@
+//! Each layer against a recording Z3 core: what reaches the core, and hit counts.
+
+use sear_expr::{Array, ArrayKind, Expr, UpdateList};
+use sear_solver::layers::{CexCache, Independence, QueryCache, Validating};
+use sear_solver::testing::Recorder;
+use sear_solver::z3core::{Z3Core, Z3Mode};
+use sear_solver::{
+    Query, QueryMeta, SatQuery, SatResult, SatSolver, Solver, SolverConfig, Validity,
+};
+
+fn sym(name: &str, size: u64) -> UpdateList {
+    UpdateList::new(Array::new(name, size, ArrayKind::SymbolicInput, None))
+}
+
+fn c32(v: u128) -> Expr {
+    Expr::constant(v, 32)
+}
+
+fn byte(a: &UpdateList, i: u128) -> Expr {
+    Expr::read(a, c32(i))
+}
+
+fn lt(a: Expr, v: u128) -> Expr {
+    Expr::ult(a, Expr::constant(v, 8))
+}
+
+fn core() -> Box<dyn SatSolver> {
+    Box::new(Z3Core::new(Z3Mode::Fresh))
+}
+
+#[test]
+fn independence_sends_only_the_relevant_factor() {
+    let (a, b) = (sym("a", 4), sym("b", 4));
+    let (rec, seen) = Recorder::new(core());
+    let mut s = Independence::new(Box::new(rec));
+    let meta = QueryMeta::default();
+    let cs = [
+        lt(byte(&a, 0), 10),
+        lt(byte(&b, 0), 20),
+        lt(byte(&a, 1), 30),
+    ];
+    let q = SatQuery::new(
+        &cs,
+        Expr::ult(Expr::constant(5, 8), byte(&b, 0)),
+        &meta,
+        true,
+        false,
+    );
+    assert!(s.check(&q).unwrap().is_sat());
+    let seen = seen.borrow();
+    assert_eq!(seen.len(), 1);
+    assert_eq!(seen[0].constraints, vec![cs[1].clone()]);
+}
+
+#[test]
+fn independence_separates_bytes_but_joins_symbolic_indices() {
+    let a = sym("a", 4);
+    let idx = Expr::zext(byte(&sym("i", 1), 0), 32);
+    let (rec, seen) = Recorder::new(core());
+    let mut s = Independence::new(Box::new(rec));
+    let meta = QueryMeta::default();
+    // a[0] and a[1] are independent; a[i] joins all of a (and i).
+    let cs = [lt(byte(&a, 0), 10), lt(byte(&a, 1), 20)];
+    let q = SatQuery::new(&cs, lt(byte(&a, 1), 5), &meta, true, false);
+    s.check(&q).unwrap();
+    assert_eq!(
+        seen.borrow().last().unwrap().constraints,
+        vec![cs[1].clone()]
+    );
+    let q = SatQuery::new(&cs, lt(Expr::read(&a, idx), 5), &meta, true, false);
+    s.check(&q).unwrap();
+    assert_eq!(seen.borrow().last().unwrap().constraints.len(), 2);
+}
+
+#[test]
+fn independence_merges_models_of_factors() {
+    let (a, b) = (sym("a", 2), sym("b", 2));
+    let (rec, seen) = Recorder::new(core());
+    let mut s = Independence::new(Box::new(rec));
+    let meta = QueryMeta::default();
+    let cs = [
+        Expr::eq(Expr::constant(3, 8), byte(&a, 0)),
+        Expr::eq(Expr::constant(4, 8), byte(&b, 1)),
+        Expr::eq(Expr::constant(5, 8), byte(&a, 1)),
+    ];
+    let SatResult::Sat(m) = s
+        .check(&SatQuery::new(&cs, Expr::true_(), &meta, false, true))
+        .unwrap()
+    else {
+        panic!("expected sat")
+    };
+    assert_eq!(seen.borrow().len(), 3, "one core query per factor");
+    assert!(m.satisfies(&cs));
+    assert_eq!(m.get(a.root()), Some(&[3u8, 5][..]));
+}
+
+#[test]
+fn query_cache_hits_exact_repeats_in_any_order() {
+    let a = sym("a", 4);
+    let (rec, seen) = Recorder::new(core());
+    let mut s = QueryCache::new(Box::new(rec));
+    let meta = QueryMeta::default();
+    let cs = [lt(byte(&a, 0), 10), lt(byte(&a, 1), 20)];
+    let rev = [cs[1].clone(), cs[0].clone(), cs[1].clone()];
+    let e = lt(byte(&a, 2), 3);
+    s.check(&SatQuery::new(&cs, e.clone(), &meta, true, false))
+        .unwrap();
+    s.check(&SatQuery::new(&rev, e.clone(), &meta, true, false))
+        .unwrap();
+    assert_eq!(seen.borrow().len(), 1);
+    let mut stats = Vec::new();
+    s.collect_stats(&mut stats);
+    assert_eq!((stats[0].queries, stats[0].hits), (2, 1));
+}
+
+#[test]
+fn cex_cache_uses_unsat_subsets_and_stored_models() {
+    let a = sym("a", 4);
+    let (rec, seen) = Recorder::new(core());
+    let mut s = CexCache::new(Box::new(rec));
+    let meta = QueryMeta::default();
+    let x = byte(&a, 0);
+    // {x < 10, x > 20} is unsat.
+    let cs = [lt(x.clone(), 10)];
+    let big = Expr::ult(Expr::constant(20, 8), x.clone());
+    assert_eq!(
+        s.check(&SatQuery::new(&cs, big.clone(), &meta, true, false))
+            .unwrap(),
+        SatResult::Unsat
+    );
+    // A superset of it is unsat without asking the core.
+    let more = [lt(x.clone(), 10), lt(byte(&a, 1), 5)];
+    assert_eq!(
+        s.check(&SatQuery::new(&more, big, &meta, true, false))
+            .unwrap(),
+        SatResult::Unsat
+    );
+    assert_eq!(seen.borrow().len(), 1);
+    // x == 3 under x < 10: sat with a model (core).
+    let three = Expr::eq(Expr::constant(3, 8), x.clone());
+    let SatResult::Sat(m) = s
+        .check(&SatQuery::new(&cs, three, &meta, true, false))
+        .unwrap()
+    else {
+        panic!("expected sat")
+    };
+    assert_eq!(m.evaluate(&x), 3);
+    assert_eq!(seen.borrow().len(), 2);
+    // x < 5 under x < 10 is satisfied by the stored model x = 3: no core query.
+    let five = lt(x.clone(), 5);
+    let SatResult::Sat(m2) = s
+        .check(&SatQuery::new(&cs, five.clone(), &meta, true, false))
+        .unwrap()
+    else {
+        panic!("expected sat")
+    };
+    assert!(m2.satisfies([&cs[0], &five]));
+    // The subset {x < 10} of a stored sat key is sat too (superset lookup).
+    assert!(s
+        .check(&SatQuery::new(&cs, Expr::true_(), &meta, true, false))
+        .unwrap()
+        .is_sat());
+    assert_eq!(seen.borrow().len(), 2);
+    let mut stats = Vec::new();
+    s.collect_stats(&mut stats);
+    assert_eq!((stats[0].queries, stats[0].hits), (5, 3));
+}
+
+#[test]
+fn validating_layer_accepts_a_correct_chain() {
+    let a = sym("a", 4);
+    let mut s = Validating::new(Box::new(CexCache::new(core())), core());
+    let meta = QueryMeta::default();
+    let cs = [lt(byte(&a, 0), 10)];
+    for v in 0..20u128 {
+        let e = Expr::eq(Expr::constant(v, 8), byte(&a, 0));
+        let r = s.check(&SatQuery::new(&cs, e, &meta, true, true)).unwrap();
+        assert_eq!(r.is_sat(), v < 10);
+    }
+}
+
+/// A broken layer: claims every query is unsat.
+struct Liar;
+impl SatSolver for Liar {
+    fn name(&self) -> &'static str {
+        "liar"
+    }
+    fn check(&mut self, _: &SatQuery) -> Result<SatResult, sear_solver::SolverError> {
+        Ok(SatResult::Unsat)
+    }
+    fn set_timeout(&mut self, _: Option<std::time::Duration>) {}
+    fn collect_stats(&self, _: &mut Vec<sear_solver::LayerStats>) {}
+}
+
+#[test]
+fn validating_layer_reports_disagreement() {
+    let a = sym("a", 4);
+    let mut s = Validating::new(Box::new(Liar), core());
+    let meta = QueryMeta::default();
+    let cs = [lt(byte(&a, 0), 10)];
+    let err = s
+        .check(&SatQuery::new(&cs, Expr::true_(), &meta, true, false))
+        .unwrap_err();
+    assert!(format!("{err}").contains("VALIDATION FAILED"), "{err}");
+}
+
+#[test]
+fn facade_answers_validity_values_and_models() {
+    let a = sym("a", 4);
+    let x = byte(&a, 0);
+    let meta = QueryMeta::default();
+    let cs = [
+        lt(x.clone(), 10),
+        Expr::ult(Expr::constant(7, 8), x.clone()),
+    ]; // x in {8, 9}
+    for config in [
+        SolverConfig::default(),
+        SolverConfig::plain(),
+        SolverConfig {
+            validate: true,
+            ..Default::default()
+        },
+    ] {
+        let mut s = Solver::new(&config).unwrap();
+        let q = |e: Expr| Query::new(&cs, e, &meta);
+        assert_eq!(s.evaluate(&q(lt(x.clone(), 10))).unwrap(), Validity::True);
+        assert_eq!(s.evaluate(&q(lt(x.clone(), 8))).unwrap(), Validity::False);
+        assert_eq!(s.evaluate(&q(lt(x.clone(), 9))).unwrap(), Validity::Unknown);
+        assert!(s.must_be_true(&q(Expr::true_())).unwrap());
+        assert!(s
+            .may_be_false(&q(Expr::eq(Expr::constant(8, 8), x.clone())))
+            .unwrap());
+        assert!(!s
+            .may_be_true(&q(Expr::eq(Expr::constant(1, 8), x.clone())))
+            .unwrap());
+        let v = s.get_value(&q(Expr::zext(x.clone(), 32))).unwrap();
+        assert!(v == 8 || v == 9);
+        let other = sym("unused", 3);
+        let m = s
+            .get_initial_values(&cs, &meta, &[a.root().clone(), other.root().clone()])
+            .unwrap()
+            .unwrap();
+        assert!(m.satisfies(&cs));
+        assert_eq!(m.get(other.root()), Some(&[0u8, 0, 0][..]));
+        let unsat = [lt(x.clone(), 3), Expr::ult(Expr::constant(4, 8), x.clone())];
+        assert_eq!(s.check_sat(&unsat, &meta).unwrap(), None);
+        let st = s.stats();
+        assert_eq!(st.layers[0].name, "constant");
+        assert_eq!(st.layers[0].hits, 1);
+        assert!(st.core_queries >= 1);
+    }
+}
