@@ -30,9 +30,15 @@ fn constant_geps_fold_to_byte_offsets() {
         0,
     );
     let m = &c.module;
-    assert_eq!(ptr_offset(m, global(m, "p").init.unwrap()), ("arr".into(), 12));
+    assert_eq!(
+        ptr_offset(m, global(m, "p").init.unwrap()),
+        ("arr".into(), 12)
+    );
     assert_eq!(ptr_offset(m, global(m, "q").init.unwrap()), ("s".into(), 5));
-    assert_eq!(ptr_offset(m, global(m, "r").init.unwrap()), ("s".into(), 24));
+    assert_eq!(
+        ptr_offset(m, global(m, "r").init.unwrap()),
+        ("s".into(), 24)
+    );
     // Inside f, clang emits typed constant GEPs, nested for s.arr[2].
     let loads: Vec<(String, i64)> = insts(func(m, "f"))
         .filter_map(|i| match &i.kind {
@@ -171,7 +177,10 @@ fn function_addresses_aliases_and_casts() {
             value,
             to,
         } => {
-            assert_eq!(m.constant(*value), &Constant::GlobalAddr(m.global_index["fp"]));
+            assert_eq!(
+                m.constant(*value),
+                &Constant::GlobalAddr(m.global_index["fp"])
+            );
             assert_eq!(m.ty(*to).kind, TypeKind::Int(64));
         }
         other => panic!("addr initializer is {other:?}"),
@@ -195,6 +204,9 @@ fn constants_are_deduplicated() {
     // No two entries of the table are equal.
     let mut seen = std::collections::HashSet::new();
     for constant in &m.constants {
-        assert!(seen.insert(constant.clone()), "duplicate constant {constant:?}");
+        assert!(
+            seen.insert(constant.clone()),
+            "duplicate constant {constant:?}"
+        );
     }
 }

@@ -115,7 +115,10 @@ fn global_sizes_come_from_initializers() {
     assert_eq!(elems.len(), 7);
     assert!(matches!(
         m.constant(elems[6]),
-        Constant::Int { width: 32, value: 7 }
+        Constant::Int {
+            width: 32,
+            value: 7
+        }
     ));
 }
 
