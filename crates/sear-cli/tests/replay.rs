@@ -248,8 +248,9 @@ int main(void) {
 fn every_outcome_class_is_recognised() {
     let cases = [
         err(vec![("mode", int(0))], "free", 7),
-        // reach_error is the program's own (abort), not the runtime's weak one.
-        err(vec![("mode", int(1)), ("nondet", int(3))], "abort", 4),
+        // reach_error is the program's own (it aborts), not the runtime's weak one; ASan's
+        // stack trace shows the abort came from it.
+        err(vec![("mode", int(1)), ("nondet", int(3))], "reach", 4),
         ok(vec![("mode", int(2))]),
         ok(vec![("mode", int(3))]),
         err(vec![("mode", int(4)), ("nondet", int(40))], "overshift", 11),
@@ -264,6 +265,8 @@ fn every_outcome_class_is_recognised() {
         ok(vec![("mode", vec![1])]),
         // An engine-only kind cannot be checked natively.
         err(vec![("mode", int(2))], "exec", 9),
+        // sear reports a provably false klee_assume as a user error.
+        err(vec![("mode", int(2))], "user", 9),
     ];
     let (_root, out) = output_dir(MISC, &cases);
     let mut a = args(&out);
@@ -271,7 +274,7 @@ fn every_outcome_class_is_recognised() {
     let report = replay::replay(&a).unwrap();
     let outcomes: Vec<&NativeOutcome> = report.tests.iter().map(|t| &t.outcome).collect();
     assert!(matches!(outcomes[0], NativeOutcome::Asan { kind, .. } if kind == "double-free"));
-    assert_eq!(*outcomes[1], NativeOutcome::Abort);
+    assert_eq!(*outcomes[1], NativeOutcome::ReachError);
     assert!(matches!(
         outcomes[2],
         NativeOutcome::AssumptionViolated { .. }
@@ -297,6 +300,10 @@ fn every_outcome_class_is_recognised() {
         outcomes[12],
         NativeOutcome::AssumptionViolated { .. }
     ));
+    assert!(matches!(
+        outcomes[13],
+        NativeOutcome::AssumptionViolated { .. }
+    ));
 
     let verdicts: Vec<Verdict> = report.tests.iter().map(|t| t.verdict).collect();
     use Verdict::*;
@@ -316,6 +323,7 @@ fn every_outcome_class_is_recognised() {
             NoErrorExpected,
             NoErrorExpected,
             Unchecked,
+            Reproduced,
         ]
     );
     let s = &report.summary;
@@ -327,7 +335,7 @@ fn every_outcome_class_is_recognised() {
             s.not_reproduced,
             s.unchecked
         ),
-        (13, 8, 7, 0, 1)
+        (14, 9, 8, 0, 1)
     );
     assert_eq!(
         (
@@ -336,13 +344,13 @@ fn every_outcome_class_is_recognised() {
             s.input_mismatches,
             s.unexpected_errors
         ),
-        (1, 3, 2, 0)
+        (1, 4, 2, 0)
     );
     let text = replay::format_report(&report);
     assert!(
         text.ends_with(
-            "replayed 13 tests: 7 of 8 errors reproduced, 0 not reproduced, 1 not checkable; \
-             0 unexpected native errors, 1 timeouts, 3 assumption violations, 2 input mismatches\n"
+            "replayed 14 tests: 8 of 9 errors reproduced, 0 not reproduced, 1 not checkable; \
+             0 unexpected native errors, 1 timeouts, 4 assumption violations, 2 input mismatches\n"
         ),
         "{text}"
     );

@@ -1,7 +1,7 @@
 //! Reading sear's `testNNNNNN.<kind>.err` files.
 //!
 //! Format: `Error: <message>`, then `File: <path>`, `Line: <n>`, `Function: <name>`, then
-//! `Stack:` and its lines. The error kind is the middle part of the file name.
+//! optionally `Info:` and indented lines, then `Stack:` and its lines. The error kind is the middle part of the file name.
 
 use std::path::Path;
 
@@ -53,7 +53,7 @@ pub fn parse_err_text(text: &str, kind: &str) -> ErrInfo {
         ..ErrInfo::default()
     };
     for line in text.lines() {
-        if line.trim_end() == "Stack:" {
+        if matches!(line.trim_end(), "Stack:" | "Info:") {
             break;
         }
         let Some((key, value)) = line.split_once(':') else {
@@ -62,8 +62,9 @@ pub fn parse_err_text(text: &str, kind: &str) -> ErrInfo {
         let value = value.trim();
         match key {
             "Error" => info.message = value.to_string(),
-            "File" => info.file = Some(value.to_string()),
-            "Line" => info.line = value.parse().ok(),
+            "File" if !value.is_empty() => info.file = Some(value.to_string()),
+            // Line 0 means "unknown".
+            "Line" => info.line = value.parse().ok().filter(|&n| n != 0),
             "Function" => info.function = Some(value.to_string()),
             _ => {}
         }
@@ -78,7 +79,7 @@ mod tests {
     #[test]
     fn parses_fields_and_names() {
         let text = "Error: memory error: out of bound pointer\nFile: /tmp/p.c\nLine: 9\n\
-                    Function: main\nStack:\n\t#0 main at /tmp/p.c:9\n";
+                    Function: main\nInfo:\n\tFile: other.c\nStack:\n\t#0 main at /tmp/p.c:9\n";
         let info = parse_err_text(text, "ptr");
         assert_eq!(info.message, "memory error: out of bound pointer");
         assert_eq!(info.file.as_deref(), Some("/tmp/p.c"));
@@ -94,5 +95,7 @@ mod tests {
         );
         assert_eq!(split_err_name("test000002.ktest"), None);
         assert_eq!(split_err_name("info.err"), None);
+        let unknown = parse_err_text("Error: x\nFile: \nLine: 0\n", "exec");
+        assert_eq!((unknown.file, unknown.line), (None, None));
     }
 }

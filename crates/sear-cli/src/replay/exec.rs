@@ -15,9 +15,10 @@ use super::outcome::Termination;
 const MAX_STDERR: u64 = 1 << 20;
 
 /// ASan settings: no leak reports (sear has no leak errors), `malloc` returns NULL on huge
-/// sizes as under sear, and returning a pointer to a local is caught.
+/// sizes as under sear, returning a pointer to a local is caught, and `abort` prints a stack
+/// trace (which shows, e.g., that it came from the program's own `reach_error`).
 const ASAN_OPTIONS: &str = "detect_leaks=0:allocator_may_return_null=1:\
-                            detect_stack_use_after_return=1:handle_abort=0";
+                            detect_stack_use_after_return=1:handle_abort=1";
 const UBSAN_OPTIONS: &str = "print_stacktrace=1:halt_on_error=1";
 const SYMBOLIZER: &str = "/usr/lib/llvm-19/bin/llvm-symbolizer";
 

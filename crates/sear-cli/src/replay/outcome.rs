@@ -141,8 +141,11 @@ pub fn classify(termination: Termination, stderr: &str) -> NativeOutcome {
         return NativeOutcome::Timeout;
     }
     // Sanitizer reports come first: they explain any exit code or signal that follows.
-    if let Some(outcome) = asan_report(stderr).or_else(|| ubsan_report(stderr)) {
-        return outcome;
+    // ASan also reports SIGABRT (handle_abort=1, for its stack trace): that is an abort.
+    match asan_report(stderr).or_else(|| ubsan_report(stderr)) {
+        Some(NativeOutcome::Asan { kind, .. }) if kind == "ABRT" => return classify_abort(stderr),
+        Some(outcome) => return outcome,
+        None => {}
     }
     match termination {
         Termination::Exited(code) => classify_exit(code, stderr),
@@ -206,21 +209,32 @@ fn classify_abort(stderr: &str) -> NativeOutcome {
     {
         return NativeOutcome::ReachError;
     }
-    // glibc: "prog: file:line: function: Assertion `expr' failed."
-    if let Some(line) = stderr
-        .lines()
-        .find(|l| l.contains(": Assertion `") && l.trim_end().ends_with("' failed."))
-    {
-        let before = &line[..line.find(": Assertion `").unwrap_or(0)];
-        let function = function_name(before.rsplit(": ").next().unwrap_or(""));
-        let message = line
-            .strip_prefix("sear-replay: ")
-            .unwrap_or(line)
-            .trim()
-            .to_string();
-        return NativeOutcome::AssertFailed { message, function };
+    let assertion = assert_failure(stderr);
+    // A program's own reach_error that aborts: ASan's stack trace shows it.
+    let in_reach_error = stderr.lines().any(|l| {
+        let l = l.trim_start();
+        l.starts_with('#')
+            && (l.contains(" in reach_error ") || l.contains(" in __VERIFIER_error "))
+    });
+    if in_reach_error && assertion.is_none() {
+        return NativeOutcome::ReachError;
     }
-    NativeOutcome::Abort
+    assertion.unwrap_or(NativeOutcome::Abort)
+}
+
+/// A glibc-style assertion failure, `prog: file:line: function: Assertion `expr' failed.`.
+fn assert_failure(stderr: &str) -> Option<NativeOutcome> {
+    let line = stderr
+        .lines()
+        .find(|l| l.contains(": Assertion `") && l.trim_end().ends_with("' failed."))?;
+    let before = &line[..line.find(": Assertion `").unwrap_or(0)];
+    let function = function_name(before.rsplit(": ").next().unwrap_or(""));
+    let message = line
+        .strip_prefix("sear-replay: ")
+        .unwrap_or(line)
+        .trim()
+        .to_string();
+    Some(NativeOutcome::AssertFailed { message, function })
 }
 
 /// The bare name in a `__PRETTY_FUNCTION__` such as `int main(void)` (→ `main`).
@@ -411,6 +425,18 @@ mod tests {
             NativeOutcome::ReachError
         );
         assert_eq!(classify(Termination::Signaled(6), ""), NativeOutcome::Abort);
+        let asan_abrt = "==1==ERROR: AddressSanitizer: ABRT on unknown address 0x03e9 (pc 0x7f T0)\n\
+                         \x20   #0 0x7f in __pthread_kill_implementation nptl/pthread_kill.c:44:76\n\
+                         \x20   #3 0x7f in abort stdlib/abort.c:79:7\n";
+        assert_eq!(
+            classify(Termination::Exited(1), asan_abrt),
+            NativeOutcome::Abort
+        );
+        let asan_reach = format!("{asan_abrt}    #4 0x55 in reach_error /tmp/p.c:4:22\n");
+        assert_eq!(
+            classify(Termination::Exited(1), &asan_reach),
+            NativeOutcome::ReachError
+        );
         assert_eq!(
             classify(Termination::Signaled(8), ""),
             NativeOutcome::Signal {

@@ -9,10 +9,11 @@
 //! | `overshift`               | UBSan `shift exponent ... is too large`                    |
 //! | `overflow`                | UBSan signed/unsigned integer overflow                     |
 //! | `assert`                  | a failed `assert`/`klee_assert`                            |
-//! | `abort`                   | SIGABRT without an assertion message                       |
+//! | `abort`                   | `abort()` without an assertion message                     |
 //! | `reach`, `reach_error`    | `reach_error`/`__VERIFIER_error`, or an assertion failing inside `reach_error` |
-//! | `unreachable_call`        | UBSan unreachable                                          |
-//! | `user`, `report_error`    | `klee_report_error` (for `user`: with suffix `user`)       |
+//! | `unreachable`             | UBSan unreachable, SIGILL, SIGTRAP                         |
+//! | `user`                    | `klee_report_error(..., "user")`, a violated `klee_assume` |
+//! | `report_error`            | any `klee_report_error`                                    |
 //! | any other kind `k`        | `klee_report_error` with suffix `k` or `k.err`; otherwise not checkable |
 
 use serde::Serialize;
@@ -88,15 +89,16 @@ fn reproduces(kind: &str, outcome: &NativeOutcome) -> Option<bool> {
             matches!(outcome, O::ReachError)
                 || matches!(outcome, O::AssertFailed { function, .. } if function == "reach_error")
         }
-        "unreachable_call" => ubsan_is(&["unreachable"]),
+        "unreachable" | "unreachable_call" => {
+            ubsan_is(&["unreachable"]) || signal_is(&["SIGILL", "SIGTRAP"])
+        }
+        // sear's user errors include provably false klee_assume calls.
+        "user" => report_suffix_is("user") || matches!(outcome, O::AssumptionViolated { .. }),
         "report_error" => matches!(outcome, O::ReportError { .. }),
         other => {
-            if report_suffix_is(other) {
-                return Some(true);
-            }
-            // Kinds such as exec, solver, external or model have no native counterpart, unless
-            // a program raised them itself through klee_report_error.
-            return if other == "user" { Some(false) } else { None };
+            // Kinds such as exec, solver or model have no native counterpart, unless a program
+            // raised them itself through klee_report_error.
+            return report_suffix_is(other).then_some(true);
         }
     };
     Some(matched || report_suffix_is(kind))
@@ -151,6 +153,16 @@ mod tests {
         assert_eq!(judge("user", &user), Verdict::Reproduced);
         assert_eq!(judge("report_error", &user), Verdict::Reproduced);
         assert_eq!(judge("user", &NativeOutcome::Abort), Verdict::NotReproduced);
+        let assume = NativeOutcome::AssumptionViolated {
+            message: String::new(),
+        };
+        assert_eq!(judge("user", &assume), Verdict::Reproduced);
+        assert_eq!(judge("ptr", &assume), Verdict::NotReproduced);
+        let ill = NativeOutcome::Signal {
+            number: 4,
+            name: "SIGILL".into(),
+        };
+        assert_eq!(judge("unreachable", &ill), Verdict::Reproduced);
         assert_eq!(
             judge("exec", &NativeOutcome::Exit { code: 0 }),
             Verdict::Unchecked
