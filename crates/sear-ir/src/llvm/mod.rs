@@ -104,12 +104,20 @@ fn walk<T>(first: *mut T, next: unsafe extern "C" fn(*mut T) -> *mut T) -> Vec<*
 }
 
 impl LlvmModule {
-    /// Reads `path` (bitcode or textual IR; LLVM detects which) and verifies the module.
+    /// Reads `path` (bitcode or textual IR; LLVM detects which by content, but a `.bc` file
+    /// must be bitcode) and verifies the module.
     pub(crate) fn parse(path: &Path) -> Result<Self, IrError> {
         let bytes = std::fs::read(path).map_err(|source| IrError::Io {
             path: path.to_path_buf(),
             source,
         })?;
+        let is_bitcode = bytes.starts_with(b"BC\xC0\xDE") || bytes.starts_with(b"\xDE\xC0\x17\x0B");
+        if path.extension().is_some_and(|e| e == "bc") && !is_bitcode {
+            return Err(IrError::Parse {
+                path: path.to_path_buf(),
+                message: "not an LLVM bitcode file (no bitcode signature)".to_string(),
+            });
+        }
         let buffer_name = CString::new(path.display().to_string().replace('\0', "?"))
             .expect("NUL bytes were replaced");
         // SAFETY: plain C API calls; every created object is owned by `this` or disposed.
