@@ -1,1 +1,61 @@
-fn main() {}
+//! The `sear` command line: `run`, `replay`, `solve`, `ktest`.
+
+mod progress;
+mod replay;
+mod run;
+mod runtime_dir;
+mod solver_args;
+
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+/// sear: symbolic execution for C programs.
+#[derive(Parser)]
+#[command(name = "sear", version, about)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Explore a C program (or .bc/.ll) symbolically and write a test per path.
+    Run(run::RunArgs),
+    /// Replay tests natively (with AddressSanitizer) and check that errors reproduce.
+    Replay(replay::ReplayArgs),
+    /// Print a .ktest file like KLEE's ktest-tool.
+    Ktest {
+        /// The .ktest files.
+        files: Vec<std::path::PathBuf>,
+    },
+}
+
+fn main() -> ExitCode {
+    tracing_subscriber::fmt()
+        .with_env_filter(tracing_subscriber::EnvFilter::from_env("SEAR_LOG"))
+        .with_writer(std::io::stderr)
+        .init();
+    let cli = Cli::parse();
+    let result = match &cli.command {
+        Command::Run(args) => run::run(args),
+        Command::Replay(args) => replay::run_replay(args),
+        Command::Ktest { files } => ktest_dump(files),
+    };
+    match result {
+        Ok(code) => ExitCode::from(code.clamp(0, 255) as u8),
+        Err(e) => {
+            eprintln!("sear: error: {e:#}");
+            ExitCode::from(1)
+        }
+    }
+}
+
+fn ktest_dump(files: &[std::path::PathBuf]) -> anyhow::Result<i32> {
+    for file in files {
+        let ktest = sear_ktest::KTest::read(file)
+            .map_err(|e| anyhow::anyhow!("{}: {e}", file.display()))?;
+        print!("{}", sear_ktest::dump_named(&file.display().to_string(), &ktest));
+    }
+    Ok(0)
+}

@@ -1,0 +1,223 @@
+//! `sear run`: compile a C program (or load `.bc`/`.ll`), explore it, write tests.
+
+use std::path::{Path, PathBuf};
+use std::sync::atomic::Ordering;
+use std::sync::Arc;
+use std::time::Duration;
+
+use anyhow::{bail, Context, Result};
+use sear_engine::{EngineConfig, Executor, SearchKind};
+use sear_ir::frontend::{compile_c, link_bitcode, CompileOptions};
+
+use crate::progress::TerminalObserver;
+use crate::solver_args::SolverArgs;
+
+/// Arguments of `sear run`.
+#[derive(Debug, clap::Args)]
+pub struct RunArgs {
+    /// The program: a C file, LLVM bitcode (.bc) or textual IR (.ll).
+    pub program: PathBuf,
+    /// Arguments passed to the program's `main` (after the program name).
+    #[arg(trailing_var_arg = true, allow_hyphen_values = true)]
+    pub args: Vec<String>,
+    /// Output directory (default: sear-out-N in the current directory, with a sear-last link).
+    #[arg(long, value_name = "DIR")]
+    pub output_dir: Option<PathBuf>,
+    /// Search strategy; repeat to interleave: dfs, bfs, random-state, random-path, nurs:covnew.
+    /// Default: random-path interleaved with nurs:covnew.
+    #[arg(long = "search", value_name = "NAME")]
+    pub search: Vec<String>,
+    /// Seed of all random choices.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Stop exploring after this many seconds.
+    #[arg(long, value_name = "SECS")]
+    pub max_time: Option<f64>,
+    /// Stop after this many instructions.
+    #[arg(long, value_name = "N")]
+    pub max_instructions: Option<u64>,
+    /// Memory budget in MiB; above it states are dropped.
+    #[arg(long, value_name = "MIB", default_value_t = 2000)]
+    pub max_memory: u64,
+    /// Terminate paths after this many symbolic branches.
+    #[arg(long, value_name = "N")]
+    pub max_depth: Option<u32>,
+    /// Maximum call-stack depth.
+    #[arg(long, value_name = "N", default_value_t = 4096)]
+    pub max_stack_frames: usize,
+    /// Write a test for every error, not one per (kind, location).
+    #[arg(long)]
+    pub emit_all_errors: bool,
+    /// Stop at the first error.
+    #[arg(long)]
+    pub exit_on_error: bool,
+    /// The function to start from.
+    #[arg(long, default_value = "main")]
+    pub entry: String,
+    /// Extra flags for clang (split on whitespace; repeatable).
+    #[arg(long, value_name = "FLAGS", allow_hyphen_values = true)]
+    pub cflags: Vec<String>,
+    /// Include directory for clang (repeatable).
+    #[arg(short = 'I', value_name = "DIR")]
+    pub include: Vec<PathBuf>,
+    /// Macro definition for clang (repeatable).
+    #[arg(short = 'D', value_name = "NAME[=VALUE]")]
+    pub define: Vec<String>,
+    /// Optimisation level for clang (0-3).
+    #[arg(short = 'O', value_name = "LEVEL", default_value_t = 0)]
+    pub opt_level: u8,
+    /// Do not show the live progress line.
+    #[arg(long)]
+    pub no_progress: bool,
+    /// Solver options.
+    #[command(flatten)]
+    pub solver: SolverArgs,
+}
+
+/// Runs `sear run`; returns the process exit code.
+pub fn run(args: &RunArgs) -> Result<i32> {
+    if !args.program.is_file() {
+        bail!("{}: no such file", args.program.display());
+    }
+    let program = args
+        .program
+        .canonicalize()
+        .with_context(|| format!("resolving {}", args.program.display()))?;
+    let output_dir = match &args.output_dir {
+        Some(dir) => {
+            if dir.exists() && std::fs::read_dir(dir).map(|mut d| d.next().is_some()).unwrap_or(true) {
+                bail!("output directory {} exists and is not empty", dir.display());
+            }
+            dir.clone()
+        }
+        None => next_output_dir()?,
+    };
+    let scratch = tempfile::tempdir().context("creating a temporary directory")?;
+    let (bitcode, cflags) = prepare_bitcode(args, &program, scratch.path())?;
+    let module = sear_ir::load_module(&bitcode).with_context(|| format!("loading {}", bitcode.display()))?;
+    let config = engine_config(args, &program, output_dir.clone())?;
+    let solver_config = args.solver.to_config()?;
+    let mut observer = TerminalObserver::new(!args.no_progress);
+    let executor = Executor::new(Arc::new(module), config, &solver_config, &mut observer)?;
+    let interrupt = executor.interrupt_flag();
+    let _ = ctrlc::set_handler(move || interrupt.store(true, Ordering::Relaxed));
+    write_info(&output_dir, &program, &cflags, args)?;
+    if args.output_dir.is_none() {
+        update_last_link(&output_dir);
+    }
+    let summary = executor.run()?;
+    observer.finish();
+    eprintln!("sear: output directory: {}", output_dir.display());
+    eprintln!("sear: done: total instructions = {}", summary.instructions);
+    eprintln!("sear: done: completed paths = {}", summary.completed_paths);
+    eprintln!("sear: done: error paths = {}", summary.error_paths);
+    eprintln!("sear: done: partially completed paths = {}", summary.early_paths);
+    eprintln!("sear: done: generated tests = {}", summary.tests);
+    eprintln!("sear: done: errors = {}", summary.errors.len());
+    Ok(0)
+}
+
+/// Compiles (or copies) the program to bitcode linked with the runtime; returns the
+/// bitcode and the compiler flags used (recorded for replay).
+fn prepare_bitcode(args: &RunArgs, program: &Path, scratch: &Path) -> Result<(PathBuf, Vec<String>)> {
+    let extension = program.extension().and_then(|e| e.to_str()).unwrap_or("");
+    let runtime = crate::runtime_dir::locate()?;
+    let mut cflags: Vec<String> = args
+        .cflags
+        .iter()
+        .flat_map(|f| f.split_whitespace().map(str::to_string))
+        .collect();
+    cflags.extend(args.include.iter().map(|d| format!("-I{}", d.display())));
+    cflags.extend(args.define.iter().map(|d| format!("-D{d}")));
+    match extension {
+        "bc" | "ll" => Ok((program.to_path_buf(), cflags)),
+        "c" | "i" => {
+            let options = CompileOptions {
+                opt_level: args.opt_level,
+                cflags: args
+                    .cflags
+                    .iter()
+                    .flat_map(|f| f.split_whitespace().map(str::to_string))
+                    .collect(),
+                include_dirs: args.include.clone(),
+                defines: args.define.clone(),
+                runtime_include_dir: Some(runtime.join("include")),
+            };
+            let bitcode = compile_c(program, scratch, &options).map_err(|e| anyhow::anyhow!("{e}"))?;
+            let runtime_bc = runtime.join("lib/sear-runtime.bc");
+            if runtime_bc.is_file() {
+                let linked = scratch.join("linked.bc");
+                link_bitcode(&[bitcode, runtime_bc], &linked).map_err(|e| anyhow::anyhow!("{e}"))?;
+                Ok((linked, cflags))
+            } else {
+                Ok((bitcode, cflags))
+            }
+        }
+        other => bail!(
+            "{}: unsupported input '.{other}' (expected a .c, .bc or .ll file)",
+            program.display()
+        ),
+    }
+}
+
+fn engine_config(args: &RunArgs, program: &Path, output_dir: PathBuf) -> Result<EngineConfig> {
+    let mut config = EngineConfig::new(output_dir);
+    if !args.search.is_empty() {
+        config.search = args
+            .search
+            .iter()
+            .map(|s| SearchKind::parse(s).with_context(|| format!("unknown searcher '{s}'")))
+            .collect::<Result<_>>()?;
+    }
+    config.seed = args.seed;
+    config.max_time = args.max_time.map(Duration::from_secs_f64);
+    config.max_instructions = args.max_instructions;
+    config.max_memory_mib = Some(args.max_memory);
+    config.max_depth = args.max_depth;
+    config.max_stack_frames = args.max_stack_frames;
+    config.emit_all_errors = args.emit_all_errors;
+    config.exit_on_error = args.exit_on_error;
+    config.entry = args.entry.clone();
+    config.progress = !args.no_progress;
+    let name = program
+        .file_stem()
+        .and_then(|s| s.to_str())
+        .unwrap_or("prog")
+        .to_string();
+    config.argv = std::iter::once(name).chain(args.args.iter().cloned()).collect();
+    Ok(config)
+}
+
+fn write_info(dir: &Path, program: &Path, cflags: &[String], args: &RunArgs) -> Result<()> {
+    let info = serde_json::json!({
+        "program": program,
+        "cflags": cflags,
+        "args": args.args,
+        "search": args.search,
+        "seed": args.seed,
+        "sear_version": env!("CARGO_PKG_VERSION"),
+    });
+    let path = dir.join("info.json");
+    std::fs::write(&path, serde_json::to_string_pretty(&info)? + "\n")
+        .with_context(|| format!("writing {}", path.display()))
+}
+
+/// The first `sear-out-N` that does not exist in the current directory.
+fn next_output_dir() -> Result<PathBuf> {
+    for n in 0..100_000 {
+        let dir = PathBuf::from(format!("sear-out-{n}"));
+        if !dir.exists() {
+            return Ok(dir);
+        }
+    }
+    bail!("no free sear-out-N directory name")
+}
+
+fn update_last_link(dir: &Path) {
+    let link = Path::new("sear-last");
+    if link.symlink_metadata().is_ok() {
+        let _ = std::fs::remove_file(link);
+    }
+    #[cfg(unix)]
+    let _ = std::os::unix::fs::symlink(dir, link);
+}

@@ -1,0 +1,102 @@
+//! Engine configuration: one struct built by the CLI and passed down explicitly.
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+/// A search strategy (`--search`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SearchKind {
+    /// Depth-first.
+    Dfs,
+    /// Breadth-first.
+    Bfs,
+    /// Uniformly random state.
+    RandomState,
+    /// Random walk of the process tree (KLEE's random-path).
+    RandomPath,
+    /// Weighted random, favouring states that recently covered new code.
+    CovNew,
+}
+
+impl SearchKind {
+    /// Parses a KLEE searcher name.
+    pub fn parse(name: &str) -> Option<SearchKind> {
+        Some(match name {
+            "dfs" => SearchKind::Dfs,
+            "bfs" => SearchKind::Bfs,
+            "random-state" => SearchKind::RandomState,
+            "random-path" => SearchKind::RandomPath,
+            "nurs:covnew" | "covnew" => SearchKind::CovNew,
+            _ => return None,
+        })
+    }
+
+    /// The KLEE name.
+    pub fn name(self) -> &'static str {
+        match self {
+            SearchKind::Dfs => "dfs",
+            SearchKind::Bfs => "bfs",
+            SearchKind::RandomState => "random-state",
+            SearchKind::RandomPath => "random-path",
+            SearchKind::CovNew => "nurs:covnew",
+        }
+    }
+}
+
+/// Everything the executor needs to know about a run.
+#[derive(Clone, Debug)]
+pub struct EngineConfig {
+    /// Searchers to interleave. [default: random-path, nurs:covnew]
+    pub search: Vec<SearchKind>,
+    /// Seed of every random choice. [default: 1]
+    pub seed: u64,
+    /// Stop after this much wall time. [default: none]
+    pub max_time: Option<Duration>,
+    /// Stop after this many instructions in total. [default: none]
+    pub max_instructions: Option<u64>,
+    /// Memory budget in MiB; above it states are dropped. [default: 2000]
+    pub max_memory_mib: Option<u64>,
+    /// Terminate paths that fork more than this many times. [default: none]
+    pub max_depth: Option<u32>,
+    /// Maximum stack depth before a path is terminated. [default: 4096]
+    pub max_stack_frames: usize,
+    /// Write every error, not one per (kind, location). [default: false]
+    pub emit_all_errors: bool,
+    /// Directory for tests and statistics.
+    pub output_dir: PathBuf,
+    /// Arguments for `main` (argv[0] is the program name).
+    pub argv: Vec<String>,
+    /// Name of the entry function. [default: main]
+    pub entry: String,
+    /// Largest symbolic pointer resolution (objects per access) before giving up. [default: 64]
+    pub max_resolutions: usize,
+    /// Largest allocation size accepted when concretising a symbolic size. [default: 2^30]
+    pub max_alloc_size: u64,
+    /// Stop the run at the first error. [default: false]
+    pub exit_on_error: bool,
+    /// Show a live progress line on a terminal. [default: true]
+    pub progress: bool,
+}
+
+impl EngineConfig {
+    /// A configuration with KLEE's defaults writing to `output_dir`.
+    pub fn new(output_dir: PathBuf) -> Self {
+        EngineConfig {
+            search: vec![SearchKind::RandomPath, SearchKind::CovNew],
+            seed: 1,
+            max_time: None,
+            max_instructions: None,
+            max_memory_mib: Some(2000),
+            max_depth: None,
+            max_stack_frames: 4096,
+            emit_all_errors: false,
+            output_dir,
+            argv: vec!["prog".into()],
+            entry: "main".into(),
+            max_resolutions: 64,
+            max_alloc_size: 1 << 30,
+            exit_on_error: false,
+            progress: true,
+        }
+    }
+}

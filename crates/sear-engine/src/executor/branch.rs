@@ -1,0 +1,237 @@
+//! Forking on symbolic conditions, requirements that fork error paths, and
+//! concretisation; the engine's only entry points into the solver.
+
+use std::time::Instant;
+
+use sear_expr::Expr;
+use sear_ir::{BlockId, Module};
+use sear_solver::{Query, SolverError, Validity};
+
+use super::{Exec, Executor};
+use crate::state::State;
+use crate::termination::{ErrorKind, Termination};
+use crate::value::Value;
+
+/// The termination for a solver failure on a path.
+pub(crate) fn solver_failure(error: SolverError, during: &str) -> Termination {
+    let message = match error {
+        SolverError::Timeout => format!("query timed out ({during})"),
+        SolverError::Interrupted => format!("query interrupted ({during})"),
+        SolverError::Failure(reason) => format!("solver failure ({during}): {reason}"),
+    };
+    Termination::error(ErrorKind::Solver, message)
+}
+
+impl Executor<'_> {
+    fn timed<T>(&mut self, f: impl FnOnce(&mut Self) -> Result<T, SolverError>) -> Result<T, SolverError> {
+        let start = Instant::now();
+        let r = f(self);
+        self.stats.queries += 1;
+        self.stats.solver_time += start.elapsed();
+        r
+    }
+
+    /// Whether `cond` must be true, must be false, or may be either on this path.
+    pub(crate) fn evaluate(&mut self, state: &State, cond: &Expr, during: &str) -> Exec<Validity> {
+        if let Some(c) = cond.as_constant() {
+            return Ok(if c == 1 { Validity::True } else { Validity::False });
+        }
+        self.timed(|ex| {
+            let q = Query::new(&state.constraints, cond.clone(), &ex.meta);
+            ex.solver.evaluate(&q)
+        })
+        .map_err(|e| solver_failure(e, during))
+    }
+
+    /// Whether `cond` may be true on this path.
+    pub(crate) fn may_be_true(&mut self, state: &State, cond: &Expr, during: &str) -> Exec<bool> {
+        if let Some(c) = cond.as_constant() {
+            return Ok(c == 1);
+        }
+        self.timed(|ex| {
+            let q = Query::new(&state.constraints, cond.clone(), &ex.meta);
+            ex.solver.may_be_true(&q)
+        })
+        .map_err(|e| solver_failure(e, during))
+    }
+
+    /// Whether `cond` must be true on this path.
+    pub(crate) fn must_be_true(&mut self, state: &State, cond: &Expr, during: &str) -> Exec<bool> {
+        if let Some(c) = cond.as_constant() {
+            return Ok(c == 1);
+        }
+        self.timed(|ex| {
+            let q = Query::new(&state.constraints, cond.clone(), &ex.meta);
+            ex.solver.must_be_true(&q)
+        })
+        .map_err(|e| solver_failure(e, during))
+    }
+
+    /// A feasible value of `e` on this path.
+    pub(crate) fn get_value(&mut self, state: &State, e: &Expr, during: &str) -> Exec<u128> {
+        if let Some(c) = e.as_constant() {
+            return Ok(c);
+        }
+        self.timed(|ex| {
+            let q = Query::new(&state.constraints, e.clone(), &ex.meta);
+            ex.solver.get_value(&q)
+        })
+        .map_err(|err| solver_failure(err, during))
+    }
+
+    /// Continues only where `ok` holds: if `ok` may be false, a copy of the state where it
+    /// is false ends with `error()`; if it must be false, this path ends with it.
+    pub(crate) fn require(
+        &mut self,
+        state: &mut State,
+        ok: Expr,
+        error: impl FnOnce() -> Termination,
+    ) -> Exec<()> {
+        match self.evaluate(state, &ok, "check")? {
+            Validity::True => Ok(()),
+            Validity::False => Err(error()),
+            Validity::Unknown => {
+                let mut bad = self.fork_state(state);
+                bad.add_constraint(Expr::not(ok.clone()));
+                self.terminate(bad, error());
+                state.add_constraint(ok);
+                Ok(())
+            }
+        }
+    }
+
+    /// Ends the path early if forking would exceed `--max-depth`.
+    fn check_depth(&self, state: &State) -> Exec<()> {
+        match self.config.max_depth {
+            Some(max) if state.depth >= max => {
+                Err(Termination::Early("max-depth exceeded".into()))
+            }
+            _ => Ok(()),
+        }
+    }
+
+    /// A two-way branch.
+    pub(crate) fn cond_branch(
+        &mut self,
+        module: &Module,
+        state: &mut State,
+        cond: &Value,
+        then_block: BlockId,
+        else_block: BlockId,
+    ) -> Exec<()> {
+        let c = match cond {
+            Value::Concrete(c, _) => {
+                let target = if *c == 1 { then_block } else { else_block };
+                self.jump(module, state, target);
+                return Ok(());
+            }
+            other => other.to_expr(),
+        };
+        match self.evaluate(state, &c, "fork")? {
+            Validity::True => self.jump(module, state, then_block),
+            Validity::False => self.jump(module, state, else_block),
+            Validity::Unknown => {
+                self.check_depth(state)?;
+                let mut other = self.fork_state(state);
+                other.add_constraint(Expr::not(c.clone()));
+                self.jump(module, &mut other, else_block);
+                state.add_constraint(c);
+                self.jump(module, state, then_block);
+                self.pending.push(other);
+            }
+        }
+        Ok(())
+    }
+
+    /// A multi-way branch: one path per feasible target.
+    pub(crate) fn switch(
+        &mut self,
+        module: &Module,
+        state: &mut State,
+        value: &Value,
+        default: BlockId,
+        cases: &[(u128, BlockId)],
+    ) -> Exec<()> {
+        if let Some(v) = value.as_concrete() {
+            let target = cases
+                .iter()
+                .find(|(c, _)| *c == v)
+                .map_or(default, |(_, b)| *b);
+            self.jump(module, state, target);
+            return Ok(());
+        }
+        let e = value.to_expr();
+        let width = e.width();
+        // Group the cases by target, in order of first appearance; the default last.
+        let mut targets: Vec<(BlockId, Expr)> = Vec::new();
+        let mut none_matches = Expr::true_();
+        for (c, block) in cases {
+            let is_case = Expr::eq(Expr::constant(*c, width), e.clone());
+            none_matches = Expr::and(none_matches, Expr::not(is_case.clone()));
+            match targets.iter_mut().find(|(b, _)| b == block) {
+                Some((_, cond)) => *cond = Expr::or(cond.clone(), is_case),
+                None => targets.push((*block, is_case)),
+            }
+        }
+        targets.push((default, none_matches));
+        let mut feasible: Vec<(BlockId, Expr)> = Vec::new();
+        for (block, cond) in targets {
+            if self.may_be_true(state, &cond, "switch")? {
+                feasible.push((block, cond));
+            }
+        }
+        let Some((first_block, first_cond)) = feasible.first().cloned() else {
+            return Err(Termination::error(ErrorKind::Exec, "switch with no feasible target"));
+        };
+        if feasible.len() > 1 {
+            self.check_depth(state)?;
+        }
+        for (block, cond) in feasible.iter().skip(1) {
+            let mut other = self.fork_state(state);
+            other.add_constraint(cond.clone());
+            self.jump(module, &mut other, *block);
+            self.pending.push(other);
+        }
+        if feasible.len() > 1 {
+            state.add_constraint(first_cond);
+        }
+        self.jump(module, state, first_block);
+        Ok(())
+    }
+
+    /// A concrete value for `v`, constraining the path to it (with a warning) if symbolic.
+    pub(crate) fn concretize(&mut self, state: &mut State, v: &Value, reason: &str) -> Exec<u128> {
+        match v {
+            Value::Concrete(x, _) => Ok(*x),
+            Value::Symbolic(e) => {
+                let value = self.get_value(state, e, "concretization")?;
+                state.add_constraint(Expr::eq(Expr::constant(value, e.width()), e.clone()));
+                self.stats.concretisations += 1;
+                self.warn_once(&format!("concretizing symbolic value for {reason}"));
+                Ok(value)
+            }
+            Value::Aggregate(_) => Err(Termination::error(
+                ErrorKind::Exec,
+                format!("aggregate where a scalar was expected ({reason})"),
+            )),
+        }
+    }
+
+    /// Concretises every scalar inside `v`.
+    pub(crate) fn concretize_value(&mut self, state: &mut State, v: &Value, reason: &str) -> Exec<Value> {
+        match v {
+            Value::Concrete(..) => Ok(v.clone()),
+            Value::Symbolic(e) => {
+                let x = self.concretize(state, v, reason)?;
+                Ok(Value::Concrete(x, e.width()))
+            }
+            Value::Aggregate(items) => {
+                let mut out = Vec::with_capacity(items.len());
+                for item in items.iter() {
+                    out.push(self.concretize_value(state, item, reason)?);
+                }
+                Ok(Value::Aggregate(out.into()))
+            }
+        }
+    }
+}

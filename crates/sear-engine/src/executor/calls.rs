@@ -1,0 +1,238 @@
+//! Calls, returns, function pointers and variadic arguments.
+
+use sear_expr::Expr;
+use sear_ir::{Callee, FuncId, Inst, Module, Operand, TypeId};
+
+use super::layout::{scalar_width, write_value};
+use super::memop::Init;
+use super::step::exec;
+use super::{Exec, Executor, Handler};
+use crate::memory::allocator::FUNCTION_BASE;
+use crate::memory::ObjectKind;
+use crate::state::{Frame, State};
+use crate::termination::{ErrorKind, Termination};
+use crate::value::Value;
+
+/// The pseudo-address of a function.
+pub(crate) fn function_address(f: FuncId) -> u64 {
+    FUNCTION_BASE + 16 * f.0 as u64
+}
+
+/// The function at a pseudo-address, if any.
+pub(crate) fn function_at(module: &Module, address: u64) -> Option<FuncId> {
+    if address < FUNCTION_BASE || (address - FUNCTION_BASE) % 16 != 0 {
+        return None;
+    }
+    let index = (address - FUNCTION_BASE) / 16;
+    (index < module.functions.len() as u64).then_some(FuncId(index as u32))
+}
+
+impl Executor<'_> {
+    /// Executes a call instruction.
+    pub(crate) fn call(
+        &mut self,
+        module: &Module,
+        state: &mut State,
+        inst: &Inst,
+        callee: Callee,
+        args: &[Operand],
+        arg_types: &[TypeId],
+    ) -> Exec<()> {
+        let values: Vec<Value> = args.iter().map(|a| self.operand(state, *a)).collect();
+        match callee {
+            Callee::Direct(f) => self.call_function(module, state, inst, f, values, arg_types),
+            Callee::InlineAsm => Err(exec("inline assembly is not supported")),
+            Callee::Indirect(op) => {
+                let target = self.operand(state, op);
+                self.call_pointer(module, state, inst, &target, values, arg_types)
+            }
+        }
+    }
+
+    /// Calls through a function pointer; a symbolic pointer forks once per target.
+    fn call_pointer(
+        &mut self,
+        module: &Module,
+        state: &mut State,
+        inst: &Inst,
+        target: &Value,
+        args: Vec<Value>,
+        arg_types: &[TypeId],
+    ) -> Exec<()> {
+        let p = match target {
+            Value::Concrete(a, _) => {
+                let f = function_at(module, *a as u64).ok_or_else(invalid_function_pointer)?;
+                return self.call_function(module, state, inst, f, args, arg_types);
+            }
+            other => other.to_expr(),
+        };
+        // Enumerate the feasible targets on a scratch copy of the path condition.
+        let mut probe = state.clone();
+        let mut targets: Vec<u64> = Vec::new();
+        loop {
+            let v = self.get_value(&probe, &p, "function pointer")? as u64;
+            targets.push(v);
+            let other = Expr::ne(p.clone(), Expr::constant(v as u128, p.width()));
+            if targets.len() >= module.functions.len() + 1 || !self.may_be_true(&probe, &other, "function pointer")? {
+                break;
+            }
+            probe.add_constraint(other);
+        }
+        drop(probe);
+        let is = |v: u64| Expr::eq(Expr::constant(v as u128, p.width()), p.clone());
+        for v in targets.iter().skip(1) {
+            let mut other = self.fork_state(state);
+            other.add_constraint(is(*v));
+            let result = match function_at(module, *v) {
+                Some(f) => self.call_function(module, &mut other, inst, f, args.clone(), arg_types),
+                None => Err(invalid_function_pointer()),
+            };
+            match result {
+                Ok(()) => self.pending.push(other),
+                Err(t) => self.terminate(other, t),
+            }
+        }
+        if targets.len() > 1 {
+            state.add_constraint(is(targets[0]));
+        }
+        let f = function_at(module, targets[0]).ok_or_else(invalid_function_pointer)?;
+        self.call_function(module, state, inst, f, args, arg_types)
+    }
+
+    /// Calls a known function: interprets its body or runs the engine's implementation.
+    pub(crate) fn call_function(
+        &mut self,
+        module: &Module,
+        state: &mut State,
+        inst: &Inst,
+        f: FuncId,
+        args: Vec<Value>,
+        arg_types: &[TypeId],
+    ) -> Exec<()> {
+        match self.handlers[f.0 as usize] {
+            Handler::Defined => self.push_frame(module, state, f, args, arg_types, inst.dest),
+            Handler::Special(special) => self.call_special(module, state, inst, special, &args, arg_types),
+            Handler::Missing => Err(exec(format!(
+                "external function '{}' is not supported",
+                module.function(f).name
+            ))),
+        }
+    }
+
+    /// Enters a defined function.
+    pub(crate) fn push_frame(
+        &mut self,
+        module: &Module,
+        state: &mut State,
+        f: FuncId,
+        args: Vec<Value>,
+        arg_types: &[TypeId],
+        ret_dest: Option<sear_ir::Slot>,
+    ) -> Exec<()> {
+        if state.stack.len() >= self.config.max_stack_frames {
+            return Err(Termination::Early("max-stack-frames exceeded".into()));
+        }
+        let function = module.function(f);
+        let mut locals = vec![Value::default(); function.num_slots as usize];
+        let fixed = function.params.len();
+        if args.len() < fixed {
+            return Err(Termination::error(
+                ErrorKind::Exec,
+                format!("call to '{}' with too few arguments", function.name),
+            ));
+        }
+        for (i, v) in args.iter().take(fixed).enumerate() {
+            locals[i] = v.clone();
+        }
+        let varargs = if function.is_vararg {
+            Some(self.varargs_area(module, state, &args[fixed..], arg_types.get(fixed..).unwrap_or(&[]))?)
+        } else {
+            None
+        };
+        state.stack.push(Frame {
+            func: f,
+            block: sear_ir::BlockId(0),
+            inst: 0,
+            prev_block: None,
+            locals,
+            allocas: Vec::new(),
+            varargs,
+            ret_dest,
+        });
+        Ok(())
+    }
+
+    /// Lays variadic arguments out in memory, each in an 8-byte aligned slot (16 for
+    /// 16-byte values), as `va_arg` reads them from the overflow area.
+    fn varargs_area(&mut self, module: &Module, state: &mut State, args: &[Value], types: &[TypeId]) -> Exec<u64> {
+        let mut layout = Vec::new();
+        let mut size = 0u64;
+        for (i, _) in args.iter().enumerate() {
+            let ty = types.get(i).copied();
+            let bytes = ty.map_or(8, |t| module.ty(t).size.max(1));
+            let align = if bytes > 8 { 16 } else { 8 };
+            size = size.div_ceil(align) * align;
+            layout.push((size, ty));
+            size += bytes.div_ceil(8) * 8;
+        }
+        let name = "varargs".to_string();
+        let address = self.allocate(state, size, 16, ObjectKind::Environment, name, Init::Zero, None);
+        for ((offset, ty), value) in layout.iter().zip(args.iter()) {
+            let Some(ty) = ty else { continue };
+            let contents = state.memory.contents_mut(address);
+            write_value(module, contents, *offset, *ty, value);
+        }
+        Ok(address)
+    }
+
+    /// Returns from the current function.
+    pub(crate) fn ret(&mut self, _module: &Module, state: &mut State, value: Option<Value>) -> Exec<()> {
+        let frame = state.stack.pop().expect("frame to return from");
+        for address in &frame.allocas {
+            state.memory.free(*address);
+        }
+        if let Some(address) = frame.varargs {
+            state.memory.free(address);
+        }
+        if state.stack.is_empty() {
+            let code = match value {
+                Some(Value::Concrete(v, w)) => sear_expr::bits::to_signed(v, w) as i32,
+                Some(v @ Value::Symbolic(_)) => {
+                    let width = v.width();
+                    let c = self.concretize(state, &v, "exit status")?;
+                    sear_expr::bits::to_signed(c, width) as i32
+                }
+                _ => 0,
+            };
+            return Err(Termination::Exit(code));
+        }
+        if let (Some(dest), Some(v)) = (frame.ret_dest, value) {
+            state.frame_mut().locals[dest.0 as usize] = v;
+        }
+        Ok(())
+    }
+
+    /// `llvm.va_start`: fills the x86-64 `va_list` so that every argument is read from the
+    /// overflow area (gp_offset = 48, fp_offset = 304: all registers "used").
+    pub(crate) fn va_start(&mut self, state: &mut State, list: &Value) -> Exec<()> {
+        let area = state
+            .frame()
+            .varargs
+            .ok_or_else(|| exec("va_start in a function without variadic arguments"))?;
+        let bytes: Vec<Expr> = [48u64.to_le_bytes()[..4].to_vec(), 304u64.to_le_bytes()[..4].to_vec(), area.to_le_bytes().to_vec(), 0u64.to_le_bytes().to_vec()]
+            .concat()
+            .into_iter()
+            .map(|b| Expr::constant(b as u128, 8))
+            .collect();
+        self.write_bytes(state, list, &bytes)
+    }
+
+    /// Bit width of a type's scalar value, for special functions returning values.
+    pub(crate) fn return_width(module: &Module, inst: &Inst) -> u32 {
+        scalar_width(module, inst.ty).unwrap_or(32)
+    }
+}
+
+fn invalid_function_pointer() -> Termination {
+    Termination::error(ErrorKind::Ptr, "invalid function pointer")
+}

@@ -1,0 +1,208 @@
+//! The initial state: globals, constants and the call of the entry function.
+
+use std::rc::Rc;
+use std::sync::Arc;
+
+use sear_ir::{ConstId, Constant, FloatKind, Module, TypeKind};
+
+use super::calls::function_address;
+use super::layout::{self, write_value};
+use super::memop::Init;
+use super::ops::{self, Scalar};
+use super::step::select_value;
+use super::{EngineError, Executor};
+use crate::memory::allocator::{Allocator, GLOBAL_BASE, HEAP_BASE, STACK_BASE};
+use crate::memory::{AddressSpace, MemoryObject, ObjectContents, ObjectId, ObjectKind};
+use crate::state::{State, StateId};
+use crate::value::Value;
+
+impl Executor<'_> {
+    /// Builds the state that calls the entry function with `argv`.
+    pub(crate) fn initial_state(&mut self) -> Result<State, EngineError> {
+        let module = Arc::clone(&self.module);
+        let entry = module
+            .function_by_name(&self.config.entry)
+            .filter(|f| !module.function(*f).is_declaration)
+            .ok_or_else(|| EngineError::Entry(format!("entry function '{}' not found", self.config.entry)))?;
+        let mut state = State {
+            id: StateId(0),
+            stack: Vec::new(),
+            memory: AddressSpace::default(),
+            heap: Allocator::new(HEAP_BASE),
+            stack_alloc: Allocator::new(STACK_BASE),
+            constraints: Rc::new(Vec::new()),
+            symbolics: Vec::new(),
+            depth: 0,
+            instructions: 0,
+            insts_since_cov_new: 0,
+            covered_new: false,
+            ptree_node: 0,
+            cex_preferences: Vec::new(),
+            trace_hash: 0,
+            array_counter: 0,
+            current_inst: 0,
+        };
+        self.next_state = 1;
+        self.place_globals(&module, &mut state);
+        self.consts = Vec::with_capacity(module.constants.len());
+        for i in 0..module.constants.len() {
+            let value = self.eval_constant(&module, ConstId(i as u32));
+            self.consts.push(value);
+        }
+        self.init_globals(&module, &mut state);
+        let args = self.entry_arguments(&module, &mut state, entry)?;
+        let param_types = module.function(entry).params.clone();
+        self.push_frame(&module, &mut state, entry, args, &param_types, None)
+            .map_err(|t| EngineError::Entry(format!("cannot call the entry function: {t:?}")))?;
+        Ok(state)
+    }
+
+    /// Gives every global an address (before constants, which may refer to them).
+    fn place_globals(&mut self, module: &Module, state: &mut State) {
+        let mut allocator = Allocator::new(GLOBAL_BASE);
+        self.global_addrs = module
+            .globals
+            .iter()
+            .map(|g| {
+                let size = g.size.unwrap_or(8);
+                let address = allocator.allocate(size, g.align.max(1));
+                let id = ObjectId(self.next_object);
+                self.next_object += 1;
+                state.memory.insert(
+                    Arc::new(MemoryObject {
+                        id,
+                        address,
+                        size,
+                        kind: ObjectKind::Global,
+                        name: g.name.clone(),
+                        alloc_site: g.loc,
+                        read_only: g.is_constant,
+                    }),
+                    ObjectContents::zeroed(size as usize),
+                );
+                address
+            })
+            .collect();
+    }
+
+    /// Writes every global's initializer.
+    fn init_globals(&mut self, module: &Module, state: &mut State) {
+        for (i, g) in module.globals.iter().enumerate() {
+            let address = self.global_addrs[i];
+            match g.init {
+                Some(c) => {
+                    let value = self.consts[c.0 as usize].clone();
+                    let contents = state.memory.contents_mut(address);
+                    write_value(module, contents, 0, g.ty, &value);
+                }
+                None => {
+                    let text = format!(
+                        "external global '{}' has no definition; using {} zero bytes",
+                        g.name,
+                        g.size.unwrap_or(8)
+                    );
+                    self.warn_once(&text);
+                }
+            }
+        }
+    }
+
+    /// Evaluates a module constant now that globals and functions have addresses.
+    fn eval_constant(&mut self, module: &Module, id: ConstId) -> Value {
+        let c = |ex: &mut Self, id: ConstId| -> Value {
+            if (id.0 as usize) < ex.consts.len() {
+                ex.consts[id.0 as usize].clone()
+            } else {
+                ex.eval_constant(module, id)
+            }
+        };
+        match module.constant(id) {
+            Constant::Int { width, value } => Value::concrete(*value, *width),
+            Constant::Float { kind, bits } => Value::concrete(*bits, ops::float_width(*kind)),
+            Constant::Null => Value::Concrete(0, 64),
+            Constant::Undef(ty) | Constant::Zero(ty) => layout::zero_value(module, *ty),
+            Constant::GlobalAddr(g) => Value::Concrete(self.global_addrs[g.0 as usize] as u128, 64),
+            Constant::FuncAddr(f) => Value::Concrete(function_address(*f) as u128, 64),
+            Constant::Aggregate { elems, .. } => {
+                let items: Vec<Value> = elems.iter().map(|e| c(self, *e)).collect();
+                Value::Aggregate(items.into())
+            }
+            Constant::PtrOffset { base, offset } => {
+                let b = c(self, *base).as_concrete().unwrap_or(0);
+                Value::concrete(b.wrapping_add(*offset as u128), 64)
+            }
+            Constant::Cast { op, value, to } => {
+                let v = c(self, *value);
+                let from = match v.width() {
+                    32 if matches!(op, sear_ir::CastOp::FpExt | sear_ir::CastOp::FpToSi | sear_ir::CastOp::FpToUi | sear_ir::CastOp::FpTrunc) => Scalar::Float(FloatKind::Single),
+                    64 if matches!(op, sear_ir::CastOp::FpExt | sear_ir::CastOp::FpToSi | sear_ir::CastOp::FpToUi | sear_ir::CastOp::FpTrunc) => Scalar::Float(FloatKind::Double),
+                    w => Scalar::Int(w),
+                };
+                let to = match &module.ty(*to).kind {
+                    TypeKind::Float(k) => Scalar::Float(*k),
+                    TypeKind::Int(w) => Scalar::Int(*w),
+                    _ => Scalar::Int(64),
+                };
+                ops::cast(*op, &v, from, to).unwrap_or(Value::Concrete(0, 64))
+            }
+            Constant::Binary { op, lhs, rhs } => {
+                let (a, b) = (c(self, *lhs), c(self, *rhs));
+                match ops::int_binop(*op) {
+                    Some(bop) => ops::int_binary(bop, &a, &b),
+                    None => Value::Concrete(0, a.width().max(1)),
+                }
+            }
+            Constant::ICmp { pred, lhs, rhs } => {
+                let (a, b) = (c(self, *lhs), c(self, *rhs));
+                ops::icmp(*pred, &a, &b)
+            }
+            Constant::Select { cond, then_value, else_value } => {
+                let (x, t, e) = (c(self, *cond), c(self, *then_value), c(self, *else_value));
+                select_value(&x, &t, &e)
+            }
+            Constant::Unsupported(what) => {
+                let text = format!("unsupported constant expression '{what}' evaluates to 0");
+                self.warn_once(&text);
+                Value::Concrete(0, 64)
+            }
+        }
+    }
+
+    /// The arguments of the entry function: `()`, `(argc, argv)` or `(argc, argv, envp)`.
+    fn entry_arguments(&mut self, module: &Module, state: &mut State, entry: sear_ir::FuncId) -> Result<Vec<Value>, EngineError> {
+        let f = module.function(entry);
+        let kinds: Vec<&TypeKind> = f.params.iter().map(|t| &module.ty(*t).kind).collect();
+        let shape_ok = match kinds.as_slice() {
+            [] => true,
+            [TypeKind::Int(32), TypeKind::Ptr] | [TypeKind::Int(32), TypeKind::Ptr, TypeKind::Ptr] => true,
+            _ => false,
+        };
+        if !shape_ok {
+            return Err(EngineError::Entry(format!(
+                "'{}' has an unsupported signature: expected (), (int, char **) or (int, char **, char **)",
+                f.name
+            )));
+        }
+        if kinds.is_empty() {
+            return Ok(Vec::new());
+        }
+        let argv = self.config.argv.clone();
+        let mut pointers = Vec::new();
+        for (i, arg) in argv.iter().enumerate() {
+            let mut bytes = arg.as_bytes().to_vec();
+            bytes.push(0);
+            let size = bytes.len() as u64;
+            let address = self.allocate(state, size, 1, ObjectKind::Environment, format!("argv[{i}]"), Init::Bytes(bytes), None);
+            pointers.push(address);
+        }
+        pointers.push(0);
+        let table: Vec<u8> = pointers.iter().flat_map(|p| p.to_le_bytes()).collect();
+        let argv_addr = self.allocate(state, table.len() as u64, 8, ObjectKind::Environment, "argv".into(), Init::Bytes(table), None);
+        let mut args = vec![Value::concrete(argv.len() as u128, 32), Value::Concrete(argv_addr as u128, 64)];
+        if kinds.len() == 3 {
+            let envp = self.allocate(state, 8, 8, ObjectKind::Environment, "envp".into(), Init::Zero, None);
+            args.push(Value::Concrete(envp as u128, 64));
+        }
+        Ok(args)
+    }
+}

@@ -1,0 +1,445 @@
+//! `llvm.*` intrinsics (and the libc memory functions that share their semantics).
+
+use sear_expr::bits::{mask, to_signed};
+use sear_expr::Expr;
+use sear_ir::{Inst, Module, TypeId};
+
+use super::ops::{self, decode_float, encode_float, HostFloat};
+use super::step::{exec, float_kind, select_value, unsupported};
+use super::{Exec, Executor};
+use crate::state::State;
+use crate::termination::{ErrorKind, Termination};
+use crate::value::Value;
+
+/// An intrinsic the engine implements.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[allow(missing_docs)]
+pub enum Intrinsic {
+    MemCpy,
+    MemMove,
+    MemSet,
+    Nop,
+    Identity,
+    VaStart,
+    VaCopy,
+    Overflow(OverflowOp),
+    Ctlz,
+    Cttz,
+    Ctpop,
+    Bswap,
+    BitReverse,
+    Fshl,
+    Fshr,
+    SMin,
+    SMax,
+    UMin,
+    UMax,
+    Abs,
+    StackSave,
+    Trap,
+    ReturnFalse,
+    ObjectSize,
+    Reduce(ReduceOp),
+    FloatUnary(FloatFn),
+    FloatBinary(FloatFn),
+    Fma,
+}
+
+/// The arithmetic of an `*.with.overflow` intrinsic.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[allow(missing_docs)]
+pub enum OverflowOp {
+    SAdd,
+    UAdd,
+    SSub,
+    USub,
+    SMul,
+    UMul,
+}
+
+/// The combining operator of a `llvm.vector.reduce.*` intrinsic.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[allow(missing_docs)]
+pub enum ReduceOp {
+    Add,
+    Mul,
+    And,
+    Or,
+    Xor,
+    SMax,
+    SMin,
+    UMax,
+    UMin,
+}
+
+/// Floating-point math intrinsics evaluated on concrete values.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[allow(missing_docs)]
+pub enum FloatFn {
+    Fabs,
+    Floor,
+    Ceil,
+    Trunc,
+    Round,
+    Rint,
+    Sqrt,
+    CopySign,
+    MinNum,
+    MaxNum,
+    Pow,
+}
+
+impl Intrinsic {
+    /// The intrinsic for an `llvm.*` function name.
+    pub fn lookup(name: &str) -> Option<Intrinsic> {
+        let rest = name.strip_prefix("llvm.")?;
+        let stem = |p: &str| rest == p || rest.starts_with(&format!("{p}."));
+        use Intrinsic::*;
+        Some(if stem("memcpy") || stem("memcpy.inline") {
+            MemCpy
+        } else if stem("memmove") {
+            MemMove
+        } else if stem("memset") || stem("memset.inline") {
+            MemSet
+        } else if ["lifetime.start", "lifetime.end", "dbg.declare", "dbg.value", "dbg.label", "assume", "experimental.noalias.scope.decl", "prefetch", "va_end", "stackrestore", "invariant.start", "invariant.end", "donothing", "sideeffect", "pseudoprobe", "var.annotation"]
+            .iter()
+            .any(|p| stem(p))
+        {
+            Nop
+        } else if stem("expect") || stem("expect.with.probability") || stem("annotation") || stem("ptr.annotation") || stem("launder.invariant.group") || stem("strip.invariant.group") {
+            Identity
+        } else if rest == "va_start" || stem("va_start") {
+            VaStart
+        } else if rest == "va_copy" || stem("va_copy") {
+            VaCopy
+        } else if stem("sadd.with.overflow") {
+            Overflow(OverflowOp::SAdd)
+        } else if stem("uadd.with.overflow") {
+            Overflow(OverflowOp::UAdd)
+        } else if stem("ssub.with.overflow") {
+            Overflow(OverflowOp::SSub)
+        } else if stem("usub.with.overflow") {
+            Overflow(OverflowOp::USub)
+        } else if stem("smul.with.overflow") {
+            Overflow(OverflowOp::SMul)
+        } else if stem("umul.with.overflow") {
+            Overflow(OverflowOp::UMul)
+        } else if stem("ctlz") {
+            Ctlz
+        } else if stem("cttz") {
+            Cttz
+        } else if stem("ctpop") {
+            Ctpop
+        } else if stem("bswap") {
+            Bswap
+        } else if stem("bitreverse") {
+            BitReverse
+        } else if stem("fshl") {
+            Fshl
+        } else if stem("fshr") {
+            Fshr
+        } else if stem("smin") {
+            SMin
+        } else if stem("smax") {
+            SMax
+        } else if stem("umin") {
+            UMin
+        } else if stem("umax") {
+            UMax
+        } else if stem("abs") {
+            Abs
+        } else if stem("stacksave") {
+            StackSave
+        } else if stem("trap") || stem("debugtrap") || stem("ubsantrap") {
+            Trap
+        } else if stem("is.constant") {
+            ReturnFalse
+        } else if stem("objectsize") {
+            ObjectSize
+        } else if let Some(op) = rest.strip_prefix("vector.reduce.") {
+            let op = op.split('.').next().unwrap_or("");
+            Reduce(match op {
+                "add" => ReduceOp::Add,
+                "mul" => ReduceOp::Mul,
+                "and" => ReduceOp::And,
+                "or" => ReduceOp::Or,
+                "xor" => ReduceOp::Xor,
+                "smax" => ReduceOp::SMax,
+                "smin" => ReduceOp::SMin,
+                "umax" => ReduceOp::UMax,
+                "umin" => ReduceOp::UMin,
+                _ => return None,
+            })
+        } else if stem("fabs") {
+            FloatUnary(FloatFn::Fabs)
+        } else if stem("floor") {
+            FloatUnary(FloatFn::Floor)
+        } else if stem("ceil") {
+            FloatUnary(FloatFn::Ceil)
+        } else if stem("trunc") {
+            FloatUnary(FloatFn::Trunc)
+        } else if stem("round") {
+            FloatUnary(FloatFn::Round)
+        } else if stem("rint") || stem("nearbyint") {
+            FloatUnary(FloatFn::Rint)
+        } else if stem("sqrt") {
+            FloatUnary(FloatFn::Sqrt)
+        } else if stem("copysign") {
+            FloatBinary(FloatFn::CopySign)
+        } else if stem("minnum") {
+            FloatBinary(FloatFn::MinNum)
+        } else if stem("maxnum") {
+            FloatBinary(FloatFn::MaxNum)
+        } else if stem("pow") {
+            FloatBinary(FloatFn::Pow)
+        } else if stem("fma") || stem("fmuladd") {
+            Fma
+        } else {
+            return None;
+        })
+    }
+}
+
+impl Executor<'_> {
+    /// Runs an intrinsic; returns its result, if it has one.
+    pub(crate) fn call_intrinsic(
+        &mut self,
+        module: &Module,
+        state: &mut State,
+        inst: &Inst,
+        intrinsic: Intrinsic,
+        args: &[Value],
+        _arg_types: &[TypeId],
+    ) -> Exec<Option<Value>> {
+        use Intrinsic::*;
+        let a = |i: usize| -> Exec<&Value> {
+            args.get(i).ok_or_else(|| exec("intrinsic called with too few arguments"))
+        };
+        Ok(match intrinsic {
+            MemCpy | MemMove => {
+                let n = self.concretize(state, a(2)?, "memcpy length")?;
+                let bytes = self.read_bytes(state, a(1)?, n as u64)?;
+                self.write_bytes(state, a(0)?, &bytes)?;
+                Some(a(0)?.clone())
+            }
+            MemSet => {
+                let n = self.concretize(state, a(2)?, "memset length")?;
+                let byte = Expr::trunc(a(1)?.to_expr(), 8);
+                let bytes = vec![byte; n as usize];
+                self.write_bytes(state, a(0)?, &bytes)?;
+                Some(a(0)?.clone())
+            }
+            Nop => None,
+            Identity => Some(a(0)?.clone()),
+            VaStart => {
+                self.va_start(state, a(0)?)?;
+                None
+            }
+            VaCopy => {
+                let bytes = self.read_bytes(state, a(1)?, 24)?;
+                self.write_bytes(state, a(0)?, &bytes)?;
+                None
+            }
+            Overflow(op) => Some(overflow(op, a(0)?, a(1)?)?),
+            Ctlz | Cttz | Ctpop | Bswap | BitReverse | Abs => {
+                let x = a(0)?;
+                Some(ops::lift1(x, &mut |v| Ok(unary_bits(intrinsic, v))).map_err(unsupported)?)
+            }
+            Fshl | Fshr => {
+                let (x, y, z) = (a(0)?, a(1)?, a(2)?);
+                Some(funnel(intrinsic == Fshl, x, y, z))
+            }
+            SMin | SMax | UMin | UMax => {
+                let pred = match intrinsic {
+                    SMin => sear_ir::IntPredicate::Slt,
+                    SMax => sear_ir::IntPredicate::Sgt,
+                    UMin => sear_ir::IntPredicate::Ult,
+                    _ => sear_ir::IntPredicate::Ugt,
+                };
+                Some(
+                    ops::lift2(a(0)?, a(1)?, &mut |x, y| Ok(select_value(&ops::icmp(pred, x, y), x, y)))
+                        .map_err(unsupported)?,
+                )
+            }
+            StackSave => Some(Value::Concrete(0, 64)),
+            Trap => return Err(Termination::error(ErrorKind::Abort, "llvm.trap called")),
+            ReturnFalse => Some(Value::Concrete(0, 1)),
+            ObjectSize => {
+                let min = a(1)?.as_concrete().unwrap_or(0) == 1;
+                let width = Self::return_width(module, inst);
+                Some(Value::concrete(if min { 0 } else { mask(width) }, width))
+            }
+            Reduce(op) => Some(reduce(op, a(0)?)),
+            FloatUnary(f) | FloatBinary(f) => {
+                let kind = float_kind(module, inst.ty).ok_or_else(|| exec("float intrinsic on non-float"))?;
+                let x = self.concretize_value(state, a(0)?, "floating-point intrinsic")?;
+                let y = match intrinsic {
+                    FloatBinary(_) => self.concretize_value(state, a(1)?, "floating-point intrinsic")?,
+                    _ => x.clone(),
+                };
+                Some(
+                    ops::lift2(&x, &y, &mut |p, q| {
+                        let (p, q) = (p.as_concrete().unwrap_or(0), q.as_concrete().unwrap_or(0));
+                        float_fn(f, kind, p, q).map(|b| Value::concrete(b, ops::float_width(kind)))
+                    })
+                    .map_err(unsupported)?,
+                )
+            }
+            Fma => {
+                let kind = float_kind(module, inst.ty).ok_or_else(|| exec("fma on non-float"))?;
+                let x = self.concretize_value(state, a(0)?, "fma")?;
+                let y = self.concretize_value(state, a(1)?, "fma")?;
+                let z = self.concretize_value(state, a(2)?, "fma")?;
+                let bits = |v: &Value| v.as_concrete().unwrap_or(0);
+                let xy = ops::float_binary(sear_ir::BinaryOp::FMul, kind, bits(&x), bits(&y)).map_err(unsupported)?;
+                let r = ops::float_binary(sear_ir::BinaryOp::FAdd, kind, xy, bits(&z)).map_err(unsupported)?;
+                Some(Value::concrete(r, ops::float_width(kind)))
+            }
+        })
+    }
+}
+
+fn overflow(op: OverflowOp, a: &Value, b: &Value) -> Exec<Value> {
+    let w = a.width();
+    let (x, y) = (a.to_expr(), b.to_expr());
+    let sign = |e: &Expr| Expr::extract(e.clone(), w - 1, 1);
+    let (result, flag) = match op {
+        OverflowOp::UAdd => {
+            let r = Expr::add(x.clone(), y);
+            (r.clone(), Expr::ult(r, x))
+        }
+        OverflowOp::SAdd => {
+            let r = Expr::add(x.clone(), y.clone());
+            let same = Expr::eq(sign(&x), sign(&y));
+            (r.clone(), Expr::and(same, Expr::ne(sign(&r), sign(&x))))
+        }
+        OverflowOp::USub => (Expr::sub(x.clone(), y.clone()), Expr::ult(x, y)),
+        OverflowOp::SSub => {
+            let r = Expr::sub(x.clone(), y.clone());
+            let differ = Expr::ne(sign(&x), sign(&y));
+            (r.clone(), Expr::and(differ, Expr::ne(sign(&r), sign(&x))))
+        }
+        OverflowOp::UMul | OverflowOp::SMul => {
+            if 2 * w > sear_expr::bits::MAX_WIDTH {
+                return Err(exec(format!("{op:?} overflow check on i{w} is not supported")));
+            }
+            let signed = op == OverflowOp::SMul;
+            let ext = |e: Expr| if signed { Expr::sext(e, 2 * w) } else { Expr::zext(e, 2 * w) };
+            let full = Expr::mul(ext(x), ext(y));
+            let r = Expr::trunc(full.clone(), w);
+            (r.clone(), Expr::ne(ext(r), full))
+        }
+    };
+    Ok(Value::Aggregate(vec![Value::from_expr(result), Value::from_expr(flag)].into()))
+}
+
+fn unary_bits(intrinsic: Intrinsic, v: &Value) -> Value {
+    let w = v.width();
+    if let Value::Concrete(x, _) = v {
+        let x = *x;
+        let r = match intrinsic {
+            Intrinsic::Ctlz => (x.leading_zeros() - (128 - w)) as u128,
+            Intrinsic::Cttz => (x.trailing_zeros().min(w)) as u128,
+            Intrinsic::Ctpop => x.count_ones() as u128,
+            Intrinsic::Bswap => x.swap_bytes() >> (128 - w),
+            Intrinsic::BitReverse => x.reverse_bits() >> (128 - w),
+            _ => {
+                let s = to_signed(x, w);
+                s.unsigned_abs() & mask(w)
+            }
+        };
+        return Value::concrete(r, w);
+    }
+    let e = v.to_expr();
+    let bit = |i: u32| Expr::extract(e.clone(), i, 1);
+    let c = |n: u32| Expr::constant(n as u128, w);
+    Value::from_expr(match intrinsic {
+        Intrinsic::Ctlz => {
+            let mut acc = c(w);
+            for i in 0..w {
+                acc = Expr::select(bit(i), c(w - 1 - i), acc);
+            }
+            acc
+        }
+        Intrinsic::Cttz => {
+            let mut acc = c(w);
+            for i in (0..w).rev() {
+                acc = Expr::select(bit(i), c(i), acc);
+            }
+            acc
+        }
+        Intrinsic::Ctpop => (0..w).fold(c(0), |acc, i| Expr::add(acc, Expr::zext(bit(i), w))),
+        Intrinsic::Bswap => {
+            let bytes: Vec<Expr> = (0..w / 8).map(|i| Expr::extract(e.clone(), 8 * i, 8)).collect();
+            Expr::concat_all(&bytes)
+        }
+        Intrinsic::BitReverse => {
+            let bits: Vec<Expr> = (0..w).map(bit).collect();
+            Expr::concat_all(&bits)
+        }
+        _ => {
+            let negative = Expr::slt(e.clone(), c(0));
+            Expr::select(negative, Expr::sub(c(0), e.clone()), e.clone())
+        }
+    })
+}
+
+fn funnel(left: bool, a: &Value, b: &Value, c: &Value) -> Value {
+    let w = a.width();
+    let (x, y) = (a.to_expr(), b.to_expr());
+    let r = Expr::urem(c.to_expr(), Expr::constant(w as u128, w));
+    let inv = Expr::sub(Expr::constant(w as u128, w), r.clone());
+    let is_zero = Expr::eq(Expr::constant(0, w), r.clone());
+    Value::from_expr(if left {
+        Expr::select(is_zero, x.clone(), Expr::or(Expr::shl(x, r), Expr::lshr(y, inv)))
+    } else {
+        Expr::select(is_zero, y.clone(), Expr::or(Expr::shl(x, inv), Expr::lshr(y, r)))
+    })
+}
+
+fn reduce(op: ReduceOp, v: &Value) -> Value {
+    let items = v.elements();
+    let mut acc = items[0].clone();
+    for item in &items[1..] {
+        acc = match op {
+            ReduceOp::Add => ops::int_binary(sear_expr::BinOp::Add, &acc, item),
+            ReduceOp::Mul => ops::int_binary(sear_expr::BinOp::Mul, &acc, item),
+            ReduceOp::And => ops::int_binary(sear_expr::BinOp::And, &acc, item),
+            ReduceOp::Or => ops::int_binary(sear_expr::BinOp::Or, &acc, item),
+            ReduceOp::Xor => ops::int_binary(sear_expr::BinOp::Xor, &acc, item),
+            ReduceOp::SMax | ReduceOp::SMin | ReduceOp::UMax | ReduceOp::UMin => {
+                let pred = match op {
+                    ReduceOp::SMax => sear_ir::IntPredicate::Sgt,
+                    ReduceOp::SMin => sear_ir::IntPredicate::Slt,
+                    ReduceOp::UMax => sear_ir::IntPredicate::Ugt,
+                    _ => sear_ir::IntPredicate::Ult,
+                };
+                select_value(&ops::icmp(pred, &acc, item), &acc, item)
+            }
+        };
+    }
+    acc
+}
+
+fn float_fn(f: FloatFn, kind: sear_ir::FloatKind, a: u128, b: u128) -> Result<u128, ops::Unsupported> {
+    let as64 = |h: HostFloat| match h {
+        HostFloat::F32(x) => x as f64,
+        HostFloat::F64(x) => x,
+    };
+    let x = as64(decode_float(kind, a)?);
+    let y = as64(decode_float(kind, b)?);
+    let r = match f {
+        FloatFn::Fabs => x.abs(),
+        FloatFn::Floor => x.floor(),
+        FloatFn::Ceil => x.ceil(),
+        FloatFn::Trunc => x.trunc(),
+        FloatFn::Round => x.round(),
+        FloatFn::Rint => x.round_ties_even(),
+        FloatFn::Sqrt => x.sqrt(),
+        FloatFn::CopySign => x.copysign(y),
+        FloatFn::MinNum => x.min(y),
+        FloatFn::MaxNum => x.max(y),
+        FloatFn::Pow => x.powf(y),
+    };
+    encode_float(kind, r)
+}

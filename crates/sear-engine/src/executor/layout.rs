@@ -1,0 +1,133 @@
+//! Converting values to and from the bytes of memory, following the data layout.
+
+use std::rc::Rc;
+
+use sear_expr::bits::mask;
+use sear_expr::Expr;
+use sear_ir::{FloatKind, Module, TypeId, TypeKind};
+
+use crate::memory::ObjectContents;
+use crate::value::Value;
+
+/// The number of bytes a scalar of `bit_width` bits occupies in memory (i1 takes a byte,
+/// x86_fp80 takes 10 bytes of its 16-byte slot).
+pub fn store_bytes(bit_width: u32) -> u32 {
+    bit_width.div_ceil(8)
+}
+
+/// The bit width of a scalar type, or `None` for aggregates and non-values.
+pub fn scalar_width(module: &Module, ty: TypeId) -> Option<u32> {
+    match &module.ty(ty).kind {
+        TypeKind::Int(w) => Some(*w),
+        TypeKind::Ptr => Some(64),
+        TypeKind::Float(k) => Some(match k {
+            FloatKind::Half => 16,
+            FloatKind::Single => 32,
+            FloatKind::Double => 64,
+            FloatKind::X86Fp80 => 80,
+            FloatKind::Fp128 => 128,
+        }),
+        _ => None,
+    }
+}
+
+/// The byte offsets and types of the elements of an aggregate type.
+pub fn aggregate_elements(module: &Module, ty: TypeId) -> Option<Vec<(u64, TypeId)>> {
+    let info = module.ty(ty);
+    match &info.kind {
+        TypeKind::Struct { fields, .. } => Some(
+            fields
+                .iter()
+                .zip(info.field_offsets.iter())
+                .map(|(f, o)| (*o, *f))
+                .collect(),
+        ),
+        TypeKind::Array { elem, len } | TypeKind::Vector { elem, len } => {
+            let stride = module.ty(*elem).size;
+            let stride = if matches!(info.kind, TypeKind::Vector { .. }) {
+                // Vector elements are packed by their store size.
+                scalar_width(module, *elem).map_or(stride, |w| store_bytes(w) as u64)
+            } else {
+                stride
+            };
+            Some((0..*len).map(|i| (i * stride, *elem)).collect())
+        }
+        _ => None,
+    }
+}
+
+/// The byte-level pieces of a value, for writing to memory at `base`.
+pub fn value_to_bytes(module: &Module, ty: TypeId, value: &Value, base: u64, out: &mut Vec<(u64, Expr)>) {
+    match value {
+        Value::Aggregate(items) => {
+            let elems = aggregate_elements(module, ty).expect("aggregate value of scalar type");
+            for ((offset, elem_ty), item) in elems.iter().zip(items.iter()) {
+                value_to_bytes(module, *elem_ty, item, base + offset, out);
+            }
+        }
+        Value::Concrete(bits, width) => {
+            for i in 0..store_bytes(*width) {
+                out.push((
+                    base + i as u64,
+                    Expr::constant((bits >> (8 * i)) & 0xff, 8),
+                ));
+            }
+        }
+        Value::Symbolic(e) => {
+            let n = store_bytes(e.width());
+            let wide = Expr::zext(e.clone(), n * 8);
+            for i in 0..n {
+                out.push((base + i as u64, Expr::extract(wide.clone(), 8 * i, 8)));
+            }
+        }
+    }
+}
+
+/// Writes a value of type `ty` at a constant offset of an object.
+pub fn write_value(module: &Module, contents: &mut ObjectContents, offset: u64, ty: TypeId, value: &Value) {
+    if let Value::Concrete(bits, width) = value {
+        contents.write_concrete(offset as usize, store_bytes(*width) as usize, *bits);
+        return;
+    }
+    let mut bytes = Vec::new();
+    value_to_bytes(module, ty, value, offset, &mut bytes);
+    for (at, byte) in bytes {
+        contents.write_byte(at as usize, byte);
+    }
+}
+
+/// Reads a value of type `ty` at a constant offset of an object.
+pub fn read_value(module: &Module, contents: &ObjectContents, offset: u64, ty: TypeId) -> Value {
+    if let Some(width) = scalar_width(module, ty) {
+        let n = store_bytes(width) as usize;
+        if let Some(v) = contents.read_concrete(offset as usize, n) {
+            return Value::Concrete(v & mask(width), width);
+        }
+        let parts: Vec<Expr> = (0..n)
+            .rev()
+            .map(|i| contents.read_byte(offset as usize + i))
+            .collect();
+        let e = Expr::concat_all(&parts);
+        return Value::from_expr(Expr::extract(e, 0, width));
+    }
+    let elems = aggregate_elements(module, ty).unwrap_or_default();
+    let items: Vec<Value> = elems
+        .iter()
+        .map(|(o, t)| read_value(module, contents, offset + o, *t))
+        .collect();
+    Value::Aggregate(Rc::from(items))
+}
+
+/// The zero value of a type.
+pub fn zero_value(module: &Module, ty: TypeId) -> Value {
+    if let Some(width) = scalar_width(module, ty) {
+        return Value::Concrete(0, width);
+    }
+    let elems = aggregate_elements(module, ty).unwrap_or_default();
+    Value::Aggregate(Rc::from(
+        elems
+            .iter()
+            .map(|(_, t)| zero_value(module, *t))
+            .collect::<Vec<_>>(),
+    ))
+}

@@ -1,0 +1,561 @@
+//! Loads, stores and allocation: pointer resolution, bounds, null and use-after-free checks.
+//!
+//! A concrete pointer resolves by lookup. A symbolic pointer is first tried against the
+//! object containing one feasible value of it; if it may point elsewhere, every object it
+//! may point into is found (searching outward from that value, as KLEE does), and the path
+//! forks once per object, plus once more for the out-of-bounds case, which is an error.
+
+use std::sync::Arc;
+
+use sear_expr::Expr;
+use sear_ir::{Inst, Module, RmwOp, Slot, TypeId};
+
+use super::layout::{self, read_value, scalar_width, store_bytes, value_to_bytes, write_value};
+use super::ops;
+use super::{Exec, Executor};
+use crate::memory::allocator::NULL_PAGE;
+use crate::memory::{Lookup, MemoryObject, ObjectContents, ObjectId, ObjectKind};
+use crate::state::State;
+use crate::termination::{ErrorKind, Termination};
+use crate::value::Value;
+
+/// Where inside an object an access lands.
+#[derive(Clone, Debug)]
+pub(crate) enum Offset {
+    /// A constant byte offset.
+    Concrete(u64),
+    /// A symbolic 32-bit byte offset, in bounds under the path condition.
+    Symbolic(Expr),
+}
+
+/// A resolved access: the object's base address and the offset in it.
+#[derive(Clone, Debug)]
+pub(crate) struct Target {
+    pub base: u64,
+    pub offset: Offset,
+}
+
+/// How memory is initialised at allocation.
+#[derive(Clone, Debug)]
+pub(crate) enum Init {
+    /// All zero (globals without initializer, `calloc`).
+    Zero,
+    /// KLEE's pattern for uninitialised memory (0xAB).
+    Garbage,
+    /// Given bytes.
+    Bytes(Vec<u8>),
+}
+
+fn ptr_error(message: &str) -> Termination {
+    Termination::error(ErrorKind::Ptr, format!("memory error: {message}"))
+}
+
+impl Executor<'_> {
+    /// Allocates an object in `state`; returns its base address.
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) fn allocate(
+        &mut self,
+        state: &mut State,
+        size: u64,
+        align: u64,
+        kind: ObjectKind,
+        name: String,
+        init: Init,
+        alloc_site: Option<sear_ir::Loc>,
+    ) -> u64 {
+        let address = match kind {
+            ObjectKind::Stack => state.stack_alloc.allocate(size, align),
+            _ => state.heap.allocate(size, align),
+        };
+        let id = ObjectId(self.next_object);
+        self.next_object += 1;
+        let object = Arc::new(MemoryObject {
+            id,
+            address,
+            size,
+            kind,
+            name,
+            alloc_site,
+            read_only: false,
+        });
+        let contents = match init {
+            Init::Zero => ObjectContents::zeroed(size as usize),
+            Init::Garbage => ObjectContents::from_bytes(vec![0xAB; size as usize]),
+            Init::Bytes(bytes) => ObjectContents::from_bytes(bytes),
+        };
+        state.memory.insert(object, contents);
+        address
+    }
+
+    /// `alloca`: a stack object freed when the frame returns.
+    pub(crate) fn alloca(
+        &mut self,
+        module: &Module,
+        state: &mut State,
+        inst: &Inst,
+        elem: TypeId,
+        count: Value,
+        align: u64,
+    ) -> Exec<Value> {
+        let count = self.concretize(state, &count, "alloca size")?;
+        let size = module.ty(elem).size.saturating_mul(count as u64);
+        if size > self.config.max_alloc_size {
+            return Err(Termination::error(
+                ErrorKind::Model,
+                format!("alloca of {size} bytes exceeds the allocation limit"),
+            ));
+        }
+        let name = module.function(state.frame().func).name.clone();
+        let address = self.allocate(state, size, align, ObjectKind::Stack, name, Init::Garbage, inst.loc);
+        state.frame_mut().allocas.push(address);
+        Ok(Value::Concrete(address as u128, 64))
+    }
+
+    /// A load of type `ty`, bound to `dest` in every resolved state.
+    pub(crate) fn load(
+        &mut self,
+        module: &Module,
+        state: &mut State,
+        ptr: &Value,
+        ty: TypeId,
+        dest: Option<Slot>,
+    ) -> Exec<()> {
+        let len = module.ty(ty).size.max(1);
+        // Fast path: concrete pointer into a live object, all bytes concrete.
+        if let Value::Concrete(address, _) = ptr {
+            let address = *address as u64;
+            if let Lookup::Live(entry) = state.memory.lookup(address) {
+                if entry.object.contains_range(address, len) {
+                    let offset = address - entry.object.address;
+                    let v = read_value(module, &entry.contents, offset, ty);
+                    if let Some(d) = dest {
+                        state.frame_mut().locals[d.0 as usize] = v;
+                    }
+                    return Ok(());
+                }
+            }
+        }
+        self.resolve_access(state, ptr, len, false, &mut |ex, st, target| {
+            let v = ex.read_target(module, st, target, ty);
+            if let Some(d) = dest {
+                st.frame_mut().locals[d.0 as usize] = v;
+            }
+            Ok(())
+        })
+    }
+
+    /// A store of `value` (of type `ty`).
+    pub(crate) fn store(
+        &mut self,
+        module: &Module,
+        state: &mut State,
+        ptr: &Value,
+        value: &Value,
+        ty: TypeId,
+    ) -> Exec<()> {
+        let len = module.ty(ty).size.max(1);
+        if let Value::Concrete(address, _) = ptr {
+            let address = *address as u64;
+            if let Lookup::Live(entry) = state.memory.lookup(address) {
+                let base = entry.object.address;
+                if entry.object.contains_range(address, len) && !entry.object.read_only {
+                    let contents = state.memory.contents_mut(base);
+                    write_value(module, contents, address - base, ty, value);
+                    return Ok(());
+                }
+            }
+        }
+        self.resolve_access(state, ptr, len, true, &mut |ex, st, target| {
+            ex.write_target(module, st, target, ty, value);
+            Ok(())
+        })
+    }
+
+    /// Reads a value of type `ty` at a resolved target.
+    pub(crate) fn read_target(&mut self, module: &Module, state: &mut State, target: &Target, ty: TypeId) -> Value {
+        match &target.offset {
+            Offset::Concrete(o) => {
+                let entry = state.memory.get_by_base(target.base).expect("resolved object");
+                read_value(module, &entry.contents, *o, ty)
+            }
+            Offset::Symbolic(off) => self.read_symbolic(module, state, target.base, off, ty),
+        }
+    }
+
+    fn read_symbolic(&mut self, module: &Module, state: &mut State, base: u64, off: &Expr, ty: TypeId) -> Value {
+        if let Some(width) = scalar_width(module, ty) {
+            let prefix = self.flush_prefix(state, base);
+            let contents = state.memory.contents_mut(base);
+            let e = contents.read_symbolic(off, store_bytes(width), &prefix);
+            return Value::from_expr(Expr::extract(e, 0, width));
+        }
+        let elems = layout::aggregate_elements(module, ty).unwrap_or_default();
+        let items: Vec<Value> = elems
+            .iter()
+            .map(|(o, t)| {
+                let field_off = Expr::add(Expr::constant(*o as u128, 32), off.clone());
+                self.read_symbolic(module, state, base, &field_off, *t)
+            })
+            .collect();
+        Value::Aggregate(items.into())
+    }
+
+    /// Writes a value of type `ty` at a resolved target.
+    pub(crate) fn write_target(&mut self, module: &Module, state: &mut State, target: &Target, ty: TypeId, value: &Value) {
+        match &target.offset {
+            Offset::Concrete(o) => {
+                let contents = state.memory.contents_mut(target.base);
+                write_value(module, contents, *o, ty, value);
+            }
+            Offset::Symbolic(off) => {
+                let mut bytes = Vec::new();
+                value_to_bytes(module, ty, value, 0, &mut bytes);
+                let prefix = self.flush_prefix(state, target.base);
+                let contents = state.memory.contents_mut(target.base);
+                contents.write_symbolic(off, &bytes, &prefix);
+            }
+        }
+    }
+
+    /// Reads one byte at a resolved target.
+    fn read_byte_at(&mut self, state: &mut State, target: &Target) -> Expr {
+        match &target.offset {
+            Offset::Concrete(o) => {
+                let entry = state.memory.get_by_base(target.base).expect("resolved object");
+                entry.contents.read_byte(*o as usize)
+            }
+            Offset::Symbolic(off) => {
+                let prefix = self.flush_prefix(state, target.base);
+                state.memory.contents_mut(target.base).read_symbolic(off, 1, &prefix)
+            }
+        }
+    }
+
+    /// Writes one byte at a resolved target.
+    fn write_byte_at(&mut self, state: &mut State, target: &Target, byte: Expr) {
+        match &target.offset {
+            Offset::Concrete(o) => state.memory.contents_mut(target.base).write_byte(*o as usize, byte),
+            Offset::Symbolic(off) => {
+                let prefix = self.flush_prefix(state, target.base);
+                state.memory.contents_mut(target.base).write_symbolic(off, &[(0, byte)], &prefix);
+            }
+        }
+    }
+
+    /// A name prefix for arrays flushed from the object at `base`, unique in the run.
+    fn flush_prefix(&self, state: &State, base: u64) -> String {
+        let id = state.memory.get_by_base(base).map_or(0, |e| e.object.id.0);
+        format!("mo{}_s{}", id, state.id.0)
+    }
+
+    /// Resolves an access of `len` bytes at `ptr` and runs `access` in every state where
+    /// it is valid; the current state takes the first resolution, forks take the others,
+    /// and a fork where no object matches ends with a pointer error.
+    pub(crate) fn resolve_access(
+        &mut self,
+        state: &mut State,
+        ptr: &Value,
+        len: u64,
+        write: bool,
+        access: &mut dyn FnMut(&mut Self, &mut State, &Target) -> Exec<()>,
+    ) -> Exec<()> {
+        let p = match ptr {
+            Value::Concrete(a, _) => {
+                let target = self.resolve_concrete(state, *a as u64, len, write)?;
+                return access(self, state, &target);
+            }
+            Value::Symbolic(e) => Expr::zext_or_trunc(e.clone(), 64),
+            Value::Aggregate(_) => return Err(ptr_error("aggregate used as a pointer")),
+        };
+        let candidates = self.resolve_symbolic(state, &p, len)?;
+        let mut conds: Vec<Expr> = Vec::with_capacity(candidates.len());
+        for (base, size) in &candidates {
+            conds.push(in_bounds(&p, *base, *size, len));
+        }
+        let none = Expr::and_all(conds.iter().map(|c| Expr::not(c.clone())));
+        if candidates.is_empty() {
+            return Err(self.classify_bad_pointer(state, &p));
+        }
+        // Forks for the second and later objects, then the out-of-bounds fork.
+        for (i, (base, _)) in candidates.iter().enumerate().skip(1) {
+            let mut other = self.fork_state(state);
+            other.add_constraint(conds[i].clone());
+            let target = self.symbolic_target(&other, &p, *base, write);
+            let result = target.and_then(|t| access(self, &mut other, &t));
+            match result {
+                Ok(()) => self.pending.push(other),
+                Err(t) => self.terminate(other, t),
+            }
+        }
+        if self.may_be_true(state, &none, "resolve")? {
+            let mut bad = self.fork_state(state);
+            bad.add_constraint(none);
+            let error = self.classify_bad_pointer(&bad, &p);
+            self.terminate(bad, error);
+        }
+        if candidates.len() > 1 {
+            state.add_constraint(conds[0].clone());
+        } else {
+            // Single object: the in-bounds condition is implied or was just forked on.
+            state.add_constraint(conds[0].clone());
+        }
+        let target = self.symbolic_target(state, &p, candidates[0].0, write)?;
+        access(self, state, &target)
+    }
+
+    fn symbolic_target(&self, state: &State, p: &Expr, base: u64, write: bool) -> Exec<Target> {
+        let entry = state.memory.get_by_base(base).expect("candidate object");
+        if write && entry.object.read_only {
+            return Err(Termination::error(
+                ErrorKind::Custom("read_only".into()),
+                "memory error: object read only",
+            ));
+        }
+        let offset = Expr::sub(p.clone(), Expr::constant(base as u128, 64));
+        let offset = Expr::trunc(offset, 32);
+        Ok(Target {
+            base,
+            offset: match offset.as_constant() {
+                Some(o) => Offset::Concrete(o as u64),
+                None => Offset::Symbolic(offset),
+            },
+        })
+    }
+
+    fn resolve_concrete(&mut self, state: &State, address: u64, len: u64, write: bool) -> Exec<Target> {
+        match state.memory.lookup(address) {
+            Lookup::Live(entry) => {
+                if !entry.object.contains_range(address, len) {
+                    return Err(ptr_error("out of bound pointer"));
+                }
+                if write && entry.object.read_only {
+                    return Err(Termination::error(
+                        ErrorKind::Custom("read_only".into()),
+                        "memory error: object read only",
+                    ));
+                }
+                Ok(Target {
+                    base: entry.object.address,
+                    offset: Offset::Concrete(address - entry.object.address),
+                })
+            }
+            Lookup::Freed(_) => Err(ptr_error("use after free")),
+            Lookup::Nothing if address < NULL_PAGE => Err(ptr_error("null page access")),
+            Lookup::Nothing => Err(ptr_error("out of bound pointer")),
+        }
+    }
+
+    /// Every object `p` may point into with `len` bytes in bounds: `(base, size)` pairs,
+    /// the object containing a feasible value of `p` first.
+    fn resolve_symbolic(&mut self, state: &mut State, p: &Expr, len: u64) -> Exec<Vec<(u64, u64)>> {
+        let example = self.get_value(state, p, "resolve")? as u64;
+        let mut found: Vec<(u64, u64)> = Vec::new();
+        let start = match state.memory.lookup(example) {
+            Lookup::Live(entry) => Some((entry.object.address, entry.object.size)),
+            _ => None,
+        };
+        if let Some((base, size)) = start {
+            let ok = in_bounds(p, base, size, len);
+            if self.must_be_true(state, &ok, "resolve")? {
+                return Ok(vec![(base, size)]);
+            }
+        }
+        let max = self.config.max_resolutions;
+        // Search downward from the example, then upward, as KLEE's AddressSpace::resolve.
+        let below: Vec<(u64, u64)> = state
+            .memory
+            .below(example.saturating_add(1))
+            .map(|e| (e.object.address, e.object.size))
+            .collect();
+        for (base, size) in below {
+            if self.may_be_true(state, &in_bounds(p, base, size, len), "resolve")? {
+                found.push((base, size));
+                if found.len() >= max {
+                    break;
+                }
+            }
+            let at_or_above_base = Expr::uge(p.clone(), Expr::constant(base as u128, 64));
+            if self.must_be_true(state, &at_or_above_base, "resolve")? {
+                break;
+            }
+        }
+        let above: Vec<(u64, u64)> = state
+            .memory
+            .at_or_above(example.saturating_add(1))
+            .map(|e| (e.object.address, e.object.size))
+            .collect();
+        for (base, size) in above {
+            if found.len() >= max {
+                break;
+            }
+            let below_base = Expr::ult(p.clone(), Expr::constant(base as u128, 64));
+            if self.must_be_true(state, &below_base, "resolve")? {
+                break;
+            }
+            if self.may_be_true(state, &in_bounds(p, base, size, len), "resolve")? {
+                found.push((base, size));
+            }
+        }
+        Ok(found)
+    }
+
+    /// The pointer error for a state where `p` points into no live object.
+    fn classify_bad_pointer(&mut self, state: &State, p: &Expr) -> Termination {
+        let example = match self.get_value(state, p, "resolve") {
+            Ok(v) => v as u64,
+            Err(t) => return t,
+        };
+        match state.memory.lookup(example) {
+            Lookup::Freed(_) => ptr_error("use after free"),
+            _ if example < NULL_PAGE => ptr_error("null page access"),
+            _ => ptr_error("out of bound pointer"),
+        }
+    }
+
+    /// `atomicrmw`: load, combine, store; the old value is the result.
+    pub(crate) fn atomic_rmw(&mut self, module: &Module, state: &mut State, inst: &Inst, op: RmwOp, ptr: &Value, value: &Value) -> Exec<()> {
+        let ty = inst.ty;
+        let len = module.ty(ty).size.max(1);
+        let value = value.clone();
+        self.resolve_access(state, ptr, len, true, &mut |ex, st, target| {
+            let old = ex.read_target(module, st, target, ty);
+            let new = match op {
+                RmwOp::Xchg => value.clone(),
+                RmwOp::Add => ops::int_binary(sear_expr::BinOp::Add, &old, &value),
+                RmwOp::Sub => ops::int_binary(sear_expr::BinOp::Sub, &old, &value),
+                RmwOp::And => ops::int_binary(sear_expr::BinOp::And, &old, &value),
+                RmwOp::Or => ops::int_binary(sear_expr::BinOp::Or, &old, &value),
+                RmwOp::Xor => ops::int_binary(sear_expr::BinOp::Xor, &old, &value),
+                RmwOp::Nand => {
+                    let and = ops::int_binary(sear_expr::BinOp::And, &old, &value);
+                    Value::from_expr(Expr::not(and.to_expr()))
+                }
+                RmwOp::Max | RmwOp::Min | RmwOp::UMax | RmwOp::UMin => {
+                    let pred = match op {
+                        RmwOp::Max => sear_ir::IntPredicate::Sgt,
+                        RmwOp::Min => sear_ir::IntPredicate::Slt,
+                        RmwOp::UMax => sear_ir::IntPredicate::Ugt,
+                        _ => sear_ir::IntPredicate::Ult,
+                    };
+                    let c = ops::icmp(pred, &old, &value);
+                    super::step::select_value(&c, &old, &value)
+                }
+                RmwOp::Other => return Err(super::step::exec("unsupported atomicrmw operation")),
+            };
+            ex.write_target(module, st, target, ty, &new);
+            if let Some(d) = inst.dest {
+                st.frame_mut().locals[d.0 as usize] = old;
+            }
+            Ok(())
+        })
+    }
+
+    /// `cmpxchg`: yields `{old, success}`.
+    pub(crate) fn cmpxchg(&mut self, module: &Module, state: &mut State, inst: &Inst, ptr: &Value, expected: &Value, replacement: &Value) -> Exec<()> {
+        let elem_ty = layout::aggregate_elements(module, inst.ty)
+            .and_then(|e| e.first().map(|(_, t)| *t))
+            .ok_or_else(|| super::step::exec("cmpxchg with unexpected result type"))?;
+        let len = module.ty(elem_ty).size.max(1);
+        self.resolve_access(state, ptr, len, true, &mut |ex, st, target| {
+            let old = ex.read_target(module, st, target, elem_ty);
+            let success = ops::icmp(sear_ir::IntPredicate::Eq, &old, expected);
+            let new = super::step::select_value(&success, replacement, &old);
+            ex.write_target(module, st, target, elem_ty, &new);
+            if let Some(d) = inst.dest {
+                st.frame_mut().locals[d.0 as usize] = Value::Aggregate(vec![old.clone(), success].into());
+            }
+            Ok(())
+        })
+    }
+
+    /// Reads `len` bytes at `ptr` as byte expressions (resolving, and forking, like a load).
+    pub(crate) fn read_bytes(&mut self, state: &mut State, ptr: &Value, len: u64) -> Exec<Vec<Expr>> {
+        if len == 0 {
+            return Ok(Vec::new());
+        }
+        let mut out = Vec::new();
+        self.resolve_access(state, ptr, len, false, &mut |ex, st, target| {
+            let mut bytes = Vec::with_capacity(len as usize);
+            for i in 0..len {
+                bytes.push(ex.read_byte_at(st, &shifted(target, i)));
+            }
+            out = bytes;
+            Ok(())
+        })?;
+        Ok(out)
+    }
+
+    /// Writes byte expressions at `ptr`.
+    pub(crate) fn write_bytes(&mut self, state: &mut State, ptr: &Value, bytes: &[Expr]) -> Exec<()> {
+        if bytes.is_empty() {
+            return Ok(());
+        }
+        self.resolve_access(state, ptr, bytes.len() as u64, true, &mut |ex, st, target| {
+            for (i, b) in bytes.iter().enumerate() {
+                ex.write_byte_at(st, &shifted(target, i as u64), b.clone());
+            }
+            Ok(())
+        })
+    }
+
+    /// Reads a NUL-terminated string at a concrete pointer (symbolic bytes are concretised).
+    pub(crate) fn read_c_string(&mut self, state: &mut State, ptr: &Value, what: &str) -> Exec<String> {
+        let address = self.concretize(state, ptr, what)? as u64;
+        let entry = match state.memory.lookup(address) {
+            Lookup::Live(e) => e.clone(),
+            Lookup::Freed(_) => return Err(ptr_error("use after free")),
+            Lookup::Nothing if address < NULL_PAGE => return Err(ptr_error("null page access")),
+            Lookup::Nothing => return Err(ptr_error("out of bound pointer")),
+        };
+        let mut bytes = Vec::new();
+        let mut offset = address - entry.object.address;
+        loop {
+            if offset >= entry.object.size {
+                return Err(ptr_error("out of bound pointer"));
+            }
+            let b = match entry.contents.concrete_byte(offset as usize) {
+                Some(b) => b,
+                None => {
+                    let e = entry.contents.read_byte(offset as usize);
+                    self.concretize(state, &Value::from_expr(e), what)? as u8
+                }
+            };
+            if b == 0 {
+                break;
+            }
+            bytes.push(b);
+            offset += 1;
+        }
+        Ok(String::from_utf8_lossy(&bytes).into_owned())
+    }
+
+    /// The live object whose base is exactly the (concrete) pointer.
+    pub(crate) fn object_at(&self, state: &State, address: u64) -> Option<Arc<MemoryObject>> {
+        state.memory.get_by_base(address).map(|e| e.object.clone())
+    }
+}
+
+/// `base <= p < base + size - len + 1`, as one unsigned comparison on `p - base`.
+pub(crate) fn in_bounds(p: &Expr, base: u64, size: u64, len: u64) -> Expr {
+    if len > size {
+        return Expr::false_();
+    }
+    let offset = Expr::sub(p.clone(), Expr::constant(base as u128, 64));
+    Expr::ule(offset, Expr::constant((size - len) as u128, 64))
+}
+
+fn shifted(target: &Target, delta: u64) -> Target {
+    Target {
+        base: target.base,
+        offset: match &target.offset {
+            Offset::Concrete(o) => Offset::Concrete(o + delta),
+            Offset::Symbolic(e) => {
+                let s = Expr::add(Expr::constant(delta as u128, 32), e.clone());
+                match s.as_constant() {
+                    Some(c) => Offset::Concrete(c as u64),
+                    None => Offset::Symbolic(s),
+                }
+            }
+        },
+    }
+}

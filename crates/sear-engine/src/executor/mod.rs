@@ -1,0 +1,358 @@
+//! The executor: runs states until every path has ended or a limit is hit.
+//!
+//! The pieces live in submodules, each taking the executor and the state it works on:
+//! `step` (the one instruction dispatch), `ops` (value arithmetic), `memop` (loads, stores,
+//! pointer resolution and checks), `calls` (calls, returns, varargs), `special` (the klee.h
+//! API and libc functions the engine implements), `intrinsics` (`llvm.*`), `branch` (forking
+//! and concretisation), `init` (globals and the entry state), `terminate` (tests and error
+//! reports).
+//!
+//! Program errors end a path through `Err(Termination)` from the step functions; only
+//! failures of sear itself are reported as `EngineError`.
+
+mod branch;
+mod calls;
+mod init;
+mod intrinsics;
+mod layout;
+mod memop;
+pub mod ops;
+mod special;
+mod step;
+mod terminate;
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use rustc_hash::{FxHashMap, FxHashSet};
+use sear_ir::{Loc, Module};
+use sear_solver::{QueryMeta, Solver, SolverConfig};
+
+use crate::config::EngineConfig;
+use crate::output::{OutputWriter, Summary};
+use crate::search::{self, ProcessTree, SearchContext, Searcher};
+use crate::state::{State, StateId};
+use crate::stats::{Coverage, Stats};
+use crate::termination::Termination;
+use crate::value::Value;
+
+pub use special::SpecialFn;
+
+/// Result of executing part of an instruction: `Err` ends the current path.
+pub type Exec<T> = Result<T, Termination>;
+
+/// Instructions a state runs before the searcher chooses again (unless it forks first).
+const QUANTUM: u64 = 2_000;
+
+/// Failures of sear itself (not of the program under test).
+#[derive(Debug, thiserror::Error)]
+pub enum EngineError {
+    /// The entry function is missing or has an unsupported signature.
+    #[error("{0}")]
+    Entry(String),
+    /// The solver could not be created.
+    #[error("solver: {0}")]
+    Solver(#[from] sear_solver::SolverError),
+    /// Output files could not be written.
+    #[error("output: {0}")]
+    Output(#[from] crate::output::OutputError),
+}
+
+/// Why the run stopped.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum StopReason {
+    /// Every path was explored.
+    Exhausted,
+    /// `--max-time` was reached.
+    TimeLimit,
+    /// `--max-instructions` was reached.
+    InstructionLimit,
+    /// The run was interrupted (Ctrl-C).
+    Interrupted,
+    /// `--exit-on-error` and an error was found.
+    ErrorFound,
+}
+
+impl StopReason {
+    /// A short name for reports.
+    pub fn name(self) -> &'static str {
+        match self {
+            StopReason::Exhausted => "exhausted",
+            StopReason::TimeLimit => "max-time",
+            StopReason::InstructionLimit => "max-instructions",
+            StopReason::Interrupted => "interrupted",
+            StopReason::ErrorFound => "exit-on-error",
+        }
+    }
+}
+
+/// How calls to a function are executed.
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum Handler {
+    /// A function with a body: interpret it.
+    Defined,
+    /// Implemented by the engine.
+    Special(SpecialFn),
+    /// A declaration sear cannot execute.
+    Missing,
+}
+
+/// Observer for live progress and errors (the CLI prints; tests stay quiet).
+pub trait Observer {
+    /// Called when an error is reported.
+    fn error(&mut self, _record: &crate::output::ErrorRecord) {}
+    /// Called periodically with the current statistics.
+    fn progress(&mut self, _stats: &Stats, _live_states: usize, _elapsed: Duration) {}
+    /// Called for warnings (`klee_warning`, concretisations).
+    fn warning(&mut self, _text: &str) {}
+}
+
+/// An observer that ignores everything.
+pub struct Quiet;
+impl Observer for Quiet {}
+
+/// The symbolic executor.
+pub struct Executor<'o> {
+    pub(crate) module: Arc<Module>,
+    pub(crate) config: EngineConfig,
+    pub(crate) solver: Solver,
+    pub(crate) meta: QueryMeta,
+    pub(crate) consts: Vec<Value>,
+    pub(crate) handlers: Vec<Handler>,
+    pub(crate) global_addrs: Vec<u64>,
+    pub(crate) states: FxHashMap<StateId, State>,
+    pub(crate) pending: Vec<State>,
+    pub(crate) searcher: Box<dyn Searcher>,
+    pub(crate) ptree: ProcessTree,
+    pub(crate) rng: fastrand::Rng,
+    pub(crate) next_state: u64,
+    pub(crate) next_object: u64,
+    pub(crate) coverage: Coverage,
+    pub(crate) stats: Stats,
+    pub(crate) summary: Summary,
+    pub(crate) output: OutputWriter,
+    pub(crate) emitted_errors: FxHashSet<(String, Option<Loc>)>,
+    pub(crate) warned_once: FxHashSet<String>,
+    pub(crate) array_names: FxHashMap<String, u32>,
+    /// The location given by `klee_report_error`, for the error being reported.
+    pub(crate) reported_location: Option<(String, u32)>,
+    pub(crate) interrupt: Arc<AtomicBool>,
+    pub(crate) observer: &'o mut dyn Observer,
+    pub(crate) start: Instant,
+    pub(crate) stop: Option<StopReason>,
+}
+
+impl<'o> Executor<'o> {
+    /// Creates an executor for `module`, writing to `config.output_dir`.
+    pub fn new(
+        module: Arc<Module>,
+        config: EngineConfig,
+        solver_config: &SolverConfig,
+        observer: &'o mut dyn Observer,
+    ) -> Result<Self, EngineError> {
+        let solver = Solver::new(solver_config)?;
+        let output = OutputWriter::create(&config.output_dir)?;
+        let handlers = special::resolve_handlers(&module);
+        let rng = fastrand::Rng::with_seed(config.seed);
+        let searcher = search::build(&config.search);
+        let coverage = Coverage::new(&module);
+        Ok(Executor {
+            module,
+            solver,
+            meta: QueryMeta::default(),
+            consts: Vec::new(),
+            handlers,
+            global_addrs: Vec::new(),
+            states: FxHashMap::default(),
+            pending: Vec::new(),
+            searcher,
+            ptree: ProcessTree::default(),
+            rng,
+            next_state: 0,
+            next_object: 1,
+            coverage,
+            stats: Stats::default(),
+            summary: Summary::default(),
+            output,
+            emitted_errors: FxHashSet::default(),
+            warned_once: FxHashSet::default(),
+            array_names: FxHashMap::default(),
+            reported_location: None,
+            interrupt: Arc::new(AtomicBool::new(false)),
+            observer,
+            start: Instant::now(),
+            stop: None,
+            config,
+        })
+    }
+
+    /// A flag that stops the run (as Ctrl-C does) when set.
+    pub fn interrupt_flag(&self) -> Arc<AtomicBool> {
+        self.interrupt.clone()
+    }
+
+    /// Runs to completion (or a limit) and returns the summary, also written to
+    /// `summary.json`.
+    pub fn run(mut self) -> Result<Summary, EngineError> {
+        self.start = Instant::now();
+        let initial = self.initial_state()?;
+        let root = self.ptree.set_root(initial.id);
+        let mut initial = initial;
+        initial.ptree_node = root;
+        self.searcher.add(initial.id);
+        self.states.insert(initial.id, initial);
+        let mut last_progress = Instant::now();
+        while self.stop.is_none() {
+            let Some(id) = self.select() else {
+                break;
+            };
+            let Some(mut state) = self.states.remove(&id) else {
+                break;
+            };
+            let result = self.run_quantum(&mut state);
+            match result {
+                Ok(()) => {
+                    self.states.insert(id, state);
+                }
+                Err(termination) => self.terminate(state, termination),
+            }
+            self.register_pending();
+            self.check_limits();
+            if last_progress.elapsed() >= Duration::from_millis(250) {
+                last_progress = Instant::now();
+                self.observer
+                    .progress(&self.stats, self.states.len(), self.start.elapsed());
+            }
+        }
+        self.finish()
+    }
+
+    fn select(&mut self) -> Option<StateId> {
+        let mut ctx = SearchContext {
+            states: &self.states,
+            ptree: &self.ptree,
+            rng: &mut self.rng,
+        };
+        self.searcher.select(&mut ctx)
+    }
+
+    /// Runs `state` until it forks, ends, or has run a quantum of instructions.
+    fn run_quantum(&mut self, state: &mut State) -> Exec<()> {
+        let module = Arc::clone(&self.module);
+        for _ in 0..QUANTUM {
+            self.step(&module, state)?;
+            if !self.pending.is_empty() {
+                break;
+            }
+        }
+        Ok(())
+    }
+
+    /// Gives forked states ids, process-tree nodes and searcher membership.
+    fn register_pending(&mut self) {
+        let pending = std::mem::take(&mut self.pending);
+        for state in pending {
+            self.searcher.add(state.id);
+            self.states.insert(state.id, state);
+        }
+        self.stats.max_states = self.stats.max_states.max(self.states.len() as u64);
+    }
+
+    /// Clones `state` as a new state with its own id and process-tree leaf.
+    pub(crate) fn fork_state(&mut self, state: &mut State) -> State {
+        let mut child = state.clone();
+        child.id = StateId(self.next_state);
+        self.next_state += 1;
+        let (left, right) = self.ptree.split(state.ptree_node, state.id, child.id);
+        state.ptree_node = left;
+        child.ptree_node = right;
+        state.depth += 1;
+        child.depth += 1;
+        self.stats.forks += 1;
+        child
+    }
+
+    fn check_limits(&mut self) {
+        if self.interrupt.load(Ordering::Relaxed) {
+            self.stop = Some(StopReason::Interrupted);
+        }
+        if let Some(limit) = self.config.max_time {
+            if self.start.elapsed() >= limit {
+                self.stop = Some(StopReason::TimeLimit);
+            }
+        }
+        if let Some(limit) = self.config.max_instructions {
+            if self.stats.instructions >= limit {
+                self.stop = Some(StopReason::InstructionLimit);
+            }
+        }
+        if let Some(limit_mib) = self.config.max_memory_mib {
+            if self.stats.instructions % 8 == 0 {
+                self.enforce_memory_limit(limit_mib);
+            }
+        }
+    }
+
+    /// Drops random states while the process uses more memory than allowed.
+    fn enforce_memory_limit(&mut self, limit_mib: u64) {
+        let Some(rss) = crate::stats::resident_mib() else {
+            return;
+        };
+        if rss <= limit_mib || self.states.len() <= 1 {
+            return;
+        }
+        // Drop a fraction of the states proportional to the excess, at least one.
+        let excess = (rss - limit_mib) as f64 / rss as f64;
+        let to_drop = ((self.states.len() as f64 * excess).ceil() as usize)
+            .clamp(1, self.states.len() - 1);
+        let mut ids: Vec<StateId> = self.states.keys().copied().collect();
+        ids.sort();
+        for _ in 0..to_drop {
+            let i = self.rng.usize(..ids.len());
+            let id = ids.swap_remove(i);
+            if let Some(state) = self.states.remove(&id) {
+                self.stats.dropped_states += 1;
+                self.terminate(state, Termination::Early("memory limit exceeded".into()));
+            }
+        }
+        self.observer
+            .warning(&format!("memory limit of {limit_mib} MiB exceeded: dropped {to_drop} states"));
+    }
+
+    /// Ends the run: remaining states get early-termination tests; writes the summary.
+    fn finish(mut self) -> Result<Summary, EngineError> {
+        let stop = self.stop.unwrap_or(StopReason::Exhausted);
+        let mut remaining: Vec<StateId> = self.states.keys().copied().collect();
+        remaining.sort();
+        for id in remaining {
+            if let Some(state) = self.states.remove(&id) {
+                let reason = format!("execution halted ({})", stop.name());
+                self.terminate(state, Termination::Early(reason));
+            }
+        }
+        let solver_stats = self.solver.stats();
+        self.summary.instructions = self.stats.instructions;
+        self.summary.queries = self.stats.queries;
+        self.summary.solver_time_s = self.stats.solver_time.as_secs_f64();
+        self.summary.time_s = self.start.elapsed().as_secs_f64();
+        self.summary.stop_reason = stop.name().into();
+        self.summary.forks = self.stats.forks;
+        self.summary.max_states = self.stats.max_states;
+        self.summary.dropped_states = self.stats.dropped_states;
+        self.summary.covered_instructions = self.coverage.covered();
+        self.summary.total_instructions = self.coverage.total();
+        self.summary.tests = self.output.tests_written() as u64;
+        self.summary.solver = serde_json::to_value(&solver_stats).unwrap_or_default();
+        self.output.write_json("summary.json", &self.summary)?;
+        Ok(self.summary)
+    }
+
+    /// Prints a warning once per distinct text.
+    pub(crate) fn warn_once(&mut self, text: &str) {
+        if self.warned_once.insert(text.to_string()) {
+            self.output.warning(text);
+            self.observer.warning(text);
+        }
+    }
+}

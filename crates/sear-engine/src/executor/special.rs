@@ -1,0 +1,518 @@
+//! Functions the engine implements itself: the klee.h API, SV-COMP's `__VERIFIER_*`,
+//! process exit, assertion failure and the heap (`malloc` and friends). One table maps
+//! names to handlers; `llvm.*` intrinsics are in `intrinsics`.
+
+use sear_expr::{Array, ArrayKind, Expr, UpdateList};
+use sear_ir::{Inst, Module, TypeId};
+
+use super::intrinsics::Intrinsic as Intr;
+use super::memop::Init;
+use super::step::exec;
+use super::{Exec, Executor, Handler};
+use crate::memory::{Lookup, ObjectKind};
+use crate::state::{State, Symbolic};
+use crate::termination::{ErrorKind, Termination};
+use crate::value::Value;
+
+/// An engine-implemented function.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[allow(missing_docs)]
+pub enum SpecialFn {
+    MakeSymbolic,
+    Assume,
+    Range,
+    Int,
+    Choose,
+    IsSymbolic,
+    GetValue,
+    PreferCex,
+    SilentExit,
+    Abort,
+    ReportError,
+    Warning,
+    WarningOnce,
+    PrintExpr,
+    PrintRange,
+    Nop,
+    ReturnZero,
+    GetObjSize,
+    CheckMemoryAccess,
+    StackTrace,
+    AssertFail,
+    Exit,
+    Malloc,
+    Calloc,
+    Realloc,
+    Free,
+    AlignedAlloc,
+    PosixMemalign,
+    NondetValue,
+    ReachError,
+    Intrinsic(Intr),
+}
+
+/// The handler for a function name, if the engine implements it.
+fn lookup(name: &str) -> Option<SpecialFn> {
+    use SpecialFn::*;
+    Some(match name {
+        "klee_make_symbolic" => MakeSymbolic,
+        "klee_assume" | "__VERIFIER_assume" => Assume,
+        "klee_range" => Range,
+        "klee_int" => Int,
+        "klee_choose" => Choose,
+        "klee_is_symbolic" => IsSymbolic,
+        "klee_get_value_i32" | "klee_get_value_i64" | "klee_get_valuel" | "klee_get_valuell"
+        | "klee_get_valuef" | "klee_get_valued" => GetValue,
+        "klee_prefer_cex" | "klee_posix_prefer_cex" => PreferCex,
+        "klee_silent_exit" => SilentExit,
+        "klee_abort" | "abort" => Abort,
+        "klee_report_error" => ReportError,
+        "klee_warning" => Warning,
+        "klee_warning_once" => WarningOnce,
+        "klee_print_expr" => PrintExpr,
+        "klee_print_range" => PrintRange,
+        "klee_open_merge" | "klee_close_merge" | "klee_set_forking" => Nop,
+        "klee_is_replay" | "klee_get_errno" => ReturnZero,
+        "klee_get_obj_size" => GetObjSize,
+        "klee_check_memory_access" => CheckMemoryAccess,
+        "klee_stack_trace" => StackTrace,
+        "__assert_fail" | "__assert_rtn" | "__assert" | "klee_assert_fail" => AssertFail,
+        "exit" | "_exit" | "_Exit" => Exit,
+        "malloc" | "valloc" => Malloc,
+        "calloc" => Calloc,
+        "realloc" => Realloc,
+        "free" => Free,
+        "aligned_alloc" | "memalign" => AlignedAlloc,
+        "posix_memalign" => PosixMemalign,
+        "reach_error" | "__VERIFIER_error" => ReachError,
+        "memcpy" => Intrinsic(Intr::MemCpy),
+        "memmove" => Intrinsic(Intr::MemMove),
+        "memset" => Intrinsic(Intr::MemSet),
+        _ if name.starts_with("__VERIFIER_nondet_") => NondetValue,
+        _ => return Intr::lookup(name).map(SpecialFn::Intrinsic),
+    })
+}
+
+/// How each function of the module is executed.
+pub(crate) fn resolve_handlers(module: &Module) -> Vec<Handler> {
+    module
+        .functions
+        .iter()
+        .map(|f| {
+            if !f.is_declaration {
+                Handler::Defined
+            } else {
+                lookup(&f.name).map_or(Handler::Missing, Handler::Special)
+            }
+        })
+        .collect()
+}
+
+fn user_error(message: impl Into<String>) -> Termination {
+    Termination::error(ErrorKind::User, message)
+}
+
+fn arg(args: &[Value], i: usize) -> Exec<&Value> {
+    args.get(i)
+        .ok_or_else(|| exec(format!("special function called with too few arguments (need {})", i + 1)))
+}
+
+impl Executor<'_> {
+    /// Runs an engine-implemented function.
+    pub(crate) fn call_special(
+        &mut self,
+        module: &Module,
+        state: &mut State,
+        inst: &Inst,
+        special: SpecialFn,
+        args: &[Value],
+        arg_types: &[TypeId],
+    ) -> Exec<()> {
+        use SpecialFn::*;
+        let width = Self::return_width(module, inst);
+        let result: Option<Value> = match special {
+            MakeSymbolic => {
+                let name = self.optional_string(state, arg(args, 2)?)?;
+                let size = self.concretize(state, arg(args, 1)?, "klee_make_symbolic size")?;
+                self.make_symbolic(state, arg(args, 0)?, size as u64, &name)?;
+                None
+            }
+            Assume => {
+                self.assume(state, arg(args, 0)?)?;
+                None
+            }
+            Range => Some(self.range(state, args)?),
+            Int => {
+                let name = self.optional_string(state, arg(args, 0)?)?;
+                Some(self.fresh_symbolic(state, &name, 32))
+            }
+            Choose => {
+                let n = self.concretize(state, arg(args, 0)?, "klee_choose")?;
+                if n == 0 {
+                    return Err(user_error("klee_choose of zero values"));
+                }
+                let x = self.fresh_symbolic(state, "klee_choose", width).to_expr();
+                state.add_constraint(Expr::ult(x.clone(), Expr::constant(n, width)));
+                Some(Value::from_expr(x))
+            }
+            IsSymbolic => Some(Value::concrete(arg(args, 0)?.is_symbolic() as u128, width)),
+            GetValue => {
+                let v = arg(args, 0)?;
+                Some(match v {
+                    Value::Symbolic(e) => Value::concrete(self.get_value(state, e, "klee_get_value")?, width),
+                    other => other.clone(),
+                })
+            }
+            PreferCex => {
+                let cond = arg(args, 1)?;
+                if let Value::Symbolic(e) = cond {
+                    let c = Expr::ne(e.clone(), Expr::constant(0, e.width()));
+                    state.cex_preferences.push(c);
+                }
+                None
+            }
+            SilentExit => return Err(Termination::Silent),
+            Abort => return Err(Termination::error(ErrorKind::Abort, "abort failure")),
+            ReportError => return Err(self.klee_report_error(state, args)?),
+            Warning | WarningOnce => {
+                let text = self.optional_string(state, arg(args, 0)?)?;
+                let function = module.function(state.frame().func).name.clone();
+                let message = format!("{function}: {text}");
+                if special == WarningOnce {
+                    self.warn_once(&message);
+                } else {
+                    self.output.warning(&message);
+                    self.observer.warning(&message);
+                }
+                None
+            }
+            PrintExpr | PrintRange => {
+                let text = self.optional_string(state, arg(args, 0)?)?;
+                let value = arg(args, 1)?;
+                let shown = match value {
+                    Value::Concrete(v, w) => format!("(w{w} {v})"),
+                    Value::Symbolic(e) => format!("{e}"),
+                    Value::Aggregate(_) => "<aggregate>".to_string(),
+                };
+                let message = format!("{text}:{shown}");
+                self.output.message(&message);
+                eprintln!("{message}");
+                None
+            }
+            Nop => None,
+            ReturnZero => Some(Value::Concrete(0, width)),
+            GetObjSize => {
+                let address = self.concretize(state, arg(args, 0)?, "klee_get_obj_size")? as u64;
+                match state.memory.lookup(address) {
+                    Lookup::Live(e) => Some(Value::concrete(e.object.size as u128, width)),
+                    _ => return Err(user_error("klee_get_obj_size: pointer does not point to an object")),
+                }
+            }
+            CheckMemoryAccess => {
+                let size = self.concretize(state, arg(args, 1)?, "klee_check_memory_access")?;
+                self.read_bytes(state, arg(args, 0)?, size as u64)?;
+                None
+            }
+            StackTrace => {
+                let stack = self.format_stack(state).join("\n");
+                self.output.message(&stack);
+                None
+            }
+            AssertFail => {
+                let text = self.optional_string(state, arg(args, 0)?)?;
+                return Err(Termination::error(ErrorKind::Assert, format!("ASSERTION FAIL: {text}")));
+            }
+            Exit => {
+                let code = self.concretize(state, arg(args, 0)?, "exit status")?;
+                return Err(Termination::Exit(code as u32 as i32));
+            }
+            Malloc => self.malloc(module, state, inst, arg(args, 0)?, Init::Garbage)?,
+            Calloc => {
+                let n = self.concretize(state, arg(args, 0)?, "calloc count")?;
+                let m = self.concretize(state, arg(args, 1)?, "calloc size")?;
+                let size = Value::Concrete(n.saturating_mul(m) & u64::MAX as u128, 64);
+                self.malloc(module, state, inst, &size, Init::Zero)?
+            }
+            Realloc => Some(self.realloc(module, state, inst, arg(args, 0)?, arg(args, 1)?)?),
+            Free => {
+                self.free(state, arg(args, 0)?)?;
+                None
+            }
+            AlignedAlloc => self.malloc(module, state, inst, arg(args, 1)?, Init::Garbage)?,
+            PosixMemalign => {
+                let out = arg(args, 0)?.clone();
+                let p = self.malloc(module, state, inst, arg(args, 2)?, Init::Garbage)?;
+                if let Some(p) = p {
+                    let bytes: Vec<Expr> = (0..8)
+                        .map(|i| Expr::extract(p.to_expr(), 8 * i, 8))
+                        .collect();
+                    self.write_bytes(state, &out, &bytes)?;
+                }
+                Some(Value::Concrete(0, width))
+            }
+            NondetValue => {
+                let name = module.function(self.callee_of(module, inst)).name.clone();
+                Some(self.nondet(state, &name, width))
+            }
+            ReachError => return Err(Termination::error(ErrorKind::Reach, "reach_error() called")),
+            Intrinsic(intrinsic) => self.call_intrinsic(module, state, inst, intrinsic, args, arg_types)?,
+        };
+        if let (Some(dest), Some(v)) = (inst.dest, result) {
+            state.frame_mut().locals[dest.0 as usize] = v;
+        }
+        Ok(())
+    }
+
+    fn callee_of(&self, _module: &Module, inst: &Inst) -> sear_ir::FuncId {
+        match &inst.kind {
+            sear_ir::InstKind::Call { callee: sear_ir::Callee::Direct(f), .. } => *f,
+            _ => sear_ir::FuncId(0),
+        }
+    }
+
+    /// A string argument, or `"unnamed"` for a null pointer.
+    fn optional_string(&mut self, state: &mut State, ptr: &Value) -> Exec<String> {
+        if ptr.as_concrete() == Some(0) {
+            return Ok("unnamed".into());
+        }
+        self.read_c_string(state, ptr, "string argument")
+    }
+
+    /// A name for a new array, unique within the run.
+    pub(crate) fn unique_array_name(&mut self, base: &str) -> String {
+        let clean: String = base
+            .chars()
+            .map(|c| if c.is_ascii_alphanumeric() || c == '_' { c } else { '_' })
+            .collect();
+        let clean = if clean.is_empty() { "unnamed".to_string() } else { clean };
+        let n = self.array_names.entry(clean.clone()).or_insert(0);
+        *n += 1;
+        if *n == 1 {
+            clean
+        } else {
+            format!("{}_{}", clean, *n - 1)
+        }
+    }
+
+    /// `klee_make_symbolic(ptr, size, name)`: the bytes become a fresh input array.
+    fn make_symbolic(&mut self, state: &mut State, ptr: &Value, size: u64, name: &str) -> Exec<()> {
+        let address = self.concretize(state, ptr, "klee_make_symbolic address")? as u64;
+        let entry = match state.memory.lookup(address) {
+            Lookup::Live(e) => e.clone(),
+            _ => return Err(user_error("klee_make_symbolic: invalid pointer")),
+        };
+        if !entry.object.contains_range(address, size) {
+            return Err(user_error(format!(
+                "wrong size given to klee_make_symbolic: {size} bytes at offset {} of a {}-byte object",
+                address - entry.object.address,
+                entry.object.size
+            )));
+        }
+        if entry.object.read_only {
+            return Err(user_error("cannot make a read-only object symbolic"));
+        }
+        let array_name = self.unique_array_name(name);
+        let array = Array::new(array_name, size, ArrayKind::SymbolicInput, None);
+        let updates = UpdateList::new(array.clone());
+        let base = entry.object.address;
+        let offset = address - base;
+        let contents = state.memory.contents_mut(base);
+        for i in 0..size {
+            let byte = Expr::read(&updates, Expr::constant(i as u128, 32));
+            contents.write_byte((offset + i) as usize, byte);
+        }
+        state.symbolics.push(Symbolic {
+            object: entry.object.id,
+            array,
+            name: name.to_string(),
+        });
+        Ok(())
+    }
+
+    /// A fresh symbolic value of `width` bits recorded as a test object named `name`.
+    pub(crate) fn fresh_symbolic(&mut self, state: &mut State, name: &str, width: u32) -> Value {
+        let bytes = width.div_ceil(8);
+        let array_name = self.unique_array_name(name);
+        let array = Array::new(array_name, bytes as u64, ArrayKind::SymbolicInput, None);
+        let value = Expr::read_lsb(&UpdateList::new(array.clone()), Expr::constant(0, 32), bytes);
+        let address = self.allocate(state, bytes as u64, 8, ObjectKind::Environment, name.to_string(), Init::Zero, None);
+        let object = state.memory.get_by_base(address).map(|e| e.object.id).expect("fresh object");
+        state.symbolics.push(Symbolic {
+            object,
+            array,
+            name: name.to_string(),
+        });
+        Value::from_expr(Expr::extract(value, 0, width))
+    }
+
+    /// A `__VERIFIER_nondet_*` value; booleans are "any non-zero byte is true".
+    fn nondet(&mut self, state: &mut State, name: &str, width: u32) -> Value {
+        if width == 1 {
+            let byte = self.fresh_symbolic(state, name, 8).to_expr();
+            return Value::from_expr(Expr::ne(byte, Expr::constant(0, 8)));
+        }
+        self.fresh_symbolic(state, name, width)
+    }
+
+    /// `klee_assume(cond)`.
+    fn assume(&mut self, state: &mut State, cond: &Value) -> Exec<()> {
+        let c = match cond {
+            Value::Concrete(v, _) => {
+                return if *v != 0 {
+                    Ok(())
+                } else {
+                    Err(user_error("invalid klee_assume call (provably false)"))
+                }
+            }
+            other => {
+                let e = other.to_expr();
+                Expr::ne(e.clone(), Expr::constant(0, e.width()))
+            }
+        };
+        if !self.may_be_true(state, &c, "klee_assume")? {
+            return Err(user_error("invalid klee_assume call (provably false)"));
+        }
+        state.add_constraint(c);
+        Ok(())
+    }
+
+    /// `klee_range(begin, end, name)`: a symbolic int in `[begin, end)`.
+    fn range(&mut self, state: &mut State, args: &[Value]) -> Exec<Value> {
+        let begin = self.concretize(state, arg(args, 0)?, "klee_range")?;
+        let end = self.concretize(state, arg(args, 1)?, "klee_range")?;
+        let (b, e) = (begin as u32 as i32, end as u32 as i32);
+        if b >= e {
+            return Err(user_error("invalid range"));
+        }
+        if b + 1 == e {
+            return Ok(Value::concrete(begin, 32));
+        }
+        let name = self.optional_string(state, arg(args, 2)?)?;
+        let x = self.fresh_symbolic(state, &name, 32).to_expr();
+        state.add_constraint(Expr::sle(Expr::constant(begin, 32), x.clone()));
+        state.add_constraint(Expr::slt(x.clone(), Expr::constant(end, 32)));
+        Ok(Value::from_expr(x))
+    }
+
+    /// `klee_report_error(file, line, message, suffix)`.
+    fn klee_report_error(&mut self, state: &mut State, args: &[Value]) -> Exec<Termination> {
+        let file = self.optional_string(state, arg(args, 0)?)?;
+        let line = self.concretize(state, arg(args, 1)?, "klee_report_error")?;
+        let message = self.optional_string(state, arg(args, 2)?)?;
+        let suffix = self.optional_string(state, arg(args, 3)?)?;
+        self.reported_location = Some((file, line as u32));
+        Ok(Termination::error(ErrorKind::from_suffix(&suffix), message))
+    }
+
+    /// `malloc`-like allocation; a symbolic size is concretised as KLEE does.
+    fn malloc(&mut self, module: &Module, state: &mut State, inst: &Inst, size: &Value, init: Init) -> Exec<Option<Value>> {
+        let size = match size {
+            Value::Concrete(s, _) => *s as u64,
+            Value::Symbolic(e) => match self.concretize_size(state, e, inst.dest)? {
+                Some(s) => s,
+                None => return Ok(Some(Value::Concrete(0, 64))),
+            },
+            Value::Aggregate(_) => return Err(exec("aggregate allocation size")),
+        };
+        if size > self.config.max_alloc_size {
+            self.warn_once(&format!("allocation of {size} bytes exceeds the limit; returning NULL"));
+            return Ok(Some(Value::Concrete(0, 64)));
+        }
+        let name = module.function(state.frame().func).name.clone();
+        let address = self.allocate(state, size, 16, ObjectKind::Heap, name, init, inst.loc);
+        Ok(Some(Value::Concrete(address as u128, 64)))
+    }
+
+    /// KLEE's concretisation of a symbolic allocation size: the smallest power-of-two
+    /// halving of a feasible value; the other sizes fork a path where `malloc` returns NULL
+    /// for huge sizes, and a `model` error for the rest. `None` means "return NULL".
+    fn concretize_size(&mut self, state: &mut State, size: &Expr, dest: Option<sear_ir::Slot>) -> Exec<Option<u64>> {
+        let w = size.width();
+        let mut example = self.get_value(state, size, "allocation size")?;
+        while example > 128 {
+            let half = example >> 1;
+            let eq = Expr::eq(Expr::constant(half, w), size.clone());
+            if !self.may_be_true(state, &eq, "allocation size")? {
+                break;
+            }
+            example = half;
+        }
+        let fixed = Expr::eq(Expr::constant(example, w), size.clone());
+        if !self.must_be_true(state, &fixed, "allocation size")? {
+            let mut other = self.fork_state(state);
+            other.add_constraint(Expr::not(fixed.clone()));
+            let huge = Expr::ult(Expr::constant(1u128 << 31, w), size.clone());
+            if self.may_be_true(&other, &huge, "allocation size")? {
+                if self.may_be_true(&other, &Expr::not(huge.clone()), "allocation size")? {
+                    let mut rest = self.fork_state(&mut other);
+                    rest.add_constraint(Expr::not(huge.clone()));
+                    let message = format!("concretized symbolic size (tried {example})");
+                    self.terminate(rest, Termination::error(ErrorKind::Model, message));
+                }
+                other.add_constraint(huge);
+                if let Some(dest) = dest {
+                    other.frame_mut().locals[dest.0 as usize] = Value::Concrete(0, 64);
+                }
+                self.pending.push(other);
+            } else {
+                let message = format!("concretized symbolic size (tried {example})");
+                self.terminate(other, Termination::error(ErrorKind::Model, message));
+            }
+            state.add_constraint(fixed);
+        }
+        Ok(Some(example as u64))
+    }
+
+    fn realloc(&mut self, module: &Module, state: &mut State, inst: &Inst, ptr: &Value, size: &Value) -> Exec<Value> {
+        let address = self.concretize(state, ptr, "realloc pointer")? as u64;
+        let new_size = self.concretize(state, size, "realloc size")? as u64;
+        if address == 0 {
+            return Ok(self
+                .malloc(module, state, inst, &Value::Concrete(new_size as u128, 64), Init::Garbage)?
+                .unwrap_or(Value::Concrete(0, 64)));
+        }
+        let old = self.object_at(state, address);
+        let Some(old) = old.filter(|o| o.kind == ObjectKind::Heap) else {
+            return Err(self.bad_free(state, address));
+        };
+        if new_size == 0 {
+            state.memory.free(address);
+            return Ok(Value::Concrete(0, 64));
+        }
+        let bytes = self.read_bytes(state, &Value::Concrete(address as u128, 64), old.size.min(new_size))?;
+        let name = module.function(state.frame().func).name.clone();
+        let new = self.allocate(state, new_size, 16, ObjectKind::Heap, name, Init::Garbage, inst.loc);
+        self.write_bytes(state, &Value::Concrete(new as u128, 64), &bytes)?;
+        state.memory.free(address);
+        Ok(Value::Concrete(new as u128, 64))
+    }
+
+    fn free(&mut self, state: &mut State, ptr: &Value) -> Exec<()> {
+        let address = self.concretize(state, ptr, "free pointer")? as u64;
+        if address == 0 {
+            return Ok(());
+        }
+        match self.object_at(state, address) {
+            Some(o) if o.kind == ObjectKind::Heap => {
+                state.memory.free(address);
+                Ok(())
+            }
+            Some(o) if o.kind == ObjectKind::Stack => {
+                Err(Termination::error(ErrorKind::Free, "free of alloca"))
+            }
+            Some(o) if o.kind == ObjectKind::Global => {
+                Err(Termination::error(ErrorKind::Free, "free of global"))
+            }
+            _ => Err(self.bad_free(state, address)),
+        }
+    }
+
+    fn bad_free(&self, state: &State, address: u64) -> Termination {
+        if state.memory.freed_by_base(address).is_some() {
+            Termination::error(ErrorKind::Free, "memory error: double free")
+        } else {
+            Termination::error(ErrorKind::Free, "memory error: invalid pointer: free")
+        }
+    }
+}
+

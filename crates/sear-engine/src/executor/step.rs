@@ -1,0 +1,495 @@
+//! The instruction dispatch: one `match` with short arms that call into the other modules.
+
+use std::rc::Rc;
+
+use sear_expr::Expr;
+use sear_ir::{
+    BinaryOp, BlockId, CastOp, Inst, InstKind, Module, Operand, Terminator, TypeId, TypeKind,
+};
+
+use super::ops::{self, Scalar, Unsupported};
+use super::{Exec, Executor};
+use crate::state::State;
+use crate::termination::{ErrorKind, Termination};
+use crate::value::Value;
+
+impl Executor<'_> {
+    /// Executes the next instruction of `state`.
+    pub(crate) fn step(&mut self, module: &Module, state: &mut State) -> Exec<()> {
+        let frame = state.frame();
+        let (func_id, block_id, index) = (frame.func, frame.block, frame.inst);
+        let block = &module.function(func_id).blocks[block_id.0 as usize];
+        self.stats.instructions += 1;
+        state.instructions += 1;
+        state.current_inst = index;
+        if self.coverage.mark(func_id.0, block_id.0, index) {
+            state.covered_new = true;
+            state.insts_since_cov_new = 0;
+        } else {
+            state.insts_since_cov_new += 1;
+        }
+        state.trace_hash = state
+            .trace_hash
+            .rotate_left(5)
+            .wrapping_add(((func_id.0 as u64) << 40) ^ ((block_id.0 as u64) << 20) ^ index as u64)
+            .wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        if index < block.insts.len() {
+            let inst = &block.insts[index];
+            state.frame_mut().inst = index + 1;
+            self.execute(module, state, inst)
+        } else {
+            self.execute_terminator(module, state, &block.term)
+        }
+    }
+
+    /// The value of an operand in the current frame.
+    #[inline]
+    pub(crate) fn operand(&self, state: &State, op: Operand) -> Value {
+        match op {
+            Operand::Slot(s) => state.frame().locals[s.0 as usize].clone(),
+            Operand::Const(c) => self.consts[c.0 as usize].clone(),
+        }
+    }
+
+    /// Writes the result of the current instruction.
+    #[inline]
+    pub(crate) fn bind(&self, state: &mut State, inst: &Inst, value: Value) {
+        if let Some(dest) = inst.dest {
+            state.frame_mut().locals[dest.0 as usize] = value;
+        }
+    }
+
+    fn execute(&mut self, module: &Module, state: &mut State, inst: &Inst) -> Exec<()> {
+        match &inst.kind {
+            InstKind::Binary { op, lhs, rhs } => {
+                let (a, b) = (self.operand(state, *lhs), self.operand(state, *rhs));
+                let v = self.binary(module, state, *op, inst.ty, &a, &b)?;
+                self.bind(state, inst, v);
+            }
+            InstKind::FNeg(x) => {
+                let a = self.operand(state, *x);
+                let kind = float_kind(module, inst.ty).ok_or_else(|| exec("fneg on non-float"))?;
+                let a = self.concretize_value(state, &a, "floating-point negation")?;
+                let v = ops::lift1(&a, &mut |x| {
+                    ops::float_neg(kind, x.as_concrete().unwrap_or(0))
+                        .map(|b| Value::concrete(b, ops::float_width(kind)))
+                })
+                .map_err(unsupported)?;
+                self.bind(state, inst, v);
+            }
+            InstKind::ICmp { pred, lhs, rhs } => {
+                let (a, b) = (self.operand(state, *lhs), self.operand(state, *rhs));
+                let v = ops::lift2(&a, &b, &mut |x, y| Ok(ops::icmp(*pred, x, y))).map_err(unsupported)?;
+                self.bind(state, inst, v);
+            }
+            InstKind::FCmp { pred, lhs, rhs } => {
+                let (a, b) = (self.operand(state, *lhs), self.operand(state, *rhs));
+                let kind = operand_float_kind(module, state, self, *lhs)
+                    .ok_or_else(|| exec("fcmp on non-float operands"))?;
+                let a = self.concretize_value(state, &a, "floating-point comparison")?;
+                let b = self.concretize_value(state, &b, "floating-point comparison")?;
+                let v = ops::lift2(&a, &b, &mut |x, y| {
+                    ops::float_cmp(*pred, kind, x.as_concrete().unwrap_or(0), y.as_concrete().unwrap_or(0))
+                        .map(Value::bool)
+                })
+                .map_err(unsupported)?;
+                self.bind(state, inst, v);
+            }
+            InstKind::Cast { op, value, from } => {
+                let v = self.operand(state, *value);
+                let (from_s, to_s) = (scalar_of(module, *from), scalar_of(module, inst.ty));
+                let (Some(from_s), Some(to_s)) = (from_s, to_s) else {
+                    // Casts between aggregates of the same layout (bitcast of vectors).
+                    self.bind(state, inst, v);
+                    return Ok(());
+                };
+                let is_float_cast = !matches!(
+                    op,
+                    CastOp::Trunc | CastOp::ZExt | CastOp::SExt | CastOp::PtrToInt | CastOp::IntToPtr
+                        | CastOp::BitCast | CastOp::AddrSpaceCast
+                );
+                let v = if is_float_cast {
+                    self.concretize_value(state, &v, "floating-point conversion")?
+                } else {
+                    v
+                };
+                let r = ops::lift1(&v, &mut |x| ops::cast(*op, x, from_s, to_s)).map_err(unsupported)?;
+                self.bind(state, inst, r);
+            }
+            InstKind::Select { cond, then_value, else_value } => {
+                let c = self.operand(state, *cond);
+                let (t, e) = (self.operand(state, *then_value), self.operand(state, *else_value));
+                let v = select_value(&c, &t, &e);
+                self.bind(state, inst, v);
+            }
+            InstKind::Alloca { elem, count, align } => {
+                let count = self.operand(state, *count);
+                let v = self.alloca(module, state, inst, *elem, count, *align)?;
+                self.bind(state, inst, v);
+            }
+            InstKind::Load { ptr, .. } => {
+                let p = self.operand(state, *ptr);
+                self.load(module, state, &p, inst.ty, inst.dest)?;
+            }
+            InstKind::Store { ptr, value, value_ty, .. } => {
+                let p = self.operand(state, *ptr);
+                let v = self.operand(state, *value);
+                self.store(module, state, &p, &v, *value_ty)?;
+            }
+            InstKind::Gep { base, offset, indices } => {
+                let v = self.gep(state, *base, *offset, indices);
+                self.bind(state, inst, v);
+            }
+            InstKind::ExtractValue { agg, indices } => {
+                let mut v = self.operand(state, *agg);
+                for i in indices {
+                    v = v.elements()[*i as usize].clone();
+                }
+                self.bind(state, inst, v);
+            }
+            InstKind::InsertValue { agg, value, indices } => {
+                let a = self.operand(state, *agg);
+                let v = self.operand(state, *value);
+                let r = insert_path(&a, indices, v);
+                self.bind(state, inst, r);
+            }
+            InstKind::ExtractElement { vector, index } => {
+                let vec = self.operand(state, *vector);
+                let idx = self.operand(state, *index);
+                let v = self.extract_element(state, &vec, &idx)?;
+                self.bind(state, inst, v);
+            }
+            InstKind::InsertElement { vector, element, index } => {
+                let vec = self.operand(state, *vector);
+                let elem = self.operand(state, *element);
+                let idx = self.operand(state, *index);
+                let idx = self.concretize(state, &idx, "vector index")?;
+                let mut items: Vec<Value> = vec.elements().to_vec();
+                if (idx as usize) < items.len() {
+                    items[idx as usize] = elem;
+                }
+                self.bind(state, inst, Value::Aggregate(Rc::from(items)));
+            }
+            InstKind::ShuffleVector { a, b, mask } => {
+                let (va, vb) = (self.operand(state, *a), self.operand(state, *b));
+                let all: Vec<&Value> = va.elements().iter().chain(vb.elements().iter()).collect();
+                let elem_zero = match all.first() {
+                    Some(v) => Value::Concrete(0, v.width().max(1)),
+                    None => Value::Concrete(0, 8),
+                };
+                let items: Vec<Value> = mask
+                    .iter()
+                    .map(|m| {
+                        if *m < 0 {
+                            elem_zero.clone()
+                        } else {
+                            all.get(*m as usize).map_or(elem_zero.clone(), |v| (*v).clone())
+                        }
+                    })
+                    .collect();
+                self.bind(state, inst, Value::Aggregate(Rc::from(items)));
+            }
+            InstKind::Call { callee, args, arg_types } => {
+                self.call(module, state, inst, *callee, args, arg_types)?;
+            }
+            InstKind::AtomicRmw { op, ptr, value } => {
+                let p = self.operand(state, *ptr);
+                let v = self.operand(state, *value);
+                self.atomic_rmw(module, state, inst, *op, &p, &v)?;
+            }
+            InstKind::CmpXchg { ptr, expected, replacement } => {
+                let p = self.operand(state, *ptr);
+                let e = self.operand(state, *expected);
+                let r = self.operand(state, *replacement);
+                self.cmpxchg(module, state, inst, &p, &e, &r)?;
+            }
+            InstKind::Freeze(x) => {
+                let v = self.operand(state, *x);
+                self.bind(state, inst, v);
+            }
+            InstKind::VaArg { .. } => return Err(exec("unsupported instruction 'va_arg'")),
+            InstKind::Nop => {}
+            InstKind::Unsupported(name) => {
+                return Err(exec(format!("unsupported instruction '{name}'")));
+            }
+        }
+        Ok(())
+    }
+
+    fn execute_terminator(&mut self, module: &Module, state: &mut State, term: &Terminator) -> Exec<()> {
+        match term {
+            Terminator::Ret(value) => {
+                let v = value.map(|op| self.operand(state, op));
+                self.ret(module, state, v)
+            }
+            Terminator::Br(target) => {
+                self.jump(module, state, *target);
+                Ok(())
+            }
+            Terminator::CondBr { cond, then_block, else_block } => {
+                let c = self.operand(state, *cond);
+                self.cond_branch(module, state, &c, *then_block, *else_block)
+            }
+            Terminator::Switch { value, default, cases } => {
+                let v = self.operand(state, *value);
+                self.switch(module, state, &v, *default, cases)
+            }
+            Terminator::IndirectBr { .. } => Err(exec("unsupported instruction 'indirectbr'")),
+            Terminator::Unreachable => Err(Termination::error(
+                ErrorKind::Unreachable,
+                "reached \"unreachable\" instruction",
+            )),
+            Terminator::Unsupported(name) => Err(exec(format!("unsupported instruction '{name}'"))),
+        }
+    }
+
+    /// Moves to `target`, evaluating its phis for the edge from the current block.
+    pub(crate) fn jump(&mut self, module: &Module, state: &mut State, target: BlockId) {
+        let frame = state.frame();
+        let from = frame.block;
+        let block = &module.function(frame.func).blocks[target.0 as usize];
+        if !block.phis.is_empty() {
+            let values: Vec<(u32, Value)> = block
+                .phis
+                .iter()
+                .map(|phi| {
+                    let op = phi
+                        .incoming
+                        .iter()
+                        .find(|(b, _)| *b == from)
+                        .map(|(_, op)| *op);
+                    let v = match op {
+                        Some(op) => self.operand(state, op),
+                        None => Value::Concrete(0, 1),
+                    };
+                    (phi.dest.0, v)
+                })
+                .collect();
+            let frame = state.frame_mut();
+            for (slot, v) in values {
+                frame.locals[slot as usize] = v;
+            }
+        }
+        let frame = state.frame_mut();
+        frame.prev_block = Some(from);
+        frame.block = target;
+        frame.inst = 0;
+    }
+
+    fn binary(
+        &mut self,
+        module: &Module,
+        state: &mut State,
+        op: BinaryOp,
+        ty: TypeId,
+        a: &Value,
+        b: &Value,
+    ) -> Exec<Value> {
+        if let Some(int_op) = ops::int_binop(op) {
+            if let (Value::Concrete(x, w), Value::Concrete(y, _)) = (a, b) {
+                // Fast path: concrete scalars.
+                self.check_concrete_operands(op, *y, *w)?;
+                return Ok(Value::Concrete(sear_expr::fold::fold_binary(int_op, *w, *x, *y), *w));
+            }
+            return match (a, b) {
+                (Value::Aggregate(xs), Value::Aggregate(ys)) => {
+                    let mut items = Vec::with_capacity(xs.len());
+                    for (x, y) in xs.iter().zip(ys.iter()) {
+                        self.check_operands(state, op, x, y)?;
+                        items.push(ops::int_binary(int_op, x, y));
+                    }
+                    Ok(Value::Aggregate(Rc::from(items)))
+                }
+                _ => {
+                    self.check_operands(state, op, a, b)?;
+                    Ok(ops::int_binary(int_op, a, b))
+                }
+            };
+        }
+        let kind = float_kind(module, ty).ok_or_else(|| exec("floating-point operation on non-float type"))?;
+        let a = self.concretize_value(state, a, "floating-point arithmetic")?;
+        let b = self.concretize_value(state, b, "floating-point arithmetic")?;
+        ops::lift2(&a, &b, &mut |x, y| {
+            ops::float_binary(op, kind, x.as_concrete().unwrap_or(0), y.as_concrete().unwrap_or(0))
+                .map(|bits| Value::concrete(bits, ops::float_width(kind)))
+        })
+        .map_err(unsupported)
+    }
+
+    #[inline]
+    fn check_concrete_operands(&self, op: BinaryOp, divisor: u128, width: u32) -> Exec<()> {
+        match op {
+            BinaryOp::UDiv | BinaryOp::SDiv | BinaryOp::URem | BinaryOp::SRem if divisor == 0 => {
+                Err(Termination::error(ErrorKind::Div, "divide by zero"))
+            }
+            BinaryOp::Shl | BinaryOp::LShr | BinaryOp::AShr if divisor >= width as u128 => {
+                Err(Termination::error(ErrorKind::Overshift, "overshift error"))
+            }
+            _ => Ok(()),
+        }
+    }
+
+    /// Division-by-zero and oversized-shift checks, forking an error path when the
+    /// operand may be bad.
+    fn check_operands(&mut self, state: &mut State, op: BinaryOp, _a: &Value, b: &Value) -> Exec<()> {
+        let width = b.width();
+        match op {
+            BinaryOp::UDiv | BinaryOp::SDiv | BinaryOp::URem | BinaryOp::SRem => {
+                if let Some(d) = b.as_concrete() {
+                    return self.check_concrete_operands(op, d, width);
+                }
+                let ok = Expr::ne(b.to_expr(), Expr::constant(0, width));
+                self.require(state, ok, || Termination::error(ErrorKind::Div, "divide by zero"))
+            }
+            BinaryOp::Shl | BinaryOp::LShr | BinaryOp::AShr => {
+                if let Some(d) = b.as_concrete() {
+                    return self.check_concrete_operands(op, d, width);
+                }
+                let ok = Expr::ult(b.to_expr(), Expr::constant(width as u128, width));
+                self.require(state, ok, || Termination::error(ErrorKind::Overshift, "overshift error"))
+            }
+            _ => Ok(()),
+        }
+    }
+
+    fn gep(&self, state: &State, base: Operand, offset: i64, indices: &[(Operand, i64)]) -> Value {
+        let base = self.operand(state, base);
+        if let Value::Concrete(mut address, _) = base {
+            let mut all_concrete = true;
+            for (op, scale) in indices {
+                match self.operand(state, *op) {
+                    Value::Concrete(i, w) => {
+                        let i = sear_expr::bits::sext(i, w, 64);
+                        address = address.wrapping_add(i.wrapping_mul(*scale as u128));
+                    }
+                    _ => {
+                        all_concrete = false;
+                        break;
+                    }
+                }
+            }
+            if all_concrete {
+                return Value::concrete(address.wrapping_add(offset as u128), 64);
+            }
+        }
+        let mut e = Expr::add(base.to_expr(), Expr::constant(offset as u128, 64));
+        for (op, scale) in indices {
+            let i = Expr::sext_or_trunc(self.operand(state, *op).to_expr(), 64);
+            e = Expr::add(e, Expr::mul(Expr::constant(*scale as u128, 64), i));
+        }
+        Value::from_expr(e)
+    }
+
+    fn extract_element(&mut self, state: &mut State, vec: &Value, idx: &Value) -> Exec<Value> {
+        let items = vec.elements();
+        match idx {
+            Value::Concrete(i, _) => Ok(items
+                .get(*i as usize)
+                .cloned()
+                .unwrap_or(Value::Concrete(0, items.first().map_or(8, |v| v.width().max(1))))),
+            _ => {
+                // A symbolic index selects among the elements.
+                let i = idx.to_expr();
+                let mut acc = items.last().map(Value::to_expr).ok_or_else(|| exec("empty vector"))?;
+                for (k, item) in items.iter().enumerate().rev().skip(1) {
+                    let is_k = Expr::eq(i.clone(), Expr::constant(k as u128, i.width()));
+                    acc = Expr::select(is_k, item.to_expr(), acc);
+                }
+                let _ = state;
+                Ok(Value::from_expr(acc))
+            }
+        }
+    }
+}
+
+/// `cond ? t : e` for scalars, vectors (element-wise condition) and aggregates.
+pub(crate) fn select_value(cond: &Value, t: &Value, e: &Value) -> Value {
+    match cond {
+        Value::Concrete(c, _) => {
+            if *c == 1 {
+                t.clone()
+            } else {
+                e.clone()
+            }
+        }
+        Value::Aggregate(cs) => {
+            let items: Vec<Value> = cs
+                .iter()
+                .zip(t.elements().iter().zip(e.elements().iter()))
+                .map(|(c, (x, y))| select_value(c, x, y))
+                .collect();
+            Value::Aggregate(Rc::from(items))
+        }
+        Value::Symbolic(c) => match (t, e) {
+            (Value::Aggregate(xs), Value::Aggregate(ys)) => {
+                let items: Vec<Value> = xs
+                    .iter()
+                    .zip(ys.iter())
+                    .map(|(x, y)| select_value(cond, x, y))
+                    .collect();
+                Value::Aggregate(Rc::from(items))
+            }
+            _ => Value::from_expr(Expr::select(c.clone(), t.to_expr(), e.to_expr())),
+        },
+    }
+}
+
+fn insert_path(agg: &Value, path: &[u32], value: Value) -> Value {
+    let Some((first, rest)) = path.split_first() else {
+        return value;
+    };
+    let mut items: Vec<Value> = agg.elements().to_vec();
+    let i = *first as usize;
+    items[i] = insert_path(&items[i], rest, value);
+    Value::Aggregate(Rc::from(items))
+}
+
+/// An `exec` termination with a message.
+pub(crate) fn exec(message: impl Into<String>) -> Termination {
+    Termination::error(ErrorKind::Exec, message)
+}
+
+pub(crate) fn unsupported(u: Unsupported) -> Termination {
+    exec(format!("unsupported operation: {}", u.0))
+}
+
+/// The float kind of a scalar or vector float type.
+pub(crate) fn float_kind(module: &Module, ty: TypeId) -> Option<sear_ir::FloatKind> {
+    match &module.ty(ty).kind {
+        TypeKind::Float(k) => Some(*k),
+        TypeKind::Vector { elem, .. } => float_kind(module, *elem),
+        _ => None,
+    }
+}
+
+/// The scalar kind of a scalar or vector type.
+pub(crate) fn scalar_of(module: &Module, ty: TypeId) -> Option<Scalar> {
+    match &module.ty(ty).kind {
+        TypeKind::Int(w) => Some(Scalar::Int(*w)),
+        TypeKind::Ptr => Some(Scalar::Int(64)),
+        TypeKind::Float(k) => Some(Scalar::Float(*k)),
+        TypeKind::Vector { elem, .. } => scalar_of(module, *elem),
+        _ => None,
+    }
+}
+
+fn operand_float_kind(
+    module: &Module,
+    state: &State,
+    exec: &Executor<'_>,
+    op: Operand,
+) -> Option<sear_ir::FloatKind> {
+    // Comparisons do not record operand types; infer the format from the operand width.
+    let v = exec.operand(state, op);
+    let width = match &v {
+        Value::Aggregate(items) => items.first().map_or(0, Value::width),
+        other => other.width(),
+    };
+    let _ = module;
+    match width {
+        32 => Some(sear_ir::FloatKind::Single),
+        64 => Some(sear_ir::FloatKind::Double),
+        80 => Some(sear_ir::FloatKind::X86Fp80),
+        _ => None,
+    }
+}

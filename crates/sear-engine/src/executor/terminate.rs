@@ -1,0 +1,173 @@
+//! Ending paths: statistics, test generation, error reports.
+
+use sear_expr::Expr;
+use sear_ir::Loc;
+
+use super::Executor;
+use super::StopReason;
+use crate::output::{ErrReport, ErrorRecord};
+use crate::state::State;
+use crate::termination::{ErrorKind, Termination};
+
+/// Where a state is: file, line, function.
+pub(crate) struct Place {
+    pub file: String,
+    pub line: u32,
+    pub function: String,
+    pub loc: Option<Loc>,
+}
+
+impl Executor<'_> {
+    /// Ends `state`: updates statistics and writes its test (and error report).
+    pub(crate) fn terminate(&mut self, state: State, termination: Termination) {
+        self.searcher.remove(state.id);
+        self.ptree.remove(state.ptree_node);
+        match termination {
+            Termination::Exit(_) => {
+                self.summary.completed_paths += 1;
+                self.stats.completed_paths += 1;
+                self.write_test(&state);
+            }
+            Termination::Early(reason) => {
+                self.summary.early_paths += 1;
+                if let Some(test) = self.write_test(&state) {
+                    let _ = self.output.write_early(&test, &reason);
+                }
+            }
+            Termination::Silent => {}
+            Termination::Error { kind, message } => {
+                self.summary.error_paths += 1;
+                self.stats.error_paths += 1;
+                self.report_error(&state, kind, message);
+            }
+        }
+    }
+
+    fn report_error(&mut self, state: &State, kind: ErrorKind, message: String) {
+        let mut place = self.place(state);
+        if let Some((file, line)) = self.reported_location.take() {
+            place.file = file;
+            place.line = line;
+            place.loc = None;
+        }
+        let key = (kind.suffix().to_string(), place.loc.or_else(|| {
+            // klee_report_error locations are keyed by their file and line.
+            Some(Loc { file: sear_ir::FileId(u32::MAX), line: place.line, col: place.file.len() as u32 })
+        }));
+        if !self.config.emit_all_errors && !self.emitted_errors.insert(key) {
+            return;
+        }
+        let Some(test) = self.write_test(state) else {
+            return;
+        };
+        let stack = self.format_stack(state);
+        let report = ErrReport {
+            message: &message,
+            file: &place.file,
+            line: place.line,
+            function: &place.function,
+            stack: &stack,
+            info: "",
+        };
+        if let Err(e) = self.output.write_err(&test, kind.suffix(), &report) {
+            self.observer.warning(&format!("cannot write error report: {e}"));
+        }
+        let record = ErrorRecord {
+            kind: kind.suffix().to_string(),
+            message,
+            file: place.file,
+            line: place.line,
+            function: place.function,
+            test,
+        };
+        self.observer.error(&record);
+        self.summary.errors.push(record);
+        if self.config.exit_on_error {
+            self.stop = Some(StopReason::ErrorFound);
+        }
+    }
+
+    /// Solves for the state's inputs and writes a `.ktest`; returns the test name.
+    fn write_test(&mut self, state: &State) -> Option<String> {
+        let mut constraints: Vec<Expr> = state.constraints.as_ref().clone();
+        for preference in &state.cex_preferences {
+            let q = sear_solver::Query::new(&constraints, preference.clone(), &self.meta);
+            if let Ok(true) = self.solver.may_be_true(&q) {
+                constraints.push(preference.clone());
+            }
+        }
+        let arrays: Vec<_> = state.symbolics.iter().map(|s| s.array.clone()).collect();
+        let model = match self.solver.get_initial_values(&constraints, &self.meta, &arrays) {
+            Ok(Some(model)) => model,
+            Ok(None) => {
+                self.observer.warning("path condition unsatisfiable when generating a test");
+                return None;
+            }
+            Err(e) => {
+                self.observer.warning(&format!("unable to compute test inputs: {e}"));
+                return None;
+            }
+        };
+        let objects: Vec<(String, Vec<u8>)> = state
+            .symbolics
+            .iter()
+            .map(|s| {
+                let bytes = model
+                    .get(&s.array)
+                    .map(|b| b.to_vec())
+                    .unwrap_or_else(|| vec![0; s.array.size() as usize]);
+                (s.name.clone(), bytes)
+            })
+            .collect();
+        match self.output.write_test(&self.config.argv, objects) {
+            Ok(name) => Some(name),
+            Err(e) => {
+                self.observer.warning(&format!("cannot write test: {e}"));
+                None
+            }
+        }
+    }
+
+    /// The location of the instruction `state` is executing.
+    pub(crate) fn place(&self, state: &State) -> Place {
+        let module = &self.module;
+        let Some(frame) = state.stack.last() else {
+            return Place { file: String::new(), line: 0, function: String::new(), loc: None };
+        };
+        let function = module.function(frame.func);
+        let block = &function.blocks[frame.block.0 as usize];
+        let loc = block
+            .insts
+            .get(state.current_inst)
+            .map_or(block.term_loc, |i| i.loc);
+        Place {
+            file: loc.map_or_else(String::new, |l| module.file_name(l.file).to_string()),
+            line: loc.map_or(0, |l| l.line),
+            function: function.name.clone(),
+            loc,
+        }
+    }
+
+    /// The call stack, innermost first: `function at file:line`.
+    pub(crate) fn format_stack(&self, state: &State) -> Vec<String> {
+        let module = &self.module;
+        let mut out = Vec::new();
+        let n = state.stack.len();
+        for (depth, frame) in state.stack.iter().enumerate().rev() {
+            let function = module.function(frame.func);
+            let block = &function.blocks[frame.block.0 as usize];
+            let index = if depth + 1 == n {
+                state.current_inst
+            } else {
+                frame.inst.saturating_sub(1)
+            };
+            let loc = block.insts.get(index).map_or(block.term_loc, |i| i.loc);
+            let at = loc.map_or_else(
+                || "<unknown>".to_string(),
+                |l| format!("{}:{}", module.file_name(l.file), l.line),
+            );
+            out.push(format!("{} at {}", function.name, at));
+        }
+        out
+    }
+}

@@ -1,0 +1,31 @@
+//! sear's executor: execution states, memory, searchers, special functions and outputs.
+//!
+//! [`run`] is the entry point: it takes a lowered module and a configuration and explores
+//! the program's paths, writing a test for each path and a report for each error.
+
+pub mod config;
+pub mod executor;
+pub mod memory;
+pub mod output;
+pub mod search;
+pub mod state;
+pub mod stats;
+pub mod termination;
+pub mod value;
+
+use std::sync::Arc;
+
+pub use config::{EngineConfig, SearchKind};
+pub use executor::{EngineError, Executor, Observer, Quiet, StopReason};
+pub use output::Summary;
+pub use termination::{ErrorKind, Termination};
+
+/// Runs `module` under `config` and returns the run's summary.
+pub fn run(
+    module: Arc<sear_ir::Module>,
+    config: EngineConfig,
+    solver: &sear_solver::SolverConfig,
+    observer: &mut dyn Observer,
+) -> Result<Summary, EngineError> {
+    Executor::new(module, config, solver, observer)?.run()
+}

@@ -1,0 +1,199 @@
+//! The contents of one memory object in one state.
+//!
+//! Like KLEE's `ObjectState`, bytes are kept as concrete values or known symbolic
+//! expressions for as long as every access uses a constant offset. Only when an access uses
+//! a symbolic offset are the bytes *flushed* into an array: a constant root holding the
+//! concrete bytes, plus writes for the symbolic ones. After a write at a symbolic offset, a
+//! byte's value is only known through the update list. Writes at constant offsets go to the
+//! byte cache and are flushed lazily, the next time a symbolic-offset access needs them.
+
+use std::sync::Arc;
+
+use sear_expr::{Array, ArrayKind, Expr, UpdateList};
+
+/// The state of one byte.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum ByteState {
+    /// The value is `concrete[i]`.
+    Concrete,
+    /// The value is `symbolic[i]`.
+    Symbolic,
+    /// The value is only known through the update list.
+    ViaUpdates,
+}
+
+/// Bytes of a memory object.
+#[derive(Clone, Debug)]
+pub struct ObjectContents {
+    concrete: Vec<u8>,
+    symbolic: Vec<Option<Expr>>,
+    state: Vec<ByteState>,
+    /// Per byte: its current value is already part of `updates`.
+    flushed: Vec<bool>,
+    updates: Option<UpdateList>,
+    /// How many arrays this object has been flushed to (for unique names).
+    flush_generation: u32,
+}
+
+impl ObjectContents {
+    /// `size` zero bytes.
+    pub fn zeroed(size: usize) -> Self {
+        ObjectContents {
+            concrete: vec![0; size],
+            symbolic: Vec::new(),
+            state: vec![ByteState::Concrete; size],
+            flushed: vec![false; size],
+            updates: None,
+            flush_generation: 0,
+        }
+    }
+
+    /// Contents with the given concrete bytes.
+    pub fn from_bytes(bytes: Vec<u8>) -> Self {
+        let size = bytes.len();
+        ObjectContents {
+            concrete: bytes,
+            ..Self::zeroed(size)
+        }
+    }
+
+    /// The number of bytes.
+    pub fn size(&self) -> usize {
+        self.concrete.len()
+    }
+
+    /// True if every byte is concrete.
+    pub fn is_all_concrete(&self) -> bool {
+        self.state.iter().all(|s| *s == ByteState::Concrete)
+    }
+
+    /// The byte at `offset` as an expression (8 bits).
+    pub fn read_byte(&self, offset: usize) -> Expr {
+        match self.state[offset] {
+            ByteState::Concrete => Expr::constant(self.concrete[offset] as u128, 8),
+            ByteState::Symbolic => self.symbolic[offset].clone().expect("symbolic byte"),
+            ByteState::ViaUpdates => Expr::read(
+                self.updates.as_ref().expect("flushed object"),
+                Expr::constant(offset as u128, 32),
+            ),
+        }
+    }
+
+    /// The concrete byte at `offset`, if it is concrete.
+    #[inline]
+    pub fn concrete_byte(&self, offset: usize) -> Option<u8> {
+        (self.state[offset] == ByteState::Concrete).then(|| self.concrete[offset])
+    }
+
+    /// Reads `len` bytes at a constant offset as one little-endian concrete value, if all
+    /// of them are concrete (the fast path for concrete code).
+    #[inline]
+    pub fn read_concrete(&self, offset: usize, len: usize) -> Option<u128> {
+        let states = &self.state[offset..offset + len];
+        if states.iter().any(|s| *s != ByteState::Concrete) {
+            return None;
+        }
+        let mut value = 0u128;
+        for (i, b) in self.concrete[offset..offset + len].iter().enumerate() {
+            value |= (*b as u128) << (8 * i);
+        }
+        Some(value)
+    }
+
+    /// Writes a concrete byte at a constant offset.
+    #[inline]
+    pub fn write_concrete_byte(&mut self, offset: usize, byte: u8) {
+        self.concrete[offset] = byte;
+        self.state[offset] = ByteState::Concrete;
+        self.flushed[offset] = false;
+    }
+
+    /// Writes `len` bytes of a concrete little-endian value at a constant offset.
+    #[inline]
+    pub fn write_concrete(&mut self, offset: usize, len: usize, value: u128) {
+        for i in 0..len {
+            self.write_concrete_byte(offset + i, (value >> (8 * i)) as u8);
+        }
+    }
+
+    /// Writes an 8-bit expression at a constant offset.
+    pub fn write_byte(&mut self, offset: usize, byte: Expr) {
+        debug_assert_eq!(byte.width(), 8);
+        if let Some(v) = byte.as_constant() {
+            self.write_concrete_byte(offset, v as u8);
+            return;
+        }
+        if self.symbolic.is_empty() {
+            self.symbolic = vec![None; self.concrete.len()];
+        }
+        self.symbolic[offset] = Some(byte);
+        self.state[offset] = ByteState::Symbolic;
+        self.flushed[offset] = false;
+    }
+
+    /// Brings the update list up to date with every byte and returns it. The root is a
+    /// constant array of the concrete bytes at the time of the first flush, so reads of
+    /// objects that were never written symbolically stay constant-array reads.
+    pub fn flush(&mut self, name_prefix: &str) -> UpdateList {
+        let mut updates = match self.updates.take() {
+            Some(u) => u,
+            None => {
+                let name = format!("{}_{}", name_prefix, self.flush_generation);
+                self.flush_generation += 1;
+                let root = Array::new(
+                    name,
+                    self.concrete.len() as u64,
+                    ArrayKind::MemoryObject,
+                    Some(Arc::from(self.concrete.clone().into_boxed_slice())),
+                );
+                for (i, state) in self.state.iter().enumerate() {
+                    // Concrete bytes are in the root already.
+                    self.flushed[i] = *state == ByteState::Concrete;
+                }
+                UpdateList::new(root)
+            }
+        };
+        for i in 0..self.concrete.len() {
+            if self.flushed[i] {
+                continue;
+            }
+            let value = match self.state[i] {
+                ByteState::Concrete => Expr::constant(self.concrete[i] as u128, 8),
+                ByteState::Symbolic => self.symbolic[i].clone().expect("symbolic byte"),
+                ByteState::ViaUpdates => continue,
+            };
+            updates = updates.write(Expr::constant(i as u128, 32), value);
+            self.flushed[i] = true;
+        }
+        self.updates = Some(updates.clone());
+        updates
+    }
+
+    /// Reads `len` bytes at a symbolic offset (32-bit, already known in bounds) as one
+    /// little-endian value.
+    pub fn read_symbolic(&mut self, offset: &Expr, len: u32, name_prefix: &str) -> Expr {
+        let updates = self.flush(name_prefix);
+        Expr::read_lsb(&updates, offset.clone(), len)
+    }
+
+    /// Writes bytes at a symbolic offset (32-bit): each `(delta, byte)` goes to
+    /// `offset + delta`.
+    pub fn write_symbolic(&mut self, offset: &Expr, bytes: &[(u64, Expr)], name_prefix: &str) {
+        let mut updates = self.flush(name_prefix);
+        for (delta, byte) in bytes {
+            let index = Expr::add(Expr::constant(*delta as u128, 32), offset.clone());
+            updates = updates.write(index, byte.clone());
+        }
+        for i in 0..self.concrete.len() {
+            self.state[i] = ByteState::ViaUpdates;
+            self.flushed[i] = true;
+        }
+        self.symbolic.clear();
+        self.updates = Some(updates);
+    }
+
+    /// Approximate heap bytes used, for the memory limit.
+    pub fn approx_bytes(&self) -> usize {
+        self.concrete.len() * 3 + self.symbolic.len() * 8
+    }
+}

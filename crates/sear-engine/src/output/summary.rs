@@ -1,0 +1,57 @@
+//! The `summary.json` record of a run.
+
+use serde::Serialize;
+
+/// One reported error.
+#[derive(Clone, Debug, Serialize)]
+pub struct ErrorRecord {
+    /// The kind (the `.err` suffix).
+    pub kind: String,
+    /// The message.
+    pub message: String,
+    /// Source file.
+    pub file: String,
+    /// Source line.
+    pub line: u32,
+    /// Function.
+    pub function: String,
+    /// The test that reproduces it.
+    pub test: String,
+}
+
+/// The run summary.
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct Summary {
+    /// Paths that returned from the entry function or called `exit`.
+    pub completed_paths: u64,
+    /// Paths that ended with an error (reported or not).
+    pub error_paths: u64,
+    /// Paths ended early (limits, interruption).
+    pub early_paths: u64,
+    /// `.ktest` files written.
+    pub tests: u64,
+    /// Reported errors.
+    pub errors: Vec<ErrorRecord>,
+    /// Instructions executed.
+    pub instructions: u64,
+    /// Solver queries issued by the engine.
+    pub queries: u64,
+    /// Time spent in the solver chain.
+    pub solver_time_s: f64,
+    /// Wall time of the run.
+    pub time_s: f64,
+    /// Why the run stopped.
+    pub stop_reason: String,
+    /// States forked.
+    pub forks: u64,
+    /// Instructions covered / total instructions of reached functions.
+    pub covered_instructions: u64,
+    /// Total instructions in the module's defined functions.
+    pub total_instructions: u64,
+    /// Peak number of simultaneously live states.
+    pub max_states: u64,
+    /// States dropped to stay within the memory limit.
+    pub dropped_states: u64,
+    /// Per-layer solver statistics.
+    pub solver: serde_json::Value,
+}

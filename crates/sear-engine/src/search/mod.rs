@@ -1,0 +1,183 @@
+//! Searchers: which state runs next.
+//!
+//! Every searcher implements [`Searcher`]; [`Interleaved`] alternates between several, as
+//! KLEE does when `--search` is repeated (its default is random-path interleaved with
+//! nurs:covnew).
+
+pub mod ptree;
+
+use rustc_hash::FxHashMap;
+
+use crate::config::SearchKind;
+use crate::state::{State, StateId};
+pub use ptree::ProcessTree;
+
+/// What a searcher may look at when choosing.
+pub struct SearchContext<'a> {
+    /// The live states.
+    pub states: &'a FxHashMap<StateId, State>,
+    /// The process tree.
+    pub ptree: &'a ProcessTree,
+    /// The run's random number generator.
+    pub rng: &'a mut fastrand::Rng,
+}
+
+/// A search strategy.
+pub trait Searcher {
+    /// Chooses the next state to run, if any.
+    fn select(&mut self, ctx: &mut SearchContext<'_>) -> Option<StateId>;
+    /// Records a new state.
+    fn add(&mut self, id: StateId);
+    /// Forgets a state that ended.
+    fn remove(&mut self, id: StateId);
+}
+
+/// Builds the searcher for a list of kinds (interleaved when there are several).
+pub fn build(kinds: &[SearchKind]) -> Box<dyn Searcher> {
+    let mut searchers: Vec<Box<dyn Searcher>> = kinds.iter().map(|k| single(*k)).collect();
+    if searchers.len() == 1 {
+        searchers.pop().expect("one searcher")
+    } else {
+        Box::new(Interleaved { searchers, next: 0 })
+    }
+}
+
+fn single(kind: SearchKind) -> Box<dyn Searcher> {
+    match kind {
+        SearchKind::Dfs => Box::new(Ordered { states: Vec::new(), lifo: true }),
+        SearchKind::Bfs => Box::new(Ordered { states: Vec::new(), lifo: false }),
+        SearchKind::RandomState => Box::new(RandomState { states: Vec::new() }),
+        SearchKind::RandomPath => Box::new(RandomPath),
+        SearchKind::CovNew => Box::new(CovNew { states: Vec::new() }),
+    }
+}
+
+/// Depth-first (newest state first) or breadth-first (oldest first).
+struct Ordered {
+    states: Vec<StateId>,
+    lifo: bool,
+}
+
+impl Searcher for Ordered {
+    fn select(&mut self, _ctx: &mut SearchContext<'_>) -> Option<StateId> {
+        if self.lifo {
+            self.states.last().copied()
+        } else {
+            self.states.first().copied()
+        }
+    }
+    fn add(&mut self, id: StateId) {
+        self.states.push(id);
+    }
+    fn remove(&mut self, id: StateId) {
+        if let Some(pos) = self.states.iter().rposition(|s| *s == id) {
+            self.states.remove(pos);
+        }
+    }
+}
+
+/// A uniformly random live state.
+struct RandomState {
+    states: Vec<StateId>,
+}
+
+impl Searcher for RandomState {
+    fn select(&mut self, ctx: &mut SearchContext<'_>) -> Option<StateId> {
+        if self.states.is_empty() {
+            return None;
+        }
+        Some(self.states[ctx.rng.usize(..self.states.len())])
+    }
+    fn add(&mut self, id: StateId) {
+        self.states.push(id);
+    }
+    fn remove(&mut self, id: StateId) {
+        if let Some(pos) = self.states.iter().position(|s| *s == id) {
+            self.states.swap_remove(pos);
+        }
+    }
+}
+
+/// KLEE's random-path: a random walk down the process tree.
+struct RandomPath;
+
+impl Searcher for RandomPath {
+    fn select(&mut self, ctx: &mut SearchContext<'_>) -> Option<StateId> {
+        ctx.ptree.random_walk(ctx.rng)
+    }
+    fn add(&mut self, _id: StateId) {}
+    fn remove(&mut self, _id: StateId) {}
+}
+
+/// KLEE's nurs:covnew: weighted random choice favouring states that covered new code
+/// recently (weight `1 / max(1, instructions since new coverage - 1000)^2`, plus a floor).
+struct CovNew {
+    states: Vec<StateId>,
+}
+
+impl CovNew {
+    fn weight(state: &State) -> f64 {
+        let inv_cov_new = if state.insts_since_cov_new > 0 {
+            1.0 / (state.insts_since_cov_new.saturating_sub(1000).max(1) as f64)
+        } else {
+            0.0
+        };
+        let floor = 1.0 / 10_000.0;
+        inv_cov_new * inv_cov_new + floor * floor
+    }
+}
+
+impl Searcher for CovNew {
+    fn select(&mut self, ctx: &mut SearchContext<'_>) -> Option<StateId> {
+        if self.states.is_empty() {
+            return None;
+        }
+        let weights: Vec<f64> = self
+            .states
+            .iter()
+            .map(|id| ctx.states.get(id).map_or(0.0, CovNew::weight))
+            .collect();
+        let total: f64 = weights.iter().sum();
+        let mut pick = ctx.rng.f64() * total;
+        for (id, w) in self.states.iter().zip(weights) {
+            if pick < w {
+                return Some(*id);
+            }
+            pick -= w;
+        }
+        self.states.last().copied()
+    }
+    fn add(&mut self, id: StateId) {
+        self.states.push(id);
+    }
+    fn remove(&mut self, id: StateId) {
+        if let Some(pos) = self.states.iter().position(|s| *s == id) {
+            self.states.remove(pos);
+        }
+    }
+}
+
+/// Alternates between searchers, one selection each.
+struct Interleaved {
+    searchers: Vec<Box<dyn Searcher>>,
+    next: usize,
+}
+
+impl Searcher for Interleaved {
+    fn select(&mut self, ctx: &mut SearchContext<'_>) -> Option<StateId> {
+        let n = self.searchers.len();
+        let choice = self.searchers[self.next].select(ctx);
+        self.next = (self.next + 1) % n;
+        choice
+    }
+    fn add(&mut self, id: StateId) {
+        for s in &mut self.searchers {
+            s.add(id);
+        }
+    }
+    fn remove(&mut self, id: StateId) {
+        for s in &mut self.searchers {
+            s.remove(id);
+        }
+    }
+}

@@ -1,0 +1,112 @@
+//! Execution states: one path through the program.
+
+use std::rc::Rc;
+
+use sear_expr::{ArrayRef, Expr};
+use sear_ir::{BlockId, FuncId, Slot};
+
+use crate::memory::{AddressSpace, Allocator, ObjectId};
+use crate::value::Value;
+
+/// Identifies a state within a run.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct StateId(pub u64);
+
+/// One activation record.
+#[derive(Clone, Debug)]
+pub struct Frame {
+    /// The executing function.
+    pub func: FuncId,
+    /// The current block.
+    pub block: BlockId,
+    /// Index of the next instruction in the block (`insts.len()` = the terminator).
+    pub inst: usize,
+    /// The block we came from (for phis).
+    pub prev_block: Option<BlockId>,
+    /// Value slots.
+    pub locals: Vec<Value>,
+    /// Base addresses of this frame's allocas, freed on return.
+    pub allocas: Vec<u64>,
+    /// Base address of the varargs area, if the function is variadic.
+    pub varargs: Option<u64>,
+    /// The caller's slot receiving the return value.
+    pub ret_dest: Option<Slot>,
+}
+
+/// A symbolic object to report in the test case.
+#[derive(Clone, Debug)]
+pub struct Symbolic {
+    /// The object made symbolic.
+    pub object: ObjectId,
+    /// The array holding its bytes.
+    pub array: ArrayRef,
+    /// The name written to the `.ktest` file.
+    pub name: String,
+}
+
+/// A path: stack, memory, path condition and bookkeeping.
+#[derive(Clone, Debug)]
+pub struct State {
+    /// Identity.
+    pub id: StateId,
+    /// The call stack (innermost last).
+    pub stack: Vec<Frame>,
+    /// Memory.
+    pub memory: AddressSpace,
+    /// Bump allocator for heap objects.
+    pub heap: Allocator,
+    /// Bump allocator for stack objects.
+    pub stack_alloc: Allocator,
+    /// The path condition: a conjunction of boolean expressions.
+    pub constraints: Rc<Vec<Expr>>,
+    /// Symbolic objects, in creation order.
+    pub symbolics: Vec<Symbolic>,
+    /// Number of symbolic branches taken.
+    pub depth: u32,
+    /// Instructions executed on this path.
+    pub instructions: u64,
+    /// Instructions since this path last covered a new instruction.
+    pub insts_since_cov_new: u64,
+    /// True if this path covered a new instruction.
+    pub covered_new: bool,
+    /// Node of this state in the process tree.
+    pub ptree_node: usize,
+    /// Values preferred for the test case (`klee_prefer_cex`).
+    pub cex_preferences: Vec<Expr>,
+    /// Rolling hash of the executed instruction trace (for trace-equivalence checks).
+    pub trace_hash: u64,
+    /// Counter for naming arrays created on this path.
+    pub array_counter: u32,
+    /// Index in the current block of the instruction being executed (the block's
+    /// instruction count for its terminator).
+    pub current_inst: usize,
+}
+
+impl State {
+    /// The innermost frame.
+    #[inline]
+    pub fn frame(&self) -> &Frame {
+        self.stack.last().expect("non-empty stack")
+    }
+
+    /// The innermost frame, mutably.
+    #[inline]
+    pub fn frame_mut(&mut self) -> &mut Frame {
+        self.stack.last_mut().expect("non-empty stack")
+    }
+
+    /// Adds a constraint to the path condition (trivially true constraints are dropped).
+    pub fn add_constraint(&mut self, c: Expr) {
+        debug_assert!(c.is_bool());
+        if c.is_true() {
+            return;
+        }
+        if let sear_expr::ExprKind::Binary { op: sear_expr::BinOp::And, lhs, rhs } = c.kind() {
+            let (l, r) = (lhs.clone(), rhs.clone());
+            self.add_constraint(l);
+            self.add_constraint(r);
+            return;
+        }
+        Rc::make_mut(&mut self.constraints).push(c);
+    }
+}

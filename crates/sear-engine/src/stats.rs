@@ -1,0 +1,105 @@
+//! Run statistics and instruction coverage.
+
+use std::time::Duration;
+
+use rustc_hash::FxHashMap;
+use sear_ir::{FuncId, Module};
+use serde::Serialize;
+
+/// Counters of one run.
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct Stats {
+    /// Instructions executed (all states).
+    pub instructions: u64,
+    /// Solver queries issued by the engine.
+    pub queries: u64,
+    /// Time spent in the solver.
+    pub solver_time: Duration,
+    /// States created by forking.
+    pub forks: u64,
+    /// Peak number of live states.
+    pub max_states: u64,
+    /// Paths completed.
+    pub completed_paths: u64,
+    /// Paths ended by errors.
+    pub error_paths: u64,
+    /// States dropped for the memory limit.
+    pub dropped_states: u64,
+    /// Values concretised (symbolic floats, sizes, external arguments).
+    pub concretisations: u64,
+}
+
+/// Which instructions have been executed, per function and block.
+#[derive(Debug)]
+pub struct Coverage {
+    /// Per function: per block, a bit per instruction (the terminator included).
+    covered: Vec<Vec<Vec<bool>>>,
+    total: u64,
+    count: u64,
+    by_name: FxHashMap<String, FuncId>,
+}
+
+impl Coverage {
+    /// Empty coverage for the module's defined functions.
+    pub fn new(module: &Module) -> Self {
+        let mut total = 0u64;
+        let covered = module
+            .functions
+            .iter()
+            .map(|f| {
+                f.blocks
+                    .iter()
+                    .map(|b| {
+                        total += b.insts.len() as u64 + 1;
+                        vec![false; b.insts.len() + 1]
+                    })
+                    .collect()
+            })
+            .collect();
+        Coverage {
+            covered,
+            total,
+            count: 0,
+            by_name: module.function_index.clone().into_iter().collect(),
+        }
+    }
+
+    /// Marks an instruction; returns true if it was not covered before.
+    #[inline]
+    pub fn mark(&mut self, func: u32, block: u32, inst: usize) -> bool {
+        let bit = &mut self.covered[func as usize][block as usize][inst];
+        if *bit {
+            false
+        } else {
+            *bit = true;
+            self.count += 1;
+            true
+        }
+    }
+
+    /// Covered instructions.
+    pub fn covered(&self) -> u64 {
+        self.count
+    }
+
+    /// Instructions in defined functions.
+    pub fn total(&self) -> u64 {
+        self.total
+    }
+
+    /// True if the function with this name executed at least one instruction.
+    pub fn function_reached(&self, name: &str) -> bool {
+        self.by_name.get(name).is_some_and(|f| {
+            self.covered[f.0 as usize]
+                .iter()
+                .any(|b| b.iter().any(|x| *x))
+        })
+    }
+}
+
+/// The process's resident set size in MiB (Linux), if available.
+pub fn resident_mib() -> Option<u64> {
+    let text = std::fs::read_to_string("/proc/self/statm").ok()?;
+    let pages: u64 = text.split_whitespace().nth(1)?.parse().ok()?;
+    Some(pages * 4096 / (1024 * 1024))
+}
