@@ -325,12 +325,14 @@ fn inst_text(m: &Module, inst: &Inst) -> String {
             value,
             value_ty,
             align,
-        } => format!(
-            "store {} {}, {}, align {align}",
-            type_name(m, *value_ty),
-            operand(m, value),
-            operand(m, ptr)
-        ),
+        } => {
+            // Constants print with their type already.
+            let value = match value {
+                Operand::Slot(s) => format!("{} %{}", type_name(m, *value_ty), s.0),
+                Operand::Const(c) => print_constant(m, *c),
+            };
+            format!("store {value}, {}, align {align}", operand(m, ptr))
+        }
         InstKind::Gep {
             base,
             offset,
