@@ -156,7 +156,12 @@ fn linking_only_what_is_needed() {
     let lib_bc = compile_c(&lib, &out, &opts).unwrap();
 
     let needed = out.join("needed.bc");
-    link_with_libraries(&[prog_bc.clone()], &[lib_bc.clone()], &needed).unwrap();
+    link_with_libraries(
+        std::slice::from_ref(&prog_bc),
+        std::slice::from_ref(&lib_bc),
+        &needed,
+    )
+    .unwrap();
     let m = load_module(&needed).unwrap();
     assert!(!func(&m, "helper").is_declaration);
     assert!(!func(&m, "inner").is_declaration);
@@ -171,7 +176,12 @@ fn linking_only_what_is_needed() {
     let second = write(dir.path(), "second.c", "int second(void) { return 5; }\n");
     let second_bc = compile_c(&second, &out, &opts).unwrap();
     let multi = out.join("multi.bc");
-    link_with_libraries(&[prog_bc.clone(), second_bc], &[lib_bc.clone()], &multi).unwrap();
+    link_with_libraries(
+        &[prog_bc.clone(), second_bc],
+        std::slice::from_ref(&lib_bc),
+        &multi,
+    )
+    .unwrap();
     let m = load_module(&multi).unwrap();
     assert!(!func(&m, "second").is_declaration);
     assert!(m.function_by_name("unused").is_none());
