@@ -234,7 +234,7 @@ fn calls_direct_indirect_and_intrinsic() {
     let dbg_calls = m
         .functions
         .iter()
-        .flat_map(|f| insts(f))
+        .flat_map(insts)
         .filter(|i| direct_callee(m, i).is_some_and(|n| n.starts_with("llvm.dbg.")))
         .count();
     assert_eq!(dbg_calls, 0);
