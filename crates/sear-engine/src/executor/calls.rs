@@ -197,10 +197,15 @@ impl Executor<'_> {
         if state.stack.is_empty() {
             let code = match value {
                 Some(Value::Concrete(v, w)) => sear_expr::bits::to_signed(v, w) as i32,
-                Some(v @ Value::Symbolic(_)) => {
-                    let width = v.width();
-                    let c = self.concretize(state, &v, "exit status")?;
-                    sear_expr::bits::to_signed(c, width) as i32
+                Some(Value::Symbolic(e)) => {
+                    // The exit status is fixed to one feasible value, silently: the test
+                    // generated for this path replays with that status.
+                    let c = self.get_value(state, &e, "exit status")?;
+                    state.add_constraint(sear_expr::Expr::eq(
+                        sear_expr::Expr::constant(c, e.width()),
+                        e.clone(),
+                    ));
+                    sear_expr::bits::to_signed(c, e.width()) as i32
                 }
                 _ => 0,
             };

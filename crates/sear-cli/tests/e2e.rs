@@ -1,0 +1,184 @@
+//! End-to-end tests: every C program under `tests/c/` is run through `sear run`, and the
+//! outcome is compared with expectations written as comments in the program:
+//!
+//! * `// sear-args: ARGS` — extra arguments for `sear run` (default search: dfs).
+//! * `// program-args: ARGS` — arguments passed to the program's `main`.
+//! * `// expect-completed: N` — paths that returned from `main` or called `exit`.
+//! * `// expect-error-paths: N` — paths that ended with an error.
+//! * `// expect-tests: N` — `.ktest` files written.
+//! * `... // expect-error: KIND` on a line — an error of that kind is reported at this line;
+//!   the reported (kind, line) set must equal the annotated one.
+//! * `// expect-replay: no` — skip the native replay (default: every reported error must
+//!   reproduce under `sear replay`).
+//!
+//! `SEAR_E2E_FILTER=substring` runs only matching programs.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use serde_json::Value;
+
+struct Expectations {
+    sear_args: Vec<String>,
+    program_args: Vec<String>,
+    completed: Option<u64>,
+    error_paths: Option<u64>,
+    tests: Option<u64>,
+    errors: Vec<(String, u32)>,
+    replay: bool,
+}
+
+fn parse_expectations(source: &str) -> Expectations {
+    let mut e = Expectations {
+        sear_args: Vec::new(),
+        program_args: Vec::new(),
+        completed: None,
+        error_paths: None,
+        tests: None,
+        errors: Vec::new(),
+        replay: true,
+    };
+    for (index, line) in source.lines().enumerate() {
+        let Some(comment) = line.find("//").map(|i| line[i + 2..].trim()) else {
+            continue;
+        };
+        let value = |key: &str| comment.strip_prefix(key).map(str::trim);
+        if let Some(v) = value("sear-args:") {
+            e.sear_args.extend(v.split_whitespace().map(str::to_string));
+        } else if let Some(v) = value("program-args:") {
+            e.program_args.extend(v.split_whitespace().map(str::to_string));
+        } else if let Some(v) = value("expect-completed:") {
+            e.completed = Some(v.parse().expect("expect-completed: number"));
+        } else if let Some(v) = value("expect-error-paths:") {
+            e.error_paths = Some(v.parse().expect("expect-error-paths: number"));
+        } else if let Some(v) = value("expect-tests:") {
+            e.tests = Some(v.parse().expect("expect-tests: number"));
+        } else if let Some(v) = value("expect-error:") {
+            e.errors.push((v.to_string(), index as u32 + 1));
+        } else if let Some(v) = value("expect-replay:") {
+            e.replay = v != "no";
+        }
+    }
+    e.errors.sort();
+    e
+}
+
+fn sear() -> &'static str {
+    env!("CARGO_BIN_EXE_sear")
+}
+
+fn programs() -> Vec<PathBuf> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/c");
+    let filter = std::env::var("SEAR_E2E_FILTER").unwrap_or_default();
+    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .expect("tests/c exists")
+        .map(|e| e.expect("dir entry").path())
+        .filter(|p| p.extension().is_some_and(|x| x == "c"))
+        .filter(|p| p.to_string_lossy().contains(&filter))
+        .collect();
+    files.sort();
+    files
+}
+
+/// Runs one program; returns a description of every mismatch.
+fn check(program: &Path) -> Vec<String> {
+    let source = std::fs::read_to_string(program).expect("readable program");
+    let expect = parse_expectations(&source);
+    let out_root = tempfile::tempdir().expect("tempdir");
+    let out = out_root.path().join("out");
+    let mut cmd = Command::new(sear());
+    cmd.arg("run").arg("--no-progress").arg("--output-dir").arg(&out);
+    if !expect.sear_args.iter().any(|a| a.starts_with("--search")) {
+        cmd.args(["--search", "dfs"]);
+    }
+    cmd.args(&expect.sear_args).arg(program).args(&expect.program_args);
+    let output = cmd.output().expect("sear runs");
+    let name = program.file_name().unwrap().to_string_lossy().to_string();
+    let mut problems = Vec::new();
+    if !output.status.success() {
+        problems.push(format!(
+            "{name}: sear run failed: {}\n{}",
+            output.status,
+            String::from_utf8_lossy(&output.stderr)
+        ));
+        return problems;
+    }
+    let summary: Value = serde_json::from_str(
+        &std::fs::read_to_string(out.join("summary.json")).expect("summary.json"),
+    )
+    .expect("valid summary");
+    let number = |key: &str| summary[key].as_u64().unwrap_or(u64::MAX);
+    for (key, expected) in [
+        ("completed_paths", expect.completed),
+        ("error_paths", expect.error_paths),
+        ("tests", expect.tests),
+    ] {
+        if let Some(expected) = expected {
+            if number(key) != expected {
+                problems.push(format!("{name}: {key} = {}, expected {expected}", number(key)));
+            }
+        }
+    }
+    let ktests = std::fs::read_dir(&out)
+        .unwrap()
+        .filter(|e| e.as_ref().unwrap().path().extension().is_some_and(|x| x == "ktest"))
+        .count() as u64;
+    if ktests != number("tests") {
+        problems.push(format!("{name}: summary says {} tests, directory has {ktests}", number("tests")));
+    }
+    let mut reported: Vec<(String, u32)> = summary["errors"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| (e["kind"].as_str().unwrap().to_string(), e["line"].as_u64().unwrap() as u32))
+        .collect();
+    reported.sort();
+    if reported != expect.errors {
+        problems.push(format!(
+            "{name}: reported errors {reported:?}, expected {:?}",
+            expect.errors
+        ));
+    }
+    if expect.replay && !reported.is_empty() {
+        let replay = Command::new(sear())
+            .arg("replay")
+            .arg("--json")
+            .arg(&out)
+            .output()
+            .expect("sear replay runs");
+        if !replay.status.success() {
+            problems.push(format!(
+                "{name}: replay did not reproduce every error:\n{}\n{}",
+                String::from_utf8_lossy(&replay.stdout),
+                String::from_utf8_lossy(&replay.stderr)
+            ));
+        }
+    }
+    if !problems.is_empty() {
+        problems.push(format!("{name}: sear stderr:\n{}", String::from_utf8_lossy(&output.stderr)));
+    }
+    problems
+}
+
+#[test]
+fn c_programs_meet_their_expectations() {
+    let programs = programs();
+    assert!(!programs.is_empty(), "no programs under tests/c");
+    let problems: Vec<String> = std::thread::scope(|scope| {
+        let chunks: Vec<&[PathBuf]> = programs.chunks(programs.len().div_ceil(4)).collect();
+        let handles: Vec<_> = chunks
+            .into_iter()
+            .map(|chunk| scope.spawn(move || chunk.iter().flat_map(|p| check(p)).collect::<Vec<_>>()))
+            .collect();
+        handles.into_iter().flat_map(|h| h.join().unwrap()).collect()
+    });
+    assert!(problems.is_empty(), "{} problem(s):\n{}", problems.len(), problems.join("\n"));
+}
+
+#[test]
+fn expectations_parse() {
+    let e = parse_expectations("// sear-args: --max-time 5\nint x; // expect-error: ptr\n// expect-completed: 3\n");
+    assert_eq!(e.sear_args, vec!["--max-time", "5"]);
+    assert_eq!(e.errors, vec![("ptr".to_string(), 2)]);
+    assert_eq!(e.completed, Some(3));
+}
