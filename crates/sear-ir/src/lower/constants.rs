@@ -232,14 +232,21 @@ impl<'m> Lowerer<'m> {
 
 /// The sign-extended value of an integer constant of at most 64 bits, as a GEP index.
 pub(crate) fn const_index(v: Val<'_>) -> Option<i64> {
-    if !v.is_constant_int() || v.ty().int_width() > 64 {
+    if !v.is_constant_int()
+        || v.ty().kind() != LLVMTypeKind::LLVMIntegerTypeKind
+        || v.ty().int_width() > 64
+    {
         return None;
     }
     Some(v.const_sext())
 }
 
-/// Width and (masked) value of an integer constant of at most 128 bits.
+/// Width and (masked) value of a scalar integer constant of at most 128 bits.
 pub(crate) fn int_value(v: Val<'_>) -> Option<(u32, u128)> {
+    // (LLVM can be configured to make vector splats ConstantInts; those are not handled.)
+    if !v.is_constant_int() || v.ty().kind() != LLVMTypeKind::LLVMIntegerTypeKind {
+        return None;
+    }
     let width = v.ty().int_width();
     if width <= 64 {
         return Some((width, u128::from(v.const_zext())));

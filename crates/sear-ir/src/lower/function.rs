@@ -179,12 +179,7 @@ impl<'m> Lowerer<'m> {
         let mut cases = Vec::with_capacity(num_cases);
         for i in 0..num_cases {
             let case_value = t.operand(2 + 2 * i as u32);
-            let parsed = if case_value.is_constant_int() {
-                int_value(case_value)
-            } else {
-                None
-            };
-            let Some((_, value)) = parsed else {
+            let Some((_, value)) = int_value(case_value) else {
                 return Terminator::Unsupported("switch on an integer wider than 128 bits".into());
             };
             // Successor 0 is the default destination; case `i` goes to successor `i + 1`.
