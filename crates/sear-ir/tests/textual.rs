@@ -321,3 +321,32 @@ declare void @llvm.dbg.value(metadata, metadata, metadata)
     assert_eq!(m.file_name(loc.file), "/work/proj/src/x.c");
     assert_eq!(f.loc.map(|l| l.line), Some(3));
 }
+
+#[test]
+fn metadata_arguments_become_unsupported_constants() {
+    let m = load_ll(
+        r#"
+define void @f() {
+  call void @llvm.experimental.noalias.scope.decl(metadata !0)
+  ret void
+}
+declare void @llvm.experimental.noalias.scope.decl(metadata)
+!0 = !{!1}
+!1 = distinct !{!1, !2, !"scope"}
+!2 = distinct !{!2, !"domain"}
+"#,
+    );
+    let f = func(&m, "f");
+    let call = insts(f).next().unwrap();
+    assert_eq!(
+        direct_callee(&m, call),
+        Some("llvm.experimental.noalias.scope.decl")
+    );
+    let InstKind::Call { args, .. } = &call.kind else {
+        unreachable!()
+    };
+    let [Operand::Const(c)] = args[..] else {
+        panic!("expected one constant argument: {args:?}")
+    };
+    assert_eq!(m.constant(c), &Constant::Unsupported("metadata".into()));
+}

@@ -6,7 +6,7 @@ use super::Lowerer;
 use crate::ir::*;
 use crate::llvm::{self, Val};
 use llvm_sys::prelude::{LLVMBasicBlockRef, LLVMValueRef};
-use llvm_sys::{LLVMOpcode as Op, LLVMTypeKind};
+use llvm_sys::{LLVMOpcode as Op, LLVMTypeKind, LLVMValueKind};
 use rustc_hash::FxHashMap;
 
 /// Per-function lowering state: where each SSA value lives and each block's id.
@@ -128,13 +128,15 @@ impl<'m> Lowerer<'m> {
         if v.is_constant() {
             return Operand::Const(self.constant(v));
         }
-        let what = if v.is_inline_asm() {
+        let what = if v.kind() == LLVMValueKind::LLVMMetadataAsValueValueKind {
+            // Metadata arguments of intrinsics (`llvm.experimental.noalias.scope.decl`, ...).
+            "metadata".to_string()
+        } else if v.is_inline_asm() {
             "inline assembly used as a value".to_string()
         } else if v.is_instruction() || v.is_argument() {
             // Void instructions have no slot; nothing valid refers to them.
             format!("value without a slot: {}", v.print())
         } else {
-            // Metadata operands of intrinsics, for instance.
             format!("operand {}", v.print())
         };
         Operand::Const(self.add_const(Constant::Unsupported(what)))
