@@ -205,6 +205,10 @@ define i32 @asm(i32 %x) {
   %r = call i32 asm "bswap $0", "=r,0"(i32 %x)
   ret i32 %r
 }
+define void @barrier() {
+  call void asm sideeffect "", "~{memory}"()
+  ret void
+}
 define i32 @computed_goto(i1 %c) {
 entry:
   %target = select i1 %c, ptr blockaddress(@computed_goto, %one), ptr blockaddress(@computed_goto, %two)
@@ -229,6 +233,12 @@ two:
             callee: Callee::InlineAsm,
             ..
         }
+    ));
+
+    // An empty asm statement (a compiler barrier) does nothing.
+    assert!(matches!(
+        func(&m, "barrier").blocks[0].insts[0].kind,
+        InstKind::Nop
     ));
 
     let goto = func(&m, "computed_goto");

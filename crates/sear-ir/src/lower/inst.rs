@@ -163,10 +163,15 @@ impl<'m> Lowerer<'m> {
         }
     }
 
-    /// A call; `None` for calls to `llvm.dbg.*`, which are dropped.
+    /// A call; `None` for calls to `llvm.dbg.*`, which are dropped. An empty `asm`
+    /// statement without results (a compiler barrier) is a no-op.
     fn call(&mut self, cx: &FnCtx, inst: Val<'m>) -> Option<InstKind> {
         let target = inst.called_value();
         let callee = if target.is_inline_asm() {
+            let is_void = inst.ty().kind() == LLVMTypeKind::LLVMVoidTypeKind;
+            if is_void && target.inline_asm_text().trim().is_empty() {
+                return Some(InstKind::Nop);
+            }
             Callee::InlineAsm
         } else if let Some(&f) = self.func_ids.get(&target.raw()) {
             if self.module.function(f).name.starts_with("llvm.dbg.") {
