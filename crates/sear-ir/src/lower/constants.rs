@@ -23,12 +23,20 @@ impl<'m> Lowerer<'m> {
     }
 
     /// Adds a constant to the table, or finds its existing entry.
+    ///
+    /// Large aggregates (big initialized tables) are not indexed structurally, which would
+    /// copy and hash them: LLVM already uniques equal aggregate constants.
     pub(crate) fn add_const(&mut self, c: Constant) -> ConstId {
-        if let Some(&id) = self.const_index.get(&c) {
-            return id;
+        let indexed = !matches!(&c, Constant::Aggregate { elems, .. } if elems.len() > 64);
+        if indexed {
+            if let Some(&id) = self.const_index.get(&c) {
+                return id;
+            }
         }
         let id = ConstId(self.module.constants.len() as u32);
-        self.const_index.insert(c.clone(), id);
+        if indexed {
+            self.const_index.insert(c.clone(), id);
+        }
         self.module.constants.push(c);
         id
     }
