@@ -140,6 +140,7 @@ pub struct Executor<'o> {
     pub(crate) interrupt: Arc<AtomicBool>,
     pub(crate) observer: &'o mut dyn Observer,
     pub(crate) start: Instant,
+    pub(crate) last_memory_check: Instant,
     pub(crate) stop: Option<StopReason>,
 }
 
@@ -182,6 +183,7 @@ impl<'o> Executor<'o> {
             interrupt: Arc::new(AtomicBool::new(false)),
             observer,
             start: Instant::now(),
+            last_memory_check: Instant::now(),
             stop: None,
             config,
         })
@@ -288,7 +290,8 @@ impl<'o> Executor<'o> {
             }
         }
         if let Some(limit_mib) = self.config.max_memory_mib {
-            if self.stats.instructions % 8 == 0 {
+            if self.last_memory_check.elapsed() >= Duration::from_millis(100) {
+                self.last_memory_check = Instant::now();
                 self.enforce_memory_limit(limit_mib);
             }
         }

@@ -21,6 +21,10 @@ pub struct ObjectEntry {
     pub contents: Arc<ObjectContents>,
 }
 
+/// Freed objects kept for use-after-free detection. Beyond this many, the oldest
+/// allocations leave the quarantine (an access to them is then reported as out of bounds).
+pub const QUARANTINE_LIMIT: usize = 1 << 16;
+
 /// What an address points into.
 #[derive(Clone, Debug)]
 pub enum Lookup<'a> {
@@ -55,6 +59,13 @@ impl AddressSpace {
     pub fn free(&mut self, address: u64) -> Option<Arc<MemoryObject>> {
         let entry = self.objects.remove(&address)?;
         self.freed.insert(address, entry.object.clone());
+        if self.freed.len() > QUARANTINE_LIMIT {
+            // Addresses grow with allocation time, so the smallest are the oldest.
+            while self.freed.len() > QUARANTINE_LIMIT / 2 {
+                let oldest = self.freed.get_min().expect("non-empty quarantine").0;
+                self.freed.remove(&oldest);
+            }
+        }
         Some(entry.object)
     }
 
