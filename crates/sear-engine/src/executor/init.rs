@@ -20,10 +20,7 @@ impl Executor<'_> {
     /// Builds the state that calls the entry function with `argv`.
     pub(crate) fn initial_state(&mut self) -> Result<State, EngineError> {
         let module = Arc::clone(&self.module);
-        let entry = module
-            .function_by_name(&self.config.entry)
-            .filter(|f| !module.function(*f).is_declaration)
-            .ok_or_else(|| EngineError::Entry(format!("entry function '{}' not found", self.config.entry)))?;
+        let entry = entry_function(&module, &self.config.entry)?;
         let mut state = State {
             id: StateId(0),
             stack: Vec::new(),
@@ -172,17 +169,6 @@ impl Executor<'_> {
     fn entry_arguments(&mut self, module: &Module, state: &mut State, entry: sear_ir::FuncId) -> Result<Vec<Value>, EngineError> {
         let f = module.function(entry);
         let kinds: Vec<&TypeKind> = f.params.iter().map(|t| &module.ty(*t).kind).collect();
-        let shape_ok = match kinds.as_slice() {
-            [] => true,
-            [TypeKind::Int(32), TypeKind::Ptr] | [TypeKind::Int(32), TypeKind::Ptr, TypeKind::Ptr] => true,
-            _ => false,
-        };
-        if !shape_ok {
-            return Err(EngineError::Entry(format!(
-                "'{}' has an unsupported signature: expected (), (int, char **) or (int, char **, char **)",
-                f.name
-            )));
-        }
         if kinds.is_empty() {
             return Ok(Vec::new());
         }
@@ -205,4 +191,26 @@ impl Executor<'_> {
         }
         Ok(args)
     }
+}
+
+/// The entry function, checked: it must be defined and take `()`, `(int, char **)` or
+/// `(int, char **, char **)`.
+pub(crate) fn entry_function(module: &Module, name: &str) -> Result<sear_ir::FuncId, EngineError> {
+    let entry = module
+        .function_by_name(name)
+        .filter(|f| !module.function(*f).is_declaration)
+        .ok_or_else(|| EngineError::Entry(format!("entry function '{name}' not found")))?;
+    let f = module.function(entry);
+    let kinds: Vec<&TypeKind> = f.params.iter().map(|t| &module.ty(*t).kind).collect();
+    let shape_ok = matches!(
+        kinds.as_slice(),
+        [] | [TypeKind::Int(32), TypeKind::Ptr] | [TypeKind::Int(32), TypeKind::Ptr, TypeKind::Ptr]
+    );
+    if !shape_ok {
+        return Err(EngineError::Entry(format!(
+            "'{}' has an unsupported signature: expected (), (int, char **) or (int, char **, char **)",
+            f.name
+        )));
+    }
+    Ok(entry)
 }

@@ -152,6 +152,7 @@ impl<'o> Executor<'o> {
         solver_config: &SolverConfig,
         observer: &'o mut dyn Observer,
     ) -> Result<Self, EngineError> {
+        init::entry_function(&module, &config.entry)?;
         let solver = Solver::new(solver_config)?;
         let output = OutputWriter::create(&config.output_dir)?;
         let handlers = special::resolve_handlers(&module);

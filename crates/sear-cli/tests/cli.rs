@@ -1,0 +1,201 @@
+//! The `sear` command line: bad input, limits, determinism.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn sear(args: &[&str], cwd: &Path) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_sear"))
+        .args(args)
+        .current_dir(cwd)
+        .output()
+        .expect("sear runs")
+}
+
+fn write(dir: &Path, name: &str, text: &str) -> PathBuf {
+    let path = dir.join(name);
+    std::fs::write(&path, text).unwrap();
+    path
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+fn assert_clean_failure(o: &Output, needle: &str) {
+    let err = stderr(o);
+    assert!(!o.status.success(), "expected failure, got success: {err}");
+    assert!(!err.contains("panicked"), "panic: {err}");
+    assert!(err.contains(needle), "expected {needle:?} in: {err}");
+}
+
+fn summary(dir: &Path) -> serde_json::Value {
+    serde_json::from_str(&std::fs::read_to_string(dir.join("summary.json")).unwrap()).unwrap()
+}
+
+#[test]
+fn missing_file_is_a_clear_error() {
+    let tmp = tempfile::tempdir().unwrap();
+    let o = sear(&["run", "nope.c"], tmp.path());
+    assert_clean_failure(&o, "nope.c: no such file");
+    assert!(!tmp.path().join("sear-out-0").exists());
+}
+
+#[test]
+fn compilation_errors_are_shown_as_clang_printed_them() {
+    let tmp = tempfile::tempdir().unwrap();
+    write(tmp.path(), "bad.c", "int main(void) {\n  return x;\n}\n");
+    let o = sear(&["run", "bad.c"], tmp.path());
+    assert_clean_failure(&o, "bad.c:2:10: error: use of undeclared identifier 'x'");
+}
+
+#[test]
+fn malformed_bitcode_is_rejected() {
+    let tmp = tempfile::tempdir().unwrap();
+    write(tmp.path(), "junk.bc", "this is not bitcode");
+    let o = sear(&["run", "junk.bc"], tmp.path());
+    assert_clean_failure(&o, "junk.bc");
+    write(tmp.path(), "junk.ll", "define i32 @main( {\n");
+    let o = sear(&["run", "junk.ll"], tmp.path());
+    assert_clean_failure(&o, "junk.ll");
+}
+
+#[test]
+fn unsupported_main_signature_is_rejected_before_any_output() {
+    let tmp = tempfile::tempdir().unwrap();
+    write(tmp.path(), "m.c", "int f(double d) { return d > 1; }\nint main(void) { return 0; }\n");
+    let o = sear(&["run", "--output-dir", "out", "--entry", "f", "m.c"], tmp.path());
+    assert_clean_failure(&o, "unsupported signature");
+    assert!(!tmp.path().join("out").exists(), "output directory was created");
+}
+
+#[test]
+fn output_directory_is_never_overwritten() {
+    let tmp = tempfile::tempdir().unwrap();
+    write(tmp.path(), "p.c", "int main(void) { return 0; }\n");
+    std::fs::create_dir(tmp.path().join("out")).unwrap();
+    write(&tmp.path().join("out"), "keep.txt", "precious");
+    let o = sear(&["run", "--output-dir", "out", "p.c"], tmp.path());
+    assert_clean_failure(&o, "not empty");
+    assert_eq!(std::fs::read_to_string(tmp.path().join("out/keep.txt")).unwrap(), "precious");
+    // An output directory that cannot be created.
+    write(tmp.path(), "afile", "x");
+    let o = sear(&["run", "--output-dir", "afile/sub", "p.c"], tmp.path());
+    assert_clean_failure(&o, "afile/sub");
+}
+
+#[test]
+fn default_output_directory_and_last_link() {
+    let tmp = tempfile::tempdir().unwrap();
+    write(tmp.path(), "p.c", "int main(void) { return 0; }\n");
+    assert!(sear(&["run", "--no-progress", "p.c"], tmp.path()).status.success());
+    assert!(sear(&["run", "--no-progress", "p.c"], tmp.path()).status.success());
+    assert!(tmp.path().join("sear-out-0/test000001.ktest").is_file());
+    assert!(tmp.path().join("sear-out-1/test000001.ktest").is_file());
+    let link = std::fs::read_link(tmp.path().join("sear-last")).unwrap();
+    assert_eq!(link, PathBuf::from("sear-out-1"));
+}
+
+const ENDLESS: &str = r#"
+#include "klee/klee.h"
+int main(void) {
+    unsigned char buf[64];
+    klee_make_symbolic(buf, sizeof buf, "buf");
+    unsigned n = 0;
+    for (int round = 0; ; round++)
+        for (int i = 0; i < 64; i++)
+            if (buf[i] == (unsigned char)(round + i)) n++;
+    return n;
+}
+"#;
+
+#[test]
+fn limits_stop_the_run_and_keep_every_test() {
+    let tmp = tempfile::tempdir().unwrap();
+    write(tmp.path(), "endless.c", ENDLESS);
+    let o = sear(
+        &["run", "--no-progress", "--output-dir", "out", "--max-instructions", "20000", "endless.c"],
+        tmp.path(),
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    let s = summary(&tmp.path().join("out"));
+    assert_eq!(s["stop_reason"], "max-instructions");
+    let tests = s["tests"].as_u64().unwrap();
+    assert!(tests > 1, "expected tests for the halted states");
+    assert_eq!(s["early_paths"].as_u64().unwrap(), tests);
+    let files = std::fs::read_dir(tmp.path().join("out"))
+        .unwrap()
+        .filter(|e| e.as_ref().unwrap().path().extension().is_some_and(|x| x == "ktest"))
+        .count() as u64;
+    assert_eq!(files, tests);
+
+    let o = sear(
+        &["run", "--no-progress", "--output-dir", "out2", "--max-time", "1", "endless.c"],
+        tmp.path(),
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(summary(&tmp.path().join("out2"))["stop_reason"], "max-time");
+}
+
+#[test]
+fn same_program_options_and_seed_give_identical_outputs() {
+    let tmp = tempfile::tempdir().unwrap();
+    let program = r#"
+#include "klee/klee.h"
+int main(void) {
+    int a[8];
+    klee_make_symbolic(a, sizeof a, "a");
+    int n = 0;
+    for (int i = 0; i < 8; i++)
+        if (a[i] > i) n++;
+    return n;
+}
+"#;
+    write(tmp.path(), "d.c", program);
+    for dir in ["r1", "r2"] {
+        let o = sear(
+            &["run", "--no-progress", "--output-dir", dir, "--seed", "7", "--max-instructions", "3000", "d.c"],
+            tmp.path(),
+        );
+        assert!(o.status.success(), "{}", stderr(&o));
+    }
+    let list = |d: &str| {
+        let mut v: Vec<_> = std::fs::read_dir(tmp.path().join(d))
+            .unwrap()
+            .map(|e| e.unwrap().file_name().into_string().unwrap())
+            .filter(|n| n.ends_with(".ktest"))
+            .collect();
+        v.sort();
+        v
+    };
+    let (a, b) = (list("r1"), list("r2"));
+    assert_eq!(a, b);
+    assert!(a.len() > 3);
+    for name in &a {
+        let x = std::fs::read(tmp.path().join("r1").join(name)).unwrap();
+        let y = std::fs::read(tmp.path().join("r2").join(name)).unwrap();
+        assert_eq!(x, y, "{name} differs");
+    }
+    let (s1, s2) = (summary(&tmp.path().join("r1")), summary(&tmp.path().join("r2")));
+    for key in ["completed_paths", "error_paths", "tests", "instructions", "forks"] {
+        assert_eq!(s1[key], s2[key], "{key}");
+    }
+}
+
+#[test]
+fn unsupported_external_function_is_an_exec_error_naming_it() {
+    let tmp = tempfile::tempdir().unwrap();
+    write(
+        tmp.path(),
+        "ext.c",
+        "int mystery(int);\nint main(void) {\n  return mystery(3);\n}\n",
+    );
+    let o = sear(&["run", "--no-progress", "--output-dir", "out", "ext.c"], tmp.path());
+    assert!(o.status.success(), "{}", stderr(&o));
+    let s = summary(&tmp.path().join("out"));
+    let errors = s["errors"].as_array().unwrap();
+    assert_eq!(errors.len(), 1);
+    assert_eq!(errors[0]["kind"], "exec");
+    assert!(errors[0]["message"].as_str().unwrap().contains("'mystery'"));
+    assert_eq!(errors[0]["line"], 3);
+    assert!(tmp.path().join("out/test000001.exec.err").is_file());
+}
