@@ -8,6 +8,7 @@
 //! * [`Assignment`] and [`Evaluator`]: evaluation under a model.
 //! * [`visit`]: collecting arrays and reads, substitution and rewriting.
 //! * [`smtlib`]: SMT-LIB2 printing and parsing.
+//! * [`array_opt`]: KLEE-Array's transformations of constant- and mixed-array reads.
 //!
 //! ```
 //! use sear_expr::{Array, ArrayKind, Assignment, Expr, UpdateList};
@@ -22,6 +23,7 @@
 //! ```
 
 pub mod array;
+pub mod array_opt;
 pub mod bits;
 mod build;
 pub mod eval;
@@ -30,6 +32,8 @@ pub mod fold;
 pub mod intern;
 pub mod smtlib;
 pub mod visit;
+#[cfg(feature = "testing")]
+pub mod testing;
 
 pub use array::{Array, ArrayKind, ArrayRef, UpdateList, UpdateNode};
 pub use eval::{Assignment, Evaluator};

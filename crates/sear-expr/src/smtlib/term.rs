@@ -1,0 +1,307 @@
+//! Iterative evaluation of SMT-LIB terms into sorted values.
+//!
+//! Terms are evaluated with an explicit stack of frames (one per open application), so
+//! nesting depth is bounded only by memory. `let` frames first evaluate their bindings in
+//! the outer scope, then bind them (shadowing outer bindings) while the body is evaluated.
+
+use crate::bits::{trunc, MAX_WIDTH};
+use crate::expr::Expr;
+use crate::smtlib::lexer::{ParseError, Tok};
+use crate::smtlib::ops::{apply, indexed_op, op_from_name, Op, SortSpec, Val};
+use crate::smtlib::parse::Parser;
+
+enum FrameKind {
+    Apply(Op, String),
+    Let { names: Vec<String>, bound: bool },
+    Annotated { named: Option<usize> },
+}
+
+struct Frame {
+    kind: FrameKind,
+    at: usize,
+    children: Vec<usize>,
+    next: usize,
+    args: Vec<Val>,
+}
+
+enum Begun {
+    Value(Val),
+    Frame(Frame),
+}
+
+impl Parser<'_> {
+    /// Evaluates the term at token `at`.
+    pub(crate) fn term(&mut self, at: usize) -> Result<Val, ParseError> {
+        let mut stack = match self.begin(at)? {
+            Begun::Value(v) => return Ok(v),
+            Begun::Frame(f) => vec![f],
+        };
+        loop {
+            let top = stack.last_mut().expect("the stack is not empty");
+            if let FrameKind::Let { names, bound } = &mut top.kind {
+                if !*bound && top.args.len() == names.len() {
+                    for (name, value) in names.iter().zip(top.args.drain(..)) {
+                        self.locals.entry(name.clone()).or_default().push(value);
+                    }
+                    *bound = true;
+                }
+            }
+            if top.next < top.children.len() {
+                let child = top.children[top.next];
+                top.next += 1;
+                match self.begin(child)? {
+                    Begun::Value(v) => top.args.push(v),
+                    Begun::Frame(f) => stack.push(f),
+                }
+                continue;
+            }
+            let frame = stack.pop().expect("the stack is not empty");
+            let value = self.finish(frame)?;
+            match stack.last_mut() {
+                Some(parent) => parent.args.push(value),
+                None => return Ok(value),
+            }
+        }
+    }
+
+    fn finish(&mut self, mut frame: Frame) -> Result<Val, ParseError> {
+        let toks = self.toks;
+        match frame.kind {
+            FrameKind::Apply(op, name) => {
+                apply(op, &name, frame.args).map_err(|message| self.err(frame.at, message))
+            }
+            FrameKind::Let { names, .. } => {
+                for name in &names {
+                    if let Some(values) = self.locals.get_mut(name) {
+                        values.pop();
+                        if values.is_empty() {
+                            self.locals.remove(name);
+                        }
+                    }
+                }
+                Ok(frame.args.pop().expect("a let has a body"))
+            }
+            FrameKind::Annotated { named } => {
+                let value = frame.args.pop().expect("an annotation has a term");
+                if let Some(at) = named {
+                    let name = match &toks[at].tok {
+                        Tok::Symbol(s) => s.clone(),
+                        _ => return Err(self.err(at, ":named expects a symbol")),
+                    };
+                    if self.globals.contains_key(&name) {
+                        return Err(self.err(at, format!("{name} is already declared")));
+                    }
+                    self.globals.insert(name, value.clone());
+                }
+                Ok(value)
+            }
+        }
+    }
+
+    fn lookup(&self, at: usize, name: &str) -> Result<Val, ParseError> {
+        if let Some(v) = self.locals.get(name).and_then(|vs| vs.last()) {
+            return Ok(v.clone());
+        }
+        if let Some(v) = self.globals.get(name) {
+            return Ok(v.clone());
+        }
+        match name {
+            "true" => Ok(Val::Bool(Expr::true_())),
+            "false" => Ok(Val::Bool(Expr::false_())),
+            _ if op_from_name(name).is_some() => {
+                Err(self.err(at, format!("{name} is a function and needs arguments")))
+            }
+            _ => Err(self.err(at, format!("unknown symbol {name}"))),
+        }
+    }
+
+    /// Starts evaluating the term at `at`: atoms give a value, applications a frame.
+    fn begin(&mut self, at: usize) -> Result<Begun, ParseError> {
+        let literal = |digits: &str, bits_per_digit: u32, radix: u32| {
+            let width = (digits.len() as u64) * bits_per_digit as u64;
+            if width > MAX_WIDTH as u64 {
+                return Err(self.err(at, "bit-vector literal wider than 128 bits"));
+            }
+            let value = u128::from_str_radix(digits, radix)
+                .map_err(|_| self.err(at, "malformed bit-vector literal"))?;
+            Ok(Begun::Value(Val::Bv(Expr::constant(value, width as u32))))
+        };
+        let toks = self.toks;
+        match &toks[at].tok {
+            Tok::Symbol(s) => return Ok(Begun::Value(self.lookup(at, s)?)),
+            Tok::Hex(d) => return literal(d, 4, 16),
+            Tok::Binary(d) => return literal(d, 1, 2),
+            Tok::LParen => {}
+            Tok::RParen => return Err(self.err(at, "unexpected ')'")),
+            _ => return Err(self.err(at, "expected a term")),
+        }
+        let parts = self.elements(at);
+        let Some(&head) = parts.first() else {
+            return Err(self.err(at, "empty application"));
+        };
+        let args = parts[1..].to_vec();
+        let (op, name) = match &toks[head].tok {
+            Tok::Symbol(s) => match s.as_str() {
+                "let" => return self.begin_let(at, &parts),
+                "_" => return Ok(Begun::Value(self.indexed_constant(at, &parts)?)),
+                "!" => return self.begin_annotation(at, &parts),
+                "as" => {
+                    return Err(self.err(head, "'as' is only supported as (as const (Array ...))"))
+                }
+                "forall" | "exists" | "match" | "lambda" => {
+                    return Err(self.err(head, format!("{s} is not supported")))
+                }
+                name => {
+                    if self.locals.contains_key(name) || self.globals.contains_key(name) {
+                        return Err(self.err(head, format!("{name} is not a function")));
+                    }
+                    let op = op_from_name(name)
+                        .ok_or_else(|| self.err(head, format!("unknown function {name}")))?;
+                    (op, name.to_string())
+                }
+            },
+            Tok::LParen => self.compound_head(head)?,
+            _ => return Err(self.err(head, "expected a function symbol")),
+        };
+        if args.is_empty() {
+            return Err(self.err(at, format!("{name} needs arguments")));
+        }
+        Ok(Begun::Frame(Frame {
+            kind: FrameKind::Apply(op, name),
+            at,
+            children: args,
+            next: 0,
+            args: Vec::new(),
+        }))
+    }
+
+    /// `(_ name i...)` or `(as const SORT)` in function position.
+    fn compound_head(&self, head: usize) -> Result<(Op, String), ParseError> {
+        let parts = self.elements(head);
+        let first = parts.first().map(|&p| &self.toks[p].tok);
+        match first {
+            Some(Tok::Symbol(s)) if s == "_" && parts.len() >= 3 => {
+                let Tok::Symbol(name) = &self.toks[parts[1]].tok else {
+                    return Err(self.err(parts[1], "expected an operator name"));
+                };
+                let indices = parts[2..]
+                    .iter()
+                    .map(|&p| self.numeral(p))
+                    .collect::<Result<Vec<u32>, _>>()?;
+                let op = indexed_op(name, &indices).map_err(|m| self.err(head, m))?;
+                Ok((op, name.clone()))
+            }
+            Some(Tok::Symbol(s)) if s == "as" && parts.len() == 3 => {
+                if !matches!(&self.toks[parts[1]].tok, Tok::Symbol(c) if c == "const") {
+                    return Err(self.err(parts[1], "only (as const ...) is supported"));
+                }
+                match self.sort(parts[2])? {
+                    SortSpec::Array(iw) => Ok((Op::ConstArray(iw), "const".to_string())),
+                    _ => Err(self.err(parts[2], "as const needs an array sort")),
+                }
+            }
+            _ => Err(self.err(head, "unsupported function head")),
+        }
+    }
+
+    /// `(_ bvN W)`.
+    fn indexed_constant(&self, at: usize, parts: &[usize]) -> Result<Val, ParseError> {
+        let name = match parts.get(1).map(|&p| &self.toks[p].tok) {
+            Some(Tok::Symbol(s)) => s.as_str(),
+            _ => return Err(self.err(at, "expected (_ bvN width)")),
+        };
+        let Some(digits) = name
+            .strip_prefix("bv")
+            .filter(|d| !d.is_empty() && d.bytes().all(|b| b.is_ascii_digit()))
+        else {
+            return Err(self.err(at, format!("{name} needs arguments or is not a constant")));
+        };
+        if parts.len() != 3 {
+            return Err(self.err(at, "expected (_ bvN width)"));
+        }
+        let width = self.numeral(parts[2])?;
+        if !(1..=MAX_WIDTH).contains(&width) {
+            return Err(self.err(
+                parts[2],
+                format!("bit-vector width {width} is not in 1..=128"),
+            ));
+        }
+        let value = digits.bytes().fold(0u128, |v, d| {
+            v.wrapping_mul(10).wrapping_add((d - b'0') as u128)
+        });
+        Ok(Val::Bv(Expr::constant(trunc(value, width), width)))
+    }
+
+    fn begin_let(&mut self, at: usize, parts: &[usize]) -> Result<Begun, ParseError> {
+        if parts.len() != 3 || self.toks[parts[1]].tok != Tok::LParen {
+            return Err(self.err(at, "expected (let ((name term) ...) body)"));
+        }
+        let mut names: Vec<String> = Vec::new();
+        let mut children = Vec::new();
+        for binding in self.elements(parts[1]) {
+            let pair = if self.toks[binding].tok == Tok::LParen {
+                self.elements(binding)
+            } else {
+                Vec::new()
+            };
+            if pair.len() != 2 {
+                return Err(self.err(binding, "expected (name term) in let"));
+            }
+            let name = match &self.toks[pair[0]].tok {
+                Tok::Symbol(s) => s.clone(),
+                _ => return Err(self.err(pair[0], "expected a name in let")),
+            };
+            if names.contains(&name) {
+                return Err(self.err(pair[0], format!("{name} is bound twice in one let")));
+            }
+            names.push(name);
+            children.push(pair[1]);
+        }
+        if names.is_empty() {
+            return Err(self.err(parts[1], "let needs at least one binding"));
+        }
+        children.push(parts[2]);
+        Ok(Begun::Frame(Frame {
+            kind: FrameKind::Let {
+                names,
+                bound: false,
+            },
+            at,
+            children,
+            next: 0,
+            args: Vec::new(),
+        }))
+    }
+
+    fn begin_annotation(&mut self, at: usize, parts: &[usize]) -> Result<Begun, ParseError> {
+        if parts.len() < 2 {
+            return Err(self.err(at, "expected (! term attributes...)"));
+        }
+        let mut named = None;
+        let mut i = 2;
+        while i < parts.len() {
+            match &self.toks[parts[i]].tok {
+                Tok::Keyword(k) => {
+                    let has_value = parts
+                        .get(i + 1)
+                        .is_some_and(|&p| !matches!(self.toks[p].tok, Tok::Keyword(_)));
+                    if k == "named" {
+                        if !has_value {
+                            return Err(self.err(parts[i], ":named expects a symbol"));
+                        }
+                        named = Some(parts[i + 1]);
+                    }
+                    i += 1 + has_value as usize;
+                }
+                _ => return Err(self.err(parts[i], "expected an attribute keyword")),
+            }
+        }
+        Ok(Begun::Frame(Frame {
+            kind: FrameKind::Annotated { named },
+            at,
+            children: vec![parts[1]],
+            next: 0,
+            args: Vec::new(),
+        }))
+    }
+}
