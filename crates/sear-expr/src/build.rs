@@ -42,8 +42,14 @@ impl Expr {
     /// at the first write that may alias (the read then starts at that write, so skipped
     /// writes never reach the solver). A read of a constant root at a constant in-bounds
     /// index folds to the byte.
+    ///
+    /// With dynamic constant folding switched off ([`crate::array_opt::folding`]), skipped
+    /// writes stay in the read's update list and constant roots are not folded.
     pub fn read(updates: &UpdateList, index: Expr) -> Expr {
         assert_eq!(index.width(), updates.root().index_width(), "read index width");
+        if !crate::array_opt::folding::read_folding() {
+            return read_unfolded(updates, index);
+        }
         let mut node = updates.head();
         while let Some(write) = node {
             let same = Expr::eq(index.clone(), write.index().clone());
@@ -59,6 +65,7 @@ impl Expr {
         let root = updates.root();
         if let (Some(contents), Some(i)) = (root.contents(), index.as_constant()) {
             if i < contents.len() as u128 {
+                crate::array_opt::folding::count_fold();
                 return Expr::constant(contents[i as usize] as u128, 8);
             }
         }
@@ -434,6 +441,22 @@ impl Expr {
             .collect();
         Expr::concat_all(&parts)
     }
+}
+
+/// A read as stock KLEE builds it: a provably equal write yields its value, provably
+/// different writes are skipped while looking for one, but the read keeps the whole update
+/// list and a constant root is never folded.
+fn read_unfolded(updates: &UpdateList, index: Expr) -> Expr {
+    for write in updates.iter() {
+        let same = Expr::eq(index.clone(), write.index().clone());
+        if same.is_true() {
+            return write.value().clone();
+        }
+        if !same.is_false() {
+            break;
+        }
+    }
+    Expr::make(ExprKind::Read { updates: updates.clone(), index }, 8)
 }
 
 /// Canonical operand order: a constant goes left; otherwise order by structural hash.

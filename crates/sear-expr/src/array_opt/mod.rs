@@ -1,0 +1,335 @@
+//! Array-read transformations of KLEE-Array ("Accelerating Array Constraints in Symbolic
+//! Execution", ISSTA'17; spec `000-klee-array.md`): reads from constant and mixed arrays at
+//! symbolic offsets are replaced by equivalent bit-vector formulas before they reach the
+//! solver. Pure expression rewriting: no solver is involved.
+//!
+//! * **Dynamic constant folding** lives in the read constructor
+//!   ([`Expr::read`](crate::Expr::read)); [`folding`] switches it off for the ablation and
+//!   counts its folds.
+//! * **Index-based** ([`index_transform`]): a branch condition that depends on symbolic data
+//!   only through the offset of a constant-array read becomes a disjunction of offset
+//!   ranges, found by evaluating the condition at every offset.
+//! * **Value-based** ([`value_transform`]): a read becomes a nested if-then-else over the
+//!   array's distinct values guarded by offset ranges; for mixed arrays, one branch per
+//!   symbolic element.
+//! * [`ArrayOptimizer`] is the driver the engine calls: index-based first, value-based when
+//!   that fails ([`ArrayOptimizer::optimize_condition`], for branch, switch and assume), or
+//!   value-based alone ([`ArrayOptimizer::optimize_value`], for values about to be
+//!   concretised and symbolic addresses), with caches of optimised and of unoptimisable
+//!   expressions and [`ArrayOptStats`].
+//!
+//! Soundness rests on one engine invariant, as in KLEE: every symbolic-offset read in an
+//! expression was made by an access whose bounds are in the path condition. The results are
+//! therefore equivalent to the originals *under the path condition*: index-based results
+//! imply the offset is in bounds, the value-based default covers out-of-bounds offsets.
+//!
+//! ```
+//! use std::sync::Arc;
+//! use sear_expr::array_opt::{ArrayOptConfig, ArrayOptimizer, OptMode};
+//! use sear_expr::{Array, ArrayKind, Expr, UpdateList};
+//!
+//! let table = Array::new("A", 7, ArrayKind::MemoryObject, Some(Arc::from(&[0u8, 0, 3, 3, 0, 0, 4][..])));
+//! let input = Array::new("v", 1, ArrayKind::SymbolicInput, None);
+//! let v = Expr::read(&UpdateList::new(input), Expr::constant(0, 32));
+//! let read = Expr::read(&UpdateList::new(table), Expr::zext(v.clone(), 32));
+//! let cond = Expr::ult(read, Expr::constant(3, 8)); // A[v] < 3
+//! let mut opt = ArrayOptimizer::new(ArrayOptConfig::with_mode(OptMode::All));
+//! let t = opt.optimize_condition(&cond);
+//! // v ≤ 1 ∨ 4 ≤ v ≤ 5: no array left.
+//! let expected = Expr::or(
+//!     Expr::ule(v.clone(), Expr::constant(1, 8)),
+//!     Expr::and(Expr::ule(Expr::constant(4, 8), v.clone()), Expr::ule(v, Expr::constant(5, 8))),
+//! );
+//! assert_eq!(t, expected);
+//! ```
+
+pub mod element;
+pub mod folding;
+mod group;
+mod index;
+mod program;
+pub mod ranges;
+mod scan;
+mod value;
+
+use std::time::{Duration, Instant};
+
+use rustc_hash::{FxHashMap, FxHashSet};
+
+pub use element::{match_element, Cells, CellsCache, ElementRead};
+pub use group::{grouped_reads, Group, Member};
+pub use index::{index_transform, IndexResult};
+pub use scan::{element_reads, has_array_term, has_symbolic_index_read};
+pub use value::{value_transform, ValueKind, ValueLimits};
+
+use crate::expr::Expr;
+use crate::visit;
+
+/// Which transformations run (`--optimize-array`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum OptMode {
+    /// None (the default, as in KLEE).
+    #[default]
+    None,
+    /// Index-based only.
+    Index,
+    /// Value-based only (constant and mixed arrays).
+    Value,
+    /// Index-based first, value-based when it does not apply.
+    All,
+}
+
+impl OptMode {
+    /// Parses KLEE's option value.
+    pub fn parse(s: &str) -> Option<OptMode> {
+        Some(match s {
+            "none" | "off" => OptMode::None,
+            "index" => OptMode::Index,
+            "value" => OptMode::Value,
+            "all" => OptMode::All,
+            _ => return None,
+        })
+    }
+
+    /// The option value.
+    pub fn name(self) -> &'static str {
+        match self {
+            OptMode::None => "none",
+            OptMode::Index => "index",
+            OptMode::Value => "value",
+            OptMode::All => "all",
+        }
+    }
+
+    fn index(self) -> bool {
+        matches!(self, OptMode::Index | OptMode::All)
+    }
+
+    fn value(self) -> bool {
+        matches!(self, OptMode::Value | OptMode::All)
+    }
+}
+
+/// Configuration of the optimiser.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ArrayOptConfig {
+    /// Which transformations run.
+    pub mode: OptMode,
+    /// Thresholds of the value-based transformation.
+    pub limits: ValueLimits,
+    /// Arrays larger than this many bytes are left alone. Default: 1 MiB.
+    pub max_array_bytes: u64,
+    /// The caches are cleared when they hold more entries than this. Default: 100 000.
+    pub cache_limit: usize,
+}
+
+impl ArrayOptConfig {
+    /// The defaults with `mode`.
+    pub fn with_mode(mode: OptMode) -> Self {
+        ArrayOptConfig {
+            mode,
+            ..Default::default()
+        }
+    }
+}
+
+impl Default for ArrayOptConfig {
+    fn default() -> Self {
+        ArrayOptConfig {
+            mode: OptMode::None,
+            limits: ValueLimits::default(),
+            max_array_bytes: 1 << 20,
+            cache_limit: 100_000,
+        }
+    }
+}
+
+/// Counters of the optimiser (the "Inv" columns of the paper's Table 4, and the time).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct ArrayOptStats {
+    /// Conditions examined that held a symbolic-offset read (cache misses).
+    pub conditions: u64,
+    /// Successful index-based transformations.
+    pub index_successes: u64,
+    /// Of those, conditions found unsatisfiable by evaluation alone (result `false`).
+    pub index_infeasible: u64,
+    /// Reads of constant arrays rewritten by the value-based transformation.
+    pub value_successes: u64,
+    /// Reads of mixed arrays rewritten by the value-based transformation.
+    pub mixed_successes: u64,
+    /// Answers served from the caches.
+    pub cache_hits: u64,
+    /// Time spent in the optimiser.
+    pub time: Duration,
+}
+
+/// The driver: caches, modes and statistics around the transformations.
+pub struct ArrayOptimizer {
+    config: ArrayOptConfig,
+    stats: ArrayOptStats,
+    cells: CellsCache,
+    optimized: FxHashMap<Expr, Expr>,
+    unoptimizable: FxHashSet<Expr>,
+    values: FxHashMap<Expr, Expr>,
+}
+
+impl ArrayOptimizer {
+    /// An optimiser with empty caches.
+    pub fn new(config: ArrayOptConfig) -> Self {
+        ArrayOptimizer {
+            config,
+            stats: ArrayOptStats::default(),
+            cells: CellsCache::new(config.max_array_bytes),
+            optimized: FxHashMap::default(),
+            unoptimizable: FxHashSet::default(),
+            values: FxHashMap::default(),
+        }
+    }
+
+    /// The configuration.
+    pub fn config(&self) -> &ArrayOptConfig {
+        &self.config
+    }
+
+    /// The counters so far.
+    pub fn stats(&self) -> &ArrayOptStats {
+        &self.stats
+    }
+
+    /// True if some transformation is enabled.
+    pub fn enabled(&self) -> bool {
+        self.config.mode != OptMode::None
+    }
+
+    /// An equivalent boolean condition without symbolic-offset reads of constant (and, in
+    /// value mode, mixed) arrays where one exists: index-based first, then value-based.
+    /// Returns `cond` itself when nothing applies.
+    pub fn optimize_condition(&mut self, cond: &Expr) -> Expr {
+        if !self.enabled() || cond.is_constant() {
+            return cond.clone();
+        }
+        if let Some(r) = self.optimized.get(cond) {
+            self.stats.cache_hits += 1;
+            return r.clone();
+        }
+        if self.unoptimizable.contains(cond) {
+            self.stats.cache_hits += 1;
+            return cond.clone();
+        }
+        let start = Instant::now();
+        let result = if has_symbolic_index_read(cond) {
+            self.stats.conditions += 1;
+            self.transform_condition(cond)
+        } else {
+            None
+        };
+        self.make_room();
+        let out = match result {
+            Some(r) => {
+                self.optimized.insert(cond.clone(), r.clone());
+                r
+            }
+            None => {
+                self.unoptimizable.insert(cond.clone());
+                cond.clone()
+            }
+        };
+        self.stats.time += start.elapsed();
+        out
+    }
+
+    fn transform_condition(&mut self, cond: &Expr) -> Option<Expr> {
+        if self.config.mode.index() {
+            if let Some(r) = index_transform(cond, &mut self.cells) {
+                self.stats.index_successes += 1;
+                self.stats.index_infeasible += r.expr.is_false() as u64;
+                return Some(r.expr);
+            }
+        }
+        if self.config.mode.value() {
+            return self.rewrite_reads(cond);
+        }
+        None
+    }
+
+    /// The value-based transformation alone ("value-only" mode), for values about to be
+    /// concretised or resolved as addresses. A no-op unless the mode includes value.
+    pub fn optimize_value(&mut self, e: &Expr) -> Expr {
+        if !self.config.mode.value() || e.is_constant() {
+            return e.clone();
+        }
+        if let Some(r) = self.values.get(e) {
+            self.stats.cache_hits += 1;
+            return r.clone();
+        }
+        let start = Instant::now();
+        let r = if has_symbolic_index_read(e) {
+            self.rewrite_reads(e).unwrap_or_else(|| e.clone())
+        } else {
+            e.clone()
+        };
+        self.make_room();
+        self.values.insert(e.clone(), r.clone());
+        self.stats.time += start.elapsed();
+        r
+    }
+
+    /// Rewrites every element read of `e` that the value-based transformation accepts;
+    /// `None` if none was. Reads of one array at one base are transformed once, as one
+    /// element, and each read becomes an extract of it; inner groups first, so the guards
+    /// of an outer group are rewritten too.
+    fn rewrite_reads(&mut self, e: &Expr) -> Option<Expr> {
+        let mut groups = group::grouped_reads(e);
+        if groups.is_empty() {
+            return None;
+        }
+        groups.sort_by_key(|g| g.min_depth());
+        let mut map: FxHashMap<Expr, Expr> = FxHashMap::default();
+        for g in groups {
+            let Some(contents) = self.cells.get(&g.element.updates) else {
+                continue;
+            };
+            if g.element.bytes > element::MAX_ELEMENT_BYTES {
+                // Too wide to be one value: each read on its own.
+                for m in &g.members {
+                    let er = match_element(&m.node).expect("a member is an element read");
+                    if let Some(t) = self.value_element(&er, &contents) {
+                        map.insert(m.node.clone(), visit::substitute(&t, &map));
+                    }
+                }
+                continue;
+            }
+            let Some(t) = self.value_element(&g.element, &contents) else {
+                continue;
+            };
+            let t = visit::substitute(&t, &map);
+            for m in &g.members {
+                let part = Expr::extract(t.clone(), 8 * m.delta as u32, 8 * m.bytes);
+                map.insert(m.node.clone(), part);
+            }
+        }
+        if map.is_empty() {
+            return None;
+        }
+        Some(visit::substitute(e, &map))
+    }
+
+    fn value_element(&mut self, er: &ElementRead, contents: &Cells) -> Option<Expr> {
+        let (t, kind) = value_transform(er, contents, &self.config.limits)?;
+        match kind {
+            ValueKind::Constant => self.stats.value_successes += 1,
+            ValueKind::Mixed => self.stats.mixed_successes += 1,
+        }
+        Some(t)
+    }
+
+    fn make_room(&mut self) {
+        let entries = self.optimized.len() + self.unoptimizable.len() + self.values.len();
+        if entries >= self.config.cache_limit {
+            self.optimized.clear();
+            self.unoptimizable.clear();
+            self.values.clear();
+            self.cells.clear();
+        }
+    }
+}

@@ -1,0 +1,144 @@
+//! The value-based transformation (VALTRANS / RANGEITE, Algorithm 1, spec §3.2) and its
+//! mixed-array form (§3.4).
+//!
+//! A read of a constant array becomes a nested if-then-else over the array's distinct
+//! values, each guarded by the runs of offsets holding it; the value with the most runs is
+//! the unguarded default. For a mixed array (some bytes symbolic) every concrete value is
+//! guarded the same way and every element containing a symbolic byte gets its own branch
+//! `base == o`, the last one unguarded: no symbolic-index read remains.
+//!
+//! The unguarded last branch also covers out-of-bounds offsets; that is sound because the
+//! engine puts every symbolic-offset access's bounds into the path condition before the
+//! read's value is used.
+
+use std::collections::BTreeMap;
+
+use super::element::{Cells, ElementRead};
+use super::ranges::{congruence, range_test, runs_test};
+use crate::expr::Expr;
+
+/// Thresholds of the value-based transformation.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ValueLimits {
+    /// Apply only when `distinct values / reachable elements` is below this
+    /// (`--array-value-ratio`, default 1.0: unless every element differs).
+    pub value_ratio: f64,
+    /// For mixed arrays, apply only when `symbolic elements / reachable elements` is at most
+    /// this (`--array-value-symb-ratio`, default 1.0).
+    pub symbolic_ratio: f64,
+}
+
+impl Default for ValueLimits {
+    fn default() -> Self {
+        ValueLimits {
+            value_ratio: 1.0,
+            symbolic_ratio: 1.0,
+        }
+    }
+}
+
+/// Which form a successful transformation took.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ValueKind {
+    /// Every reachable element was constant.
+    Constant,
+    /// Some elements were symbolic.
+    Mixed,
+}
+
+/// One element of the walk: a constant value or a symbolic element at an offset.
+enum Elem {
+    Value(u128),
+    Symbolic,
+}
+
+/// Transforms one element read over `cells` (the contents of `er.updates`); `None` when no
+/// reachable element exists, the thresholds reject it, or there is nothing concrete.
+pub fn value_transform(
+    er: &ElementRead,
+    cells: &Cells,
+    limits: &ValueLimits,
+) -> Option<(Expr, ValueKind)> {
+    let n_off = er.offsets();
+    let congr = congruence(&er.base);
+    let step: u64 = if congr.bits >= 64 {
+        u64::MAX
+    } else {
+        1u64 << congr.bits
+    };
+    let first = congr.rem as u64;
+    if first >= n_off {
+        return None;
+    }
+    // Segments of consecutive reachable offsets with one value: per value, its runs.
+    let mut groups: BTreeMap<u128, Vec<(u64, u64)>> = BTreeMap::new();
+    let mut symbolic: Vec<u64> = Vec::new();
+    let mut open: Option<(u128, u64, u64)> = None;
+    let mut reachable: u64 = 0;
+    let mut o = first;
+    while o < n_off {
+        reachable += 1;
+        let elem = match cells.element(o, er.bytes) {
+            Some(v) => Elem::Value(v),
+            None => Elem::Symbolic,
+        };
+        match elem {
+            Elem::Value(v) => match &mut open {
+                Some((ov, _, hi)) if *ov == v => *hi = o,
+                _ => {
+                    if let Some((ov, lo, hi)) = open.take() {
+                        groups.entry(ov).or_default().push((lo, hi));
+                    }
+                    open = Some((v, o, o));
+                }
+            },
+            Elem::Symbolic => {
+                if let Some((ov, lo, hi)) = open.take() {
+                    groups.entry(ov).or_default().push((lo, hi));
+                }
+                symbolic.push(o);
+            }
+        }
+        match o.checked_add(step) {
+            Some(next) => o = next,
+            None => break,
+        }
+    }
+    if let Some((ov, lo, hi)) = open.take() {
+        groups.entry(ov).or_default().push((lo, hi));
+    }
+    if groups.is_empty() {
+        return None;
+    }
+    let distinct = groups.len() as f64 + symbolic.len() as f64;
+    if distinct / reachable as f64 >= limits.value_ratio {
+        return None;
+    }
+    if symbolic.len() as f64 / reachable as f64 > limits.symbolic_ratio {
+        return None;
+    }
+    let width = 8 * er.bytes;
+    // Deterministic order: fewer runs first, then by value.
+    let mut order: Vec<(u128, Vec<(u64, u64)>)> = groups.into_iter().collect();
+    order.sort_by_key(|(v, runs)| (runs.len(), *v));
+    let base = &er.base;
+    let (mut e, kind) = if symbolic.is_empty() {
+        let (default, _) = order.pop().expect("a group");
+        (Expr::constant(default, width), ValueKind::Constant)
+    } else {
+        let last = symbolic.pop().expect("a symbolic element");
+        let mut e = cells.element_expr(last, er.bytes);
+        for o in symbolic.iter().rev() {
+            e = Expr::select(
+                range_test(base, *o, *o),
+                cells.element_expr(*o, er.bytes),
+                e,
+            );
+        }
+        (e, ValueKind::Mixed)
+    };
+    for (v, runs) in order.iter().rev() {
+        e = Expr::select(runs_test(base, runs), Expr::constant(*v, width), e);
+    }
+    Some((e, kind))
+}

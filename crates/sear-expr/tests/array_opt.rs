@@ -1,0 +1,584 @@
+//! Tests of the array-read transformations (spec `000-klee-array.md` §7, worked examples
+//! T1–T10) and of their building blocks. Every transformed expression is also checked for
+//! equivalence with the original by exhaustive evaluation over the index values the path
+//! condition admits.
+
+use std::sync::Arc;
+
+use sear_expr::array_opt::folding;
+use sear_expr::array_opt::ranges::{congruence, range_test};
+use sear_expr::array_opt::{
+    has_array_term, index_transform, ArrayOptConfig, ArrayOptimizer, CellsCache, OptMode,
+};
+use sear_expr::{Array, ArrayKind, ArrayRef, Assignment, Expr, ExprKind, UpdateList};
+
+fn table(name: &str, bytes: &[u8]) -> UpdateList {
+    UpdateList::new(Array::new(
+        name,
+        bytes.len() as u64,
+        ArrayKind::MemoryObject,
+        Some(Arc::from(bytes)),
+    ))
+}
+
+fn input(name: &str, size: u64) -> ArrayRef {
+    Array::new(name, size, ArrayKind::SymbolicInput, None)
+}
+
+/// The `bytes`-wide little-endian input variable stored in `array`.
+fn var(array: &ArrayRef, bytes: u32) -> Expr {
+    Expr::read_lsb(
+        &UpdateList::new(array.clone()),
+        Expr::constant(0, 32),
+        bytes,
+    )
+}
+
+fn c(v: u128, w: u32) -> Expr {
+    Expr::constant(v, w)
+}
+
+fn ints(values: &[u32]) -> Vec<u8> {
+    values.iter().flat_map(|v| v.to_le_bytes()).collect()
+}
+
+fn opt(mode: OptMode) -> ArrayOptimizer {
+    ArrayOptimizer::new(ArrayOptConfig::with_mode(mode))
+}
+
+/// Asserts that `a` and `b` agree whenever `pc` holds, for every value of `array` in
+/// `values` (little-endian, `array.size()` bytes).
+fn assert_equivalent(
+    a: &Expr,
+    b: &Expr,
+    pc: &Expr,
+    array: &ArrayRef,
+    values: impl IntoIterator<Item = u128>,
+) {
+    let mut checked = 0;
+    for v in values {
+        let mut m = Assignment::new();
+        let bytes = (0..array.size()).map(|i| (v >> (8 * i)) as u8).collect();
+        m.insert(array.clone(), bytes);
+        if m.evaluate(pc) != 1 {
+            continue;
+        }
+        checked += 1;
+        assert_eq!(m.evaluate(a), m.evaluate(b), "differ at {v}: {a} vs {b}");
+    }
+    assert!(checked > 0, "no value satisfied the path condition");
+}
+
+fn count_selects(e: &Expr) -> usize {
+    let mut n = 0;
+    sear_expr::visit::for_each_node([e], |x| {
+        n += matches!(x.kind(), ExprKind::Select { .. }) as usize
+    });
+    n
+}
+
+// ---- T3: value-based {0,0,2,2,0,0,3} ----
+
+#[test]
+fn t3_value_based_read() {
+    let v_arr = input("v", 1);
+    let v = var(&v_arr, 1);
+    let a = table("A", &[0, 0, 2, 2, 0, 0, 3]);
+    let read = Expr::read(&a, Expr::zext(v.clone(), 32));
+    let mut o = opt(OptMode::Value);
+    let t = o.optimize_value(&read);
+    // 0 has two runs, so it is the unguarded default.
+    let expected = Expr::select(
+        Expr::and(Expr::ule(c(2, 8), v.clone()), Expr::ule(v.clone(), c(3, 8))),
+        c(2, 8),
+        Expr::select(Expr::eq(c(6, 8), v.clone()), c(3, 8), c(0, 8)),
+    );
+    assert_eq!(t, expected);
+    assert!(!has_array_term([&t]));
+    let pc = Expr::ult(v.clone(), c(7, 8));
+    assert_equivalent(&read, &t, &pc, &v_arr, 0..256);
+    assert_eq!(o.stats().value_successes, 1);
+}
+
+#[test]
+fn t3_consumer_prefers_index_based_in_all_mode() {
+    let v_arr = input("v", 1);
+    let v = var(&v_arr, 1);
+    let a = table("A", &[0, 0, 2, 2, 0, 0, 3]);
+    let cond = Expr::eq(c(2, 8), Expr::read(&a, Expr::zext(v.clone(), 32)));
+    let mut o = opt(OptMode::All);
+    let t = o.optimize_condition(&cond);
+    assert_eq!(
+        t,
+        Expr::and(Expr::ule(c(2, 8), v.clone()), Expr::ule(v, c(3, 8)))
+    );
+    assert_eq!(
+        (o.stats().index_successes, o.stats().value_successes),
+        (1, 0)
+    );
+}
+
+// ---- T4: index-based {0,0,3,3,0,0,4} ----
+
+#[test]
+fn t4_index_based_predicate_and_its_negation() {
+    let v_arr = input("v", 1);
+    let v = var(&v_arr, 1);
+    let a = table("A", &[0, 0, 3, 3, 0, 0, 4]);
+    let cond = Expr::ult(Expr::read(&a, Expr::zext(v.clone(), 32)), c(3, 8));
+    let mut o = opt(OptMode::Index);
+    let t = o.optimize_condition(&cond);
+    let expected = Expr::or(
+        Expr::ule(v.clone(), c(1, 8)),
+        Expr::and(Expr::ule(c(4, 8), v.clone()), Expr::ule(v.clone(), c(5, 8))),
+    );
+    assert_eq!(t, expected);
+    let pc = Expr::ult(v.clone(), c(7, 8));
+    assert_equivalent(&cond, &t, &pc, &v_arr, 0..256);
+    assert_equivalent(&Expr::not(cond.clone()), &Expr::not(t), &pc, &v_arr, 0..256);
+    // The else branch of the paper: 2 ≤ v ≤ 3 ∨ v = 6.
+    let ge = Expr::uge(Expr::read(&a, Expr::zext(v.clone(), 32)), c(3, 8));
+    let t = o.optimize_condition(&ge);
+    let expected = Expr::or(
+        Expr::and(Expr::ule(c(2, 8), v.clone()), Expr::ule(v.clone(), c(3, 8))),
+        Expr::eq(c(6, 8), v),
+    );
+    assert_eq!(t, expected);
+}
+
+// ---- T5: mixed array {0, 0, s1, s2, 2, 2} of ints ----
+
+#[test]
+fn t5_mixed_array_one_branch_per_symbolic_element() {
+    let (s1a, s2a, ia) = (input("s1", 4), input("s2", 4), input("i", 1));
+    let i = var(&ia, 1);
+    let mut ul = table("A", &ints(&[0, 0, 0, 0, 2, 2]));
+    for (k, s) in [(2u64, &s1a), (3, &s2a)] {
+        for b in 0..4u64 {
+            let byte = Expr::read(&UpdateList::new(s.clone()), c(b as u128, 32));
+            ul = ul.write(c((4 * k + b) as u128, 32), byte);
+        }
+    }
+    let base = Expr::mul(c(4, 32), Expr::zext(i.clone(), 32));
+    let read = Expr::read_lsb(&ul, base, 4);
+    let cond = Expr::eq(c(7, 32), read.clone());
+    // Not a constant array: the index-based transformation must not fire.
+    let mut cells = CellsCache::new(1 << 20);
+    assert!(index_transform(&cond, &mut cells).is_none());
+    let mut o = opt(OptMode::All);
+    let t = o.optimize_condition(&cond);
+    let (s1, s2) = (var(&s1a, 4), var(&s2a, 4));
+    let ite = Expr::select(
+        Expr::ule(i.clone(), c(1, 8)),
+        c(0, 32),
+        Expr::select(
+            Expr::and(Expr::ule(c(4, 8), i.clone()), Expr::ule(i.clone(), c(5, 8))),
+            c(2, 32),
+            Expr::select(Expr::eq(c(2, 8), i.clone()), s1, s2),
+        ),
+    );
+    // The read itself becomes the paper's ITE; the condition (which the builder split into
+    // byte equalities) uses its bytes.
+    assert_eq!(o.optimize_value(&read), ite);
+    assert!(!has_array_term([&t]), "no array read may remain: {t}");
+    assert_eq!(
+        (o.stats().index_successes, o.stats().mixed_successes),
+        (0, 2)
+    );
+    // Equivalence over i with a few values of s1 and s2.
+    for (x1, x2) in [(7u32, 0u32), (0, 7), (7, 7), (1, 2)] {
+        let mut m = Assignment::new();
+        m.insert(s1a.clone(), x1.to_le_bytes().to_vec());
+        m.insert(s2a.clone(), x2.to_le_bytes().to_vec());
+        for iv in 0..6u8 {
+            m.insert(ia.clone(), vec![iv]);
+            assert_eq!(m.evaluate(&cond), m.evaluate(&t), "i={iv} s1={x1} s2={x2}");
+        }
+    }
+}
+
+// ---- T1: isBase64 ----
+
+fn b64_table() -> Vec<u8> {
+    let mut t = vec![0xFFu8; 256];
+    let alphabet = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    for (v, ch) in alphabet.iter().enumerate() {
+        t[*ch as usize] = v as u8;
+    }
+    t
+}
+
+#[test]
+fn t1_is_base64_index_based() {
+    let ka = input("k", 1);
+    let k = var(&ka, 1);
+    let b64 = table("b64", &b64_table());
+    let read = Expr::read(&b64, Expr::zext(k.clone(), 32));
+    // b64[k] >= 0 on a signed char, as clang emits it: sext to int, signed compare.
+    let cond = Expr::sge(Expr::sext(read, 32), c(0, 32));
+    let mut o = opt(OptMode::Index);
+    let t = o.optimize_condition(&cond);
+    let r = |lo: u128, hi: u128| {
+        Expr::and(
+            Expr::ule(c(lo, 8), k.clone()),
+            Expr::ule(k.clone(), c(hi, 8)),
+        )
+    };
+    let expected = Expr::or_all([
+        Expr::eq(c(43, 8), k.clone()),
+        r(47, 57),
+        r(65, 90),
+        r(97, 122),
+    ]);
+    assert_eq!(t, expected);
+    assert_equivalent(&cond, &t, &Expr::true_(), &ka, 0..256);
+    assert_equivalent(&Expr::not(cond), &Expr::not(t), &Expr::true_(), &ka, 0..256);
+}
+
+#[test]
+fn t1c_is_base64_value_based_has_64_guards() {
+    let ka = input("k", 1);
+    let k = var(&ka, 1);
+    let b64 = table("b64", &b64_table());
+    let read = Expr::read(&b64, Expr::zext(k, 32));
+    let cond = Expr::sge(Expr::sext(read.clone(), 32), c(0, 32));
+    let mut o = opt(OptMode::Value);
+    let t = o.optimize_condition(&cond);
+    assert!(!has_array_term([&t]));
+    assert_eq!(count_selects(&t), 64, "65 distinct values, -1 unguarded");
+    assert_equivalent(&cond, &t, &Expr::true_(), &ka, 0..256);
+    let v = o.optimize_value(&read);
+    assert_equivalent(&read, &v, &Expr::true_(), &ka, 0..256);
+}
+
+#[test]
+fn t1b_table_filled_by_writes_transforms_the_same() {
+    // The table is a zero root with constant writes on top (filled at run time).
+    let ka = input("k", 1);
+    let k = var(&ka, 1);
+    let mut ul = table("b64", &[0u8; 256]);
+    for (j, b) in b64_table().iter().enumerate() {
+        ul = ul.write(c(j as u128, 32), c(*b as u128, 8));
+    }
+    let cond = Expr::sge(
+        Expr::sext(Expr::read(&ul, Expr::zext(k.clone(), 32)), 32),
+        c(0, 32),
+    );
+    let t = opt(OptMode::Index).optimize_condition(&cond);
+    let static_t = {
+        let b64 = table("b64s", &b64_table());
+        let cond = Expr::sge(
+            Expr::sext(Expr::read(&b64, Expr::zext(k, 32)), 32),
+            c(0, 32),
+        );
+        opt(OptMode::Index).optimize_condition(&cond)
+    };
+    assert_eq!(t, static_t);
+}
+
+// ---- T2: the bc DFA ----
+
+#[test]
+fn t2a_i_check_table_with_a_symbolic_class() {
+    let mut check = vec![7u32; 580];
+    check[0] = 0;
+    let check = table("check", &ints(&check));
+    let cca = input("currClass", 4);
+    let cc = var(&cca, 4);
+    let base = Expr::mul(c(4, 32), cc.clone());
+    let cond = Expr::ne(Expr::read_lsb(&check, base.clone(), 4), c(0, 32));
+    let t = opt(OptMode::All).optimize_condition(&cond);
+    // 4 ≤ 4·cc ≤ 2316 on the byte offset: 4·cc may wrap, so the multiplier stays.
+    let expected = Expr::and(
+        Expr::ule(c(4, 32), base.clone()),
+        Expr::ule(base.clone(), c(2316, 32)),
+    );
+    assert_eq!(t, expected);
+    let pc = Expr::ule(base, c(2316, 32));
+    let values = (0..600u128).chain([
+        (1u128 << 30) + 1,
+        (1 << 30) + 600,
+        (1 << 31) + 3,
+        u32::MAX as u128,
+    ]);
+    assert_equivalent(&cond, &t, &pc, &cca, values);
+}
+
+/// A flex-like equivalence-class table: 0 ↦ 0, letters ↦ 1, digits ↦ 2, '+' ↦ 3, rest ↦ 4.
+fn ec_table() -> Vec<u8> {
+    (0..=255u8)
+        .map(|ch| match ch {
+            0 => 0,
+            b'a'..=b'z' | b'A'..=b'Z' => 1,
+            b'0'..=b'9' => 2,
+            b'+' => 3,
+            _ => 4,
+        })
+        .collect()
+}
+
+#[test]
+fn t2a_ii_nested_reads_enumerate_the_inner_index() {
+    let mut check = vec![5u32; 580];
+    check[0] = 0;
+    let check = table("check", &ints(&check));
+    let ec = table("ec", &ec_table());
+    let cha = input("ch", 1);
+    let ch = var(&cha, 1);
+    let class = Expr::zext(Expr::read(&ec, Expr::zext(ch.clone(), 32)), 32);
+    let cond = Expr::ne(
+        Expr::read_lsb(&check, Expr::mul(c(4, 32), class), 4),
+        c(0, 32),
+    );
+    let mut o = opt(OptMode::All);
+    let t = o.optimize_condition(&cond);
+    // check[ec[c]] ≠ 0 ⇔ ec[c] ≠ 0 ⇔ c ≠ 0.
+    assert_eq!(t, Expr::ule(c(1, 8), ch));
+    assert_equivalent(&cond, &t, &Expr::true_(), &cha, 0..256);
+    assert_eq!(o.stats().index_successes, 1);
+}
+
+#[test]
+fn t2_line13_class_lookup_value_based() {
+    let ec = table("ec", &ec_table());
+    let cha = input("ch", 1);
+    let ch = var(&cha, 1);
+    let read = Expr::read(&ec, Expr::zext(ch.clone(), 32));
+    let t = opt(OptMode::Value).optimize_value(&read);
+    // Fewest runs first: 0 (one run, `ch = 0`) is the first guard; 4 (most runs) the default.
+    let ExprKind::Select {
+        cond, then_expr, ..
+    } = t.kind()
+    else {
+        panic!("expected an ITE, got {t}");
+    };
+    assert_eq!(*cond, Expr::eq(c(0, 8), ch));
+    assert_eq!(then_expr.as_constant(), Some(0));
+    assert_equivalent(&read, &t, &Expr::true_(), &cha, 0..256);
+}
+
+// ---- T6: dynamic constant folding ----
+
+#[test]
+fn t6_read_folding_and_its_switch() {
+    let sa = input("s", 1);
+    let s = var(&sa, 1);
+    let ka = input("k", 4);
+    let idx = var(&ka, 4);
+    // T[idx] = 9; T[2] must not fold.
+    let t = table("T", &[1, 2, 3, 4]).write(idx.clone(), c(9, 8));
+    assert!(Expr::read(&t, c(2, 32)).as_constant().is_none());
+    // B[1] = s; B[1] is s; B[3] folds to 4 through the write at 1.
+    let b = table("B", &[1, 2, 3, 4]).write(c(1, 32), s.clone());
+    assert_eq!(Expr::read(&b, c(1, 32)), s);
+    let before = folding::folds();
+    assert_eq!(Expr::read(&b, c(3, 32)).as_constant(), Some(4));
+    assert_eq!(folding::folds(), before + 1);
+    // Off: the hit still returns s, but B[3] stays a read over the whole list.
+    folding::set_read_folding(false);
+    let hit = Expr::read(&b, c(1, 32));
+    let unfolded = Expr::read(&b, c(3, 32));
+    let plain = Expr::read(&table("C", &[1, 2, 3, 4]), c(0, 32));
+    folding::set_read_folding(true);
+    assert_eq!(hit, s);
+    match unfolded.kind() {
+        ExprKind::Read { updates, .. } => assert_eq!(updates.len(), 1),
+        _ => panic!("expected a read, got {unfolded}"),
+    }
+    assert!(plain.as_constant().is_none());
+    assert!(has_array_term([&plain]));
+    let mut m = Assignment::new();
+    m.insert(sa, vec![0]);
+    assert_eq!(m.evaluate(&unfolded), 4);
+}
+
+// ---- T7, T8: nested tables and feasibility without a solver ----
+
+#[test]
+fn t7_nested_constant_tables() {
+    let array = table("array", &[1, 2, 7, 0xFC, 5]);
+    let array2 = table("array2", &[0, 3, 4, 1, 2]);
+    let ka = input("k", 1);
+    let k = var(&ka, 1);
+    let inner = Expr::read(&array2, Expr::zext(k.clone(), 32));
+    let cond = Expr::eq(c(7, 8), Expr::read(&array, Expr::zext(inner, 32)));
+    let t = opt(OptMode::Index).optimize_condition(&cond);
+    assert_eq!(t, Expr::eq(c(4, 8), k.clone()));
+    assert_equivalent(&cond, &t, &Expr::ult(k, c(5, 8)), &ka, 0..256);
+}
+
+#[test]
+fn t8_evaluation_decides_infeasible_branches() {
+    let array = table("array", &[0, 1, 0, 1, 0]);
+    let ka = input("k", 1);
+    let k = var(&ka, 1);
+    let read = Expr::read(&array, Expr::zext(k.clone(), 32));
+    let mut o = opt(OptMode::Index);
+    let t = o.optimize_condition(&Expr::eq(c(0, 8), read.clone()));
+    // Three runs in, two out: the complement encoding with an explicit bound.
+    let expected = Expr::and(
+        Expr::ule(k.clone(), c(4, 8)),
+        Expr::not(Expr::or(
+            Expr::eq(c(1, 8), k.clone()),
+            Expr::eq(c(3, 8), k.clone()),
+        )),
+    );
+    assert_eq!(t, expected);
+    assert_equivalent(
+        &Expr::eq(c(0, 8), read.clone()),
+        &t,
+        &Expr::ult(k.clone(), c(5, 8)),
+        &ka,
+        0..256,
+    );
+    assert!(o.optimize_condition(&Expr::eq(c(9, 8), read)).is_false());
+    assert_eq!(o.stats().index_infeasible, 1);
+}
+
+// ---- T9: a symbolic-index write disables both transformations ----
+
+#[test]
+fn t9_symbolic_index_write_disables_everything() {
+    let (ja, ka) = (input("j", 1), input("k", 1));
+    let ul = table("A", &[0, 0, 3, 3, 0, 0, 4]).write(Expr::zext(var(&ja, 1), 32), c(1, 8));
+    let cond = Expr::ult(Expr::read(&ul, Expr::zext(var(&ka, 1), 32)), c(3, 8));
+    let mut o = opt(OptMode::All);
+    assert_eq!(o.optimize_condition(&cond), cond);
+    assert_eq!(o.optimize_value(&cond), cond);
+    // The second time, the answer comes from the cache of unoptimisable expressions.
+    assert_eq!(o.optimize_condition(&cond), cond);
+    assert_eq!(o.stats().cache_hits, 1);
+}
+
+// ---- T10: wrap-around soundness ----
+
+#[test]
+fn t10_wrapping_index_stays_sound() {
+    let ka = input("k", 8);
+    let k = var(&ka, 8);
+    let t_arr = table("T", &ints(&[10, 20, 30, 20]));
+    // The engine's offset: trunc32(4·k) of the 64-bit pointer difference.
+    let byte_offset = Expr::mul(c(4, 64), k.clone());
+    let offset = Expr::trunc(byte_offset.clone(), 32);
+    let read = Expr::read_lsb(&t_arr, offset.clone(), 4);
+    let pc = Expr::ule(byte_offset, c(12, 64)); // the engine's in-bounds check
+    let huge = 1u128 << 62;
+    let values: Vec<u128> = (0..8)
+        .chain(huge..huge + 8)
+        .chain([(1 << 63) + 1, (3 << 62) + 3, u64::MAX as u128])
+        .collect();
+    for mode in [OptMode::Index, OptMode::Value, OptMode::All] {
+        let mut o = opt(mode);
+        let cond = Expr::eq(c(20, 32), read.clone());
+        let t = o.optimize_condition(&cond);
+        assert_ne!(t, cond, "{mode:?} should transform");
+        assert_equivalent(&cond, &t, &pc, &ka, values.iter().copied());
+        let v = o.optimize_value(&read);
+        if mode != OptMode::Index {
+            assert_equivalent(&read, &v, &pc, &ka, values.iter().copied());
+        }
+    }
+}
+
+// ---- building blocks ----
+
+#[test]
+fn range_tests_peel_only_what_cannot_wrap() {
+    let xa = input("x", 1);
+    let x = var(&xa, 1);
+    let shapes = [
+        Expr::zext(x.clone(), 16),
+        Expr::mul(c(3, 16), Expr::zext(x.clone(), 16)),
+        Expr::add(c(200, 16), Expr::mul(c(4, 16), Expr::zext(x.clone(), 16))),
+        Expr::mul(c(3, 8), x.clone()),
+        Expr::add(c(250, 8), x.clone()),
+        Expr::shl(Expr::zext(x.clone(), 16), c(2, 16)),
+        Expr::mul(c(300, 16), Expr::zext(x.clone(), 16)),
+    ];
+    for e in &shapes {
+        for (lo, hi) in [
+            (0u64, 0u64),
+            (1, 5),
+            (4, 12),
+            (7, 300),
+            (250, 260),
+            (0, 65535),
+            (600, 600),
+            (765, 1020),
+        ] {
+            let t = range_test(e, lo, hi);
+            for xv in 0..=255u8 {
+                let mut m = Assignment::new();
+                m.insert(xa.clone(), vec![xv]);
+                let v = m.evaluate(e);
+                let expected = (lo as u128) <= v && v <= hi as u128;
+                assert_eq!(
+                    m.evaluate(&t) == 1,
+                    expected,
+                    "{e} in [{lo}, {hi}] at x={xv}: {t}"
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn congruences() {
+    let xa = input("x", 4);
+    let x = var(&xa, 4);
+    let four_x = Expr::mul(c(4, 32), x.clone());
+    assert_eq!((congruence(&four_x).rem, congruence(&four_x).bits), (0, 2));
+    let plus = Expr::add(c(6, 32), four_x.clone());
+    assert_eq!((congruence(&plus).rem, congruence(&plus).bits), (2, 2));
+    let shl = Expr::shl(x.clone(), c(3, 32));
+    assert_eq!(congruence(&shl).bits, 3);
+    assert_eq!(congruence(&x).bits, 0);
+    assert!(congruence(&plus).allows(10) && !congruence(&plus).allows(4));
+}
+
+/// Random tables and predicates: both transformations agree with the original everywhere
+/// in bounds (a small exhaustive-per-case property test).
+#[test]
+fn random_tables_and_predicates_are_equivalent() {
+    let mut rng = 0x2545F4914F6CDD1Du64;
+    let mut next = move || {
+        rng ^= rng << 13;
+        rng ^= rng >> 7;
+        rng ^= rng << 17;
+        rng
+    };
+    let ka = input("k", 1);
+    let k = var(&ka, 1);
+    for case in 0..200 {
+        let n = 1 + (next() % 40) as usize;
+        let distinct = 1 + next() % 4;
+        let bytes: Vec<u8> = (0..n).map(|_| (next() % distinct) as u8 * 3).collect();
+        let ul = table(&format!("R{case}"), &bytes);
+        let scale = [1u128, 2, 4][(next() % 3) as usize];
+        let width_bytes = [1u32, 2][(next() % 2) as usize];
+        let base = Expr::mul(c(scale, 32), Expr::zext(k.clone(), 32));
+        let read = Expr::read_lsb(&ul, base.clone(), width_bytes);
+        let w = 8 * width_bytes;
+        let konst = c((next() % 8) as u128, w);
+        let cond = match next() % 4 {
+            0 => Expr::eq(konst, read.clone()),
+            1 => Expr::ult(read.clone(), konst),
+            2 => Expr::sle(konst, read.clone()),
+            _ => Expr::ult(Expr::add(read.clone(), Expr::zext(k.clone(), w)), konst),
+        };
+        let pc = Expr::ule(
+            base.clone(),
+            c((n as u128).saturating_sub(width_bytes as u128), 32),
+        );
+        if (n as u32) < width_bytes {
+            continue;
+        }
+        for mode in [OptMode::Index, OptMode::Value, OptMode::All] {
+            let mut o = opt(mode);
+            let t = o.optimize_condition(&cond);
+            assert_equivalent(&cond, &t, &pc, &ka, 0..256);
+            let v = o.optimize_value(&read);
+            assert_equivalent(&read, &v, &pc, &ka, 0..256);
+        }
+    }
+}
