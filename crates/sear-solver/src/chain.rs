@@ -8,12 +8,14 @@
 //! | 4 | query cache | `query_cache` |
 //! | 5 | counterexample cache | `cex_cache` |
 //! | 6 | query log, core queries | `log_queries` with [`LogScope::Core`] |
-//! | 7 | core | `core` |
+//! | 7 | core (with [`ArrayTermCounter`] counting queries that need arrays) | `core` |
 //!
 //! The facade ([`crate::Solver`]) sits above position 1 and answers constant queries itself.
 
 use crate::config::{CoreKind, LogScope, SolverConfig};
-use crate::layers::{CexCache, Independence, QueryCache, QueryLogger, Validating};
+use crate::layers::{
+    ArrayTermCounter, CexCache, Independence, QueryCache, QueryLogger, Validating,
+};
 use crate::query::SolverError;
 use crate::sat::SatSolver;
 use crate::z3core::{Z3Core, Z3Mode};
@@ -28,7 +30,7 @@ pub fn new_core(kind: CoreKind) -> Box<dyn SatSolver> {
 /// Builds the solver chain described by `config`, from the core outwards.
 pub fn build_chain(config: &SolverConfig) -> Result<Box<dyn SatSolver>, SolverError> {
     let log = |scope: LogScope| config.log_queries.as_ref().filter(|l| l.scope == scope);
-    let mut solver = new_core(config.core);
+    let mut solver: Box<dyn SatSolver> = Box::new(ArrayTermCounter::new(new_core(config.core)));
     if let Some(l) = log(LogScope::Core) {
         solver = Box::new(QueryLogger::new(solver, &l.dir)?);
     }

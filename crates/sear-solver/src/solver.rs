@@ -159,10 +159,16 @@ impl Solver {
             .iter()
             .filter(|l| l.core)
             .fold((0, 0.0), |(q, t), l| (q + l.queries, t + l.time_secs));
+        let core_queries_with_arrays = layers
+            .iter()
+            .filter(|l| l.core)
+            .map(|l| l.array_queries)
+            .sum();
         ChainStats {
             layers,
             core_queries,
             core_time_secs,
+            core_queries_with_arrays,
         }
     }
 }

@@ -15,6 +15,9 @@ pub struct LayerStats {
     pub hits: u64,
     /// Total time spent in the layer, including the layers below, in seconds.
     pub time_secs: f64,
+    /// For a core: queries that needed the array theory (see
+    /// [`crate::layers::ArrayTermCounter`]).
+    pub array_queries: u64,
 }
 
 impl LayerStats {
@@ -52,6 +55,8 @@ pub struct ChainStats {
     pub core_queries: u64,
     /// Time spent in cores, in seconds.
     pub core_time_secs: f64,
+    /// Queries that reached a core and still needed the array theory.
+    pub core_queries_with_arrays: u64,
 }
 
 impl ChainStats {

@@ -1,5 +1,6 @@
 //! The layers of the chain, each a [`crate::SatSolver`] owning the one below.
 
+pub mod array_terms;
 pub mod cex_cache;
 pub mod independence;
 pub mod logger;
@@ -7,6 +8,7 @@ pub mod query_cache;
 pub mod smt2;
 pub mod validating;
 
+pub use array_terms::ArrayTermCounter;
 pub use cex_cache::CexCache;
 pub use independence::Independence;
 pub use logger::QueryLogger;
