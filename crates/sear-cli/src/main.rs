@@ -1,5 +1,6 @@
 //! The `sear` command line: `run`, `replay`, `solve`, `ktest`.
 
+mod array_args;
 mod progress;
 mod replay;
 mod run;

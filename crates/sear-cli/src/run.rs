@@ -72,6 +72,9 @@ pub struct RunArgs {
     /// Solver options.
     #[command(flatten)]
     pub solver: SolverArgs,
+    /// Array transformation options.
+    #[command(flatten)]
+    pub array: crate::array_args::ArrayArgs,
 }
 
 /// Runs `sear run`; returns the process exit code.
@@ -179,6 +182,7 @@ fn engine_config(args: &RunArgs, program: &Path, output_dir: PathBuf) -> Result<
     config.exit_on_error = args.exit_on_error;
     config.entry = args.entry.clone();
     config.progress = !args.no_progress;
+    args.array.apply(&mut config)?;
     let name = program
         .file_stem()
         .and_then(|s| s.to_str())

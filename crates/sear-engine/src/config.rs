@@ -76,6 +76,15 @@ pub struct EngineConfig {
     pub exit_on_error: bool,
     /// Show a live progress line on a terminal. [default: true]
     pub progress: bool,
+    /// Array-read transformations (`--optimize-array` and its ratios). [default: none]
+    pub array_opt: sear_expr::array_opt::ArrayOptConfig,
+    /// Dynamic constant folding of reads in the expression builder. [default: true]
+    pub read_folding: bool,
+    /// Prove every transformed expression equivalent to its original. [default: false]
+    pub validate_array_opt: bool,
+    /// Write `testNNNNNN.trace` (the path's instruction-trace hash) next to each test.
+    /// [default: false]
+    pub write_trace_hash: bool,
 }
 
 impl EngineConfig {
@@ -97,6 +106,10 @@ impl EngineConfig {
             max_alloc_size: 1 << 30,
             exit_on_error: false,
             progress: true,
+            array_opt: Default::default(),
+            read_folding: true,
+            validate_array_opt: false,
+            write_trace_hash: false,
         }
     }
 }

@@ -72,6 +72,7 @@ impl Executor<'_> {
         if let Some(c) = e.as_constant() {
             return Ok(c);
         }
+        let e = self.opt_value(state, e.clone())?;
         self.timed(|ex| {
             let q = Query::new(&state.constraints, e.clone(), &ex.meta);
             ex.solver.get_value(&q)
@@ -87,6 +88,7 @@ impl Executor<'_> {
         ok: Expr,
         error: impl FnOnce() -> Termination,
     ) -> Exec<()> {
+        let ok = self.opt_condition(state, ok)?;
         match self.evaluate(state, &ok, "check")? {
             Validity::True => Ok(()),
             Validity::False => Err(error()),
@@ -127,6 +129,7 @@ impl Executor<'_> {
             }
             other => other.to_expr(),
         };
+        let c = self.opt_condition(state, c)?;
         match self.evaluate(state, &c, "fork")? {
             Validity::True => self.jump(module, state, then_block),
             Validity::False => self.jump(module, state, else_block),
@@ -176,6 +179,7 @@ impl Executor<'_> {
         targets.push((default, none_matches));
         let mut feasible: Vec<(BlockId, Expr)> = Vec::new();
         for (block, cond) in targets {
+            let cond = self.opt_condition(state, cond)?;
             if self.may_be_true(state, &cond, "switch")? {
                 feasible.push((block, cond));
             }
@@ -204,6 +208,7 @@ impl Executor<'_> {
         match v {
             Value::Concrete(x, _) => Ok(*x),
             Value::Symbolic(e) => {
+                let e = &self.opt_value(state, e.clone())?;
                 let value = self.get_value(state, e, "concretization")?;
                 state.add_constraint(Expr::eq(Expr::constant(value, e.width()), e.clone()));
                 self.stats.concretisations += 1;

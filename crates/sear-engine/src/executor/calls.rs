@@ -200,6 +200,7 @@ impl Executor<'_> {
                 Some(Value::Symbolic(e)) => {
                     // The exit status is fixed to one feasible value, silently: the test
                     // generated for this path replays with that status.
+                    let e = self.opt_value(state, e)?;
                     let c = self.get_value(state, &e, "exit status")?;
                     state.add_constraint(sear_expr::Expr::eq(
                         sear_expr::Expr::constant(c, e.width()),

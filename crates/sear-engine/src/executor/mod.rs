@@ -10,6 +10,7 @@
 //! Program errors end a path through `Err(Termination)` from the step functions; only
 //! failures of sear itself are reported as `EngineError`.
 
+mod arrayopt;
 mod branch;
 mod calls;
 mod init;
@@ -142,6 +143,10 @@ pub struct Executor<'o> {
     pub(crate) start: Instant,
     pub(crate) last_memory_check: Instant,
     pub(crate) stop: Option<StopReason>,
+    /// Array-read transformations (`executor/arrayopt.rs`).
+    pub(crate) array_opt: arrayopt::ArrayOpt,
+    /// The trace hash of every ended path, for `summary.json`'s `trace_digest`.
+    pub(crate) trace_hashes: Vec<u64>,
 }
 
 impl<'o> Executor<'o> {
@@ -159,6 +164,7 @@ impl<'o> Executor<'o> {
         let rng = fastrand::Rng::with_seed(config.seed);
         let searcher = search::build(&config.search);
         let coverage = Coverage::new(&module);
+        let array_opt = arrayopt::ArrayOpt::new(&config)?;
         Ok(Executor {
             module,
             solver,
@@ -186,6 +192,8 @@ impl<'o> Executor<'o> {
             start: Instant::now(),
             last_memory_check: Instant::now(),
             stop: None,
+            array_opt,
+            trace_hashes: Vec::new(),
             config,
         })
     }
@@ -347,6 +355,10 @@ impl<'o> Executor<'o> {
         self.summary.covered_instructions = self.coverage.covered();
         self.summary.total_instructions = self.coverage.total();
         self.summary.tests = self.output.tests_written() as u64;
+        self.summary.array_opt = self
+            .array_opt
+            .summary(&self.config, solver_stats.core_queries_with_arrays);
+        self.summary.trace_digest = trace_digest(&self.trace_hashes);
         self.summary.solver = serde_json::to_value(&solver_stats).unwrap_or_default();
         self.output.write_json("summary.json", &self.summary)?;
         Ok(self.summary)
@@ -359,4 +371,15 @@ impl<'o> Executor<'o> {
             self.observer.warning(text);
         }
     }
+}
+
+/// An order-independent digest of the paths' trace hashes (equal for two runs that ended the
+/// same set of paths, whatever the order).
+fn trace_digest(hashes: &[u64]) -> String {
+    let mut sorted = hashes.to_vec();
+    sorted.sort_unstable();
+    let digest = sorted.iter().fold(0xCBF2_9CE4_8422_2325u64, |h, x| {
+        (h ^ x).wrapping_mul(0x0000_0100_0000_01B3).rotate_left(17)
+    });
+    format!("{digest:016x}")
 }

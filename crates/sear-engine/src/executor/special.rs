@@ -369,6 +369,7 @@ impl Executor<'_> {
                 Expr::ne(e.clone(), Expr::constant(0, e.width()))
             }
         };
+        let c = self.opt_condition(state, c)?;
         if !self.may_be_true(state, &c, "klee_assume")? {
             return Err(user_error("invalid klee_assume call (provably false)"));
         }

@@ -22,6 +22,7 @@ impl Executor<'_> {
     pub(crate) fn terminate(&mut self, state: State, termination: Termination) {
         self.searcher.remove(state.id);
         self.ptree.remove(state.ptree_node);
+        self.trace_hashes.push(state.trace_hash);
         match termination {
             Termination::Exit(_) => {
                 self.summary.completed_paths += 1;
@@ -120,7 +121,13 @@ impl Executor<'_> {
             })
             .collect();
         match self.output.write_test(&self.config.argv, objects) {
-            Ok(name) => Some(name),
+            Ok(name) => {
+                if self.config.write_trace_hash {
+                    let text = format!("{:016x} {}\n", state.trace_hash, state.instructions);
+                    self.output.write_text(&format!("{name}.trace"), &text);
+                }
+                Some(name)
+            }
             Err(e) => {
                 self.observer.warning(&format!("cannot write test: {e}"));
                 None

@@ -151,6 +151,12 @@ impl OutputWriter {
         fs::write(&path, text + "\n").map_err(io_err(&path))
     }
 
+    /// Writes a small text file in the output directory (failures are ignored, as for the
+    /// message logs).
+    pub fn write_text(&self, file: &str, text: &str) {
+        let _ = fs::write(self.dir.join(file), text);
+    }
+
     /// Appends a line to `messages.txt`.
     pub fn message(&mut self, text: &str) {
         let _ = writeln!(self.messages, "{text}");

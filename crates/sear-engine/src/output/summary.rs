@@ -54,4 +54,9 @@ pub struct Summary {
     pub dropped_states: u64,
     /// Per-layer solver statistics.
     pub solver: serde_json::Value,
+    /// Array-read transformations: mode, successes per transformation, time, validation.
+    pub array_opt: serde_json::Value,
+    /// Digest of the instruction-trace hashes of every ended path (order-independent), for
+    /// checking that two configurations executed the same paths.
+    pub trace_digest: String,
 }

@@ -1,0 +1,144 @@
+"""Aggregates run records over repetitions and renders the ratio tables (markdown, CSV, JSON).
+
+Ratios compare each configuration with the baseline on the same program and size:
+- both runs explored every path: `speed-up` = baseline time / configuration time (> 1 is
+  faster), and the two must have explored the same paths and instructions (DFS, fixed seed),
+  else the row is flagged `≠`;
+- otherwise (a budget or solver timeouts cut exploration): `paths` = configuration paths /
+  baseline paths within the same budget (> 1 is more progress).
+Geometric means are taken per configuration over the programs with a ratio of each kind."""
+from __future__ import annotations
+
+import csv
+import io
+import math
+import statistics
+
+from .runner import BUDGET, DONE, DONE_TIMEOUTS, FAILED, KILLED, UNSUPPORTED
+
+_ORDER = [DONE, DONE_TIMEOUTS, BUDGET, FAILED, KILLED, UNSUPPORTED]
+METRICS = ["time_s", "wall_s", "instructions", "paths", "completed_paths", "error_paths",
+           "tests", "queries", "core_queries", "solver_s", "solver_share", "solver_timeouts"]
+
+
+def _median(values):
+    values = [v for v in values if v is not None]
+    return statistics.median(values) if values else None
+
+
+def aggregate(records: list[dict]) -> list[dict]:
+    """One row per (program, size, config): medians over repetitions, min/max time, status."""
+    groups: dict[tuple, list[dict]] = {}
+    for r in records:
+        groups.setdefault((r["program"], r["size"], r["config"]), []).append(r)
+    rows = []
+    for (program, size, config), rs in groups.items():
+        statuses = [r["status"] for r in rs]
+        status = max(statuses, key=_ORDER.index)  # the worst repetition decides
+        row = {"program": program, "size": size, "config": config, "reps": len(rs),
+               "status": status, "message": next((r["message"] for r in rs if r["message"]), "")}
+        for m in METRICS:
+            row[m] = _median([r.get(m) for r in rs])
+        times = [r["time_s"] for r in rs if r.get("time_s") is not None]
+        row["time_min"] = min(times) if times else None
+        row["time_max"] = max(times) if times else None
+        # DFS with a fixed seed: exhausted repetitions must agree
+        sigs = {(r["paths"], r["instructions"]) for r in rs if r["status"] == DONE}
+        row["reps_agree"] = len(sigs) <= 1
+        rows.append(row)
+    return rows
+
+
+def add_ratios(rows: list[dict], baseline: str) -> None:
+    """Adds `ratio`, `ratio_kind` and `same_paths` to every non-baseline row."""
+    base = {(r["program"], r["size"]): r for r in rows if r["config"] == baseline}
+    for r in rows:
+        r["ratio"], r["ratio_kind"], r["same_paths"] = None, None, None
+        b = base.get((r["program"], r["size"]))
+        if r["config"] == baseline or b is None:
+            continue
+        if r["status"] == DONE and b["status"] == DONE and r["time_s"] and b["time_s"]:
+            r["ratio"] = b["time_s"] / r["time_s"]
+            r["ratio_kind"] = "speed-up"
+            r["same_paths"] = (r["paths"], r["instructions"]) == (b["paths"], b["instructions"])
+        elif (r["status"] in (DONE, DONE_TIMEOUTS, BUDGET)
+              and b["status"] in (DONE, DONE_TIMEOUTS, BUDGET) and b["paths"]):
+            r["ratio"] = r["paths"] / b["paths"]
+            r["ratio_kind"] = "paths"
+
+
+def geomeans(rows: list[dict], configs: list[str], baseline: str) -> list[dict]:
+    """Per configuration: the geometric mean of each ratio kind and how many programs it has."""
+    out = []
+    for c in configs:
+        if c == baseline:
+            continue
+        entry = {"config": c}
+        mine = [r for r in rows if r["config"] == c]
+        for kind in ("speed-up", "paths"):
+            vals = [r["ratio"] for r in mine if r["ratio_kind"] == kind and r["ratio"] and r["ratio"] > 0]
+            entry[kind] = math.exp(sum(map(math.log, vals)) / len(vals)) if vals else None
+            entry[kind + "_n"] = len(vals)
+        entry["unsupported"] = sum(1 for r in mine if r["status"] == UNSUPPORTED)
+        entry["failed"] = sum(1 for r in mine if r["status"] in (FAILED, KILLED))
+        entry["diverged"] = sum(1 for r in mine if r["same_paths"] is False)
+        out.append(entry)
+    return out
+
+
+def _f(v, fmt="{:.2f}"):
+    return "–" if v is None else fmt.format(v)
+
+
+def _ratio(r) -> str:
+    if r["ratio"] is None:
+        return ""
+    unit = "×" if r["ratio_kind"] == "speed-up" else "× p"
+    flag = " ≠" if r["same_paths"] is False else ""
+    return f"{r['ratio']:.2f}{unit}{flag}"
+
+
+def markdown(rows: list[dict], means: list[dict], baseline: str) -> str:
+    """The per-program table and the per-configuration summary, as markdown."""
+    lines = [
+        f"| program | size | config | status | time s (min–max) | paths | instrs | queries | core q | solver % | vs {baseline} |",
+        "|---|---:|---|---|---:|---:|---:|---:|---:|---:|---:|",
+    ]
+    for r in rows:
+        if r["status"] in (UNSUPPORTED, FAILED, KILLED):
+            lines.append(f"| {r['program']} | {r['size']} | {r['config']} | {r['status']} | "
+                         f"{r['message'].replace('|', '/')[:60]} | | | | | | |")
+            continue
+        spread = ""
+        if r["reps"] > 1 and r["time_min"] is not None:
+            spread = f" ({r['time_min']:.2f}–{r['time_max']:.2f})"
+        status = r["status"] + ("" if r["reps_agree"] else " (reps differ)")
+        share = None if r["solver_share"] is None else 100 * min(r["solver_share"], 1.0)
+        lines.append(
+            f"| {r['program']} | {r['size']} | {r['config']} | {status} | "
+            f"{_f(r['time_s'])}{spread} | {_f(r['paths'], '{:.0f}')} | "
+            f"{_f(r['instructions'], '{:.0f}')} | {_f(r['queries'], '{:.0f}')} | "
+            f"{_f(r['core_queries'], '{:.0f}')} | {_f(share, '{:.0f}')} | {_ratio(r)} |")
+    lines += ["", f"| config | speed-up geomean (n) | paths-ratio geomean (n) | diverged | unsupported | failed |",
+              "|---|---:|---:|---:|---:|---:|"]
+    for m in means:
+        lines.append(f"| {m['config']} | {_f(m['speed-up'])} ({m['speed-up_n']}) | "
+                     f"{_f(m['paths'])} ({m['paths_n']}) | {m['diverged']} | "
+                     f"{m['unsupported']} | {m['failed']} |")
+    return "\n".join(lines) + "\n"
+
+
+CSV_FIELDS = ["program", "size", "config", "reps", "status", "time_s", "time_min", "time_max",
+              "wall_s", "paths", "completed_paths", "error_paths", "instructions", "tests",
+              "queries", "core_queries", "solver_s", "solver_share", "solver_timeouts",
+              "ratio", "ratio_kind", "same_paths", "reps_agree", "message"]
+
+
+def to_csv(rows: list[dict]) -> str:
+    """The aggregated rows as CSV."""
+    buf = io.StringIO()
+    w = csv.DictWriter(buf, fieldnames=CSV_FIELDS, extrasaction="ignore")
+    w.writeheader()
+    for r in rows:
+        w.writerow(r)
+    return buf.getvalue()

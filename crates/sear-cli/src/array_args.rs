@@ -1,0 +1,65 @@
+//! Options of the array-read transformations (KLEE's `--optimize-array` family) and of the
+//! trace-equivalence check, for `sear run`.
+
+use anyhow::{bail, Context, Result};
+use sear_engine::EngineConfig;
+use sear_expr::array_opt::{ArrayOptConfig, OptMode, ValueLimits};
+
+/// Array transformation options.
+#[derive(Debug, Clone, clap::Args)]
+pub struct ArrayArgs {
+    /// Transform reads of constant and mixed arrays at symbolic offsets before they reach
+    /// the solver: none, index (index-based), value (value-based), all (index, then value).
+    #[arg(long, value_name = "MODE", default_value = "none")]
+    pub optimize_array: String,
+    /// Value-based: apply only when distinct values / elements is below this ratio.
+    #[arg(long, value_name = "R", default_value_t = 1.0)]
+    pub array_value_ratio: f64,
+    /// Value-based on mixed arrays: apply only when symbolic elements / elements is at most
+    /// this ratio.
+    #[arg(long, value_name = "R", default_value_t = 1.0)]
+    pub array_value_symb_ratio: f64,
+    /// Disable dynamic constant folding of reads (constant-array reads at constant
+    /// offsets and reads through provably different writes), for ablation studies.
+    #[arg(long)]
+    pub no_array_folding: bool,
+    /// Prove every transformed expression equivalent to its original with the solver; a
+    /// disagreement ends the path with an `exec` error.
+    #[arg(long)]
+    pub validate_array_opt: bool,
+    /// Write `testNNNNNN.trace` with each path's instruction-trace hash.
+    #[arg(long)]
+    pub write_trace_hash: bool,
+}
+
+impl ArrayArgs {
+    /// Stores the options in the engine configuration.
+    pub fn apply(&self, config: &mut EngineConfig) -> Result<()> {
+        let mode = OptMode::parse(&self.optimize_array).with_context(|| {
+            format!(
+                "unknown --optimize-array '{}' (expected none, index, value or all)",
+                self.optimize_array
+            )
+        })?;
+        for (name, r) in [
+            ("--array-value-ratio", self.array_value_ratio),
+            ("--array-value-symb-ratio", self.array_value_symb_ratio),
+        ] {
+            if !(0.0..=1.0).contains(&r) {
+                bail!("{name} must be between 0 and 1");
+            }
+        }
+        config.array_opt = ArrayOptConfig {
+            mode,
+            limits: ValueLimits {
+                value_ratio: self.array_value_ratio,
+                symbolic_ratio: self.array_value_symb_ratio,
+            },
+            ..ArrayOptConfig::default()
+        };
+        config.read_folding = !self.no_array_folding;
+        config.validate_array_opt = self.validate_array_opt;
+        config.write_trace_hash = self.write_trace_hash;
+        Ok(())
+    }
+}

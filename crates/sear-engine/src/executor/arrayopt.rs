@@ -1,0 +1,138 @@
+//! The engine's side of the array-read transformations (`sear_expr::array_opt`, spec
+//! `000-klee-array.md`): conditions of branches, switches, assumptions and error checks go
+//! through [`Executor::opt_condition`] (index-based first, then value-based), values about
+//! to be concretised and symbolic addresses through [`Executor::opt_value`] (value-based
+//! only). The transformed form is what enters the path condition and the queries.
+//!
+//! With `--validate-array-opt`, every transformed expression is proved equivalent to its
+//! original under the path condition by a separate plain solver (so the check neither
+//! pollutes the caches nor shows up in the statistics of the main chain). A disagreement
+//! ends the path with an `exec` error and is counted; an unknown answer is only counted.
+
+use sear_expr::array_opt::{folding, ArrayOptimizer, OptMode};
+use sear_expr::Expr;
+use sear_solver::{Query, Solver, SolverConfig};
+
+use super::{Exec, Executor};
+use crate::state::State;
+use crate::termination::{ErrorKind, Termination};
+
+/// Outcomes of `--validate-array-opt`.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Validation {
+    pub checks: u64,
+    pub failures: u64,
+    pub unknown: u64,
+}
+
+/// The optimiser, its optional validator and the folds counted before the run.
+pub(crate) struct ArrayOpt {
+    pub optimizer: ArrayOptimizer,
+    pub validator: Option<Solver>,
+    pub validation: Validation,
+    pub folds_at_start: u64,
+}
+
+impl ArrayOpt {
+    /// Sets up the optimiser for a run on the current thread (the read-folding switch is
+    /// per thread).
+    pub fn new(config: &crate::config::EngineConfig) -> Result<Self, sear_solver::SolverError> {
+        folding::set_read_folding(config.read_folding);
+        let validator = if config.validate_array_opt && config.array_opt.mode != OptMode::None {
+            Some(Solver::new(&SolverConfig::plain())?)
+        } else {
+            None
+        };
+        Ok(ArrayOpt {
+            optimizer: ArrayOptimizer::new(config.array_opt),
+            validator,
+            validation: Validation::default(),
+            folds_at_start: folding::folds(),
+        })
+    }
+
+    /// The `array_opt` section of `summary.json`.
+    pub fn summary(
+        &self,
+        config: &crate::config::EngineConfig,
+        core_queries_with_arrays: u64,
+    ) -> serde_json::Value {
+        let s = self.optimizer.stats();
+        serde_json::json!({
+            "mode": config.array_opt.mode.name(),
+            "read_folding": config.read_folding,
+            "folds": folding::folds() - self.folds_at_start,
+            "conditions": s.conditions,
+            "index_successes": s.index_successes,
+            "index_infeasible": s.index_infeasible,
+            "value_successes": s.value_successes,
+            "mixed_successes": s.mixed_successes,
+            "cache_hits": s.cache_hits,
+            "time_s": s.time.as_secs_f64(),
+            "core_queries_with_arrays": core_queries_with_arrays,
+            "validation": {
+                "enabled": self.validator.is_some(),
+                "checks": self.validation.checks,
+                "failures": self.validation.failures,
+                "unknown": self.validation.unknown,
+            },
+        })
+    }
+}
+
+impl Executor<'_> {
+    /// `cond` with reads of constant and mixed arrays transformed away where possible.
+    pub(crate) fn opt_condition(&mut self, state: &State, cond: Expr) -> Exec<Expr> {
+        if !self.array_opt.optimizer.enabled() || cond.is_constant() {
+            return Ok(cond);
+        }
+        let t = self.array_opt.optimizer.optimize_condition(&cond);
+        self.validate_transformation(state, &cond, &t)?;
+        Ok(t)
+    }
+
+    /// `e` with reads of constant and mixed arrays replaced by if-then-else chains (value
+    /// mode only).
+    pub(crate) fn opt_value(&mut self, state: &State, e: Expr) -> Exec<Expr> {
+        if !self.array_opt.optimizer.enabled() || e.is_constant() {
+            return Ok(e);
+        }
+        let t = self.array_opt.optimizer.optimize_value(&e);
+        self.validate_transformation(state, &e, &t)?;
+        Ok(t)
+    }
+
+    fn validate_transformation(
+        &mut self,
+        state: &State,
+        original: &Expr,
+        transformed: &Expr,
+    ) -> Exec<()> {
+        if original == transformed {
+            return Ok(());
+        }
+        let Some(validator) = self.array_opt.validator.as_mut() else {
+            return Ok(());
+        };
+        self.array_opt.validation.checks += 1;
+        let same = Expr::eq(original.clone(), transformed.clone());
+        let q = Query::new(&state.constraints, same, &self.meta);
+        match validator.must_be_true(&q) {
+            Ok(true) => Ok(()),
+            Ok(false) => {
+                self.array_opt.validation.failures += 1;
+                let message = format!(
+                    "ARRAY OPTIMISATION VALIDATION FAILED: {original} is not equivalent to {transformed} \
+                     under the path condition"
+                );
+                self.observer.warning(&message);
+                self.output.warning(&message);
+                Err(Termination::error(ErrorKind::Exec, message))
+            }
+            Err(_) => {
+                self.array_opt.validation.unknown += 1;
+                Ok(())
+            }
+        }
+    }
+}
