@@ -147,6 +147,10 @@ def main(argv=None) -> int:
             return 2
         suite.baseline = args.baseline
     chosen, configs = choose(args, suite)
+    if args.smoke:
+        args.budget = suite.smoke_budget if args.budget is None else args.budget
+        if args.query_timeout is None:
+            args.query_timeout = suite.smoke_query_timeout
     reps = 1 if args.smoke else max(1, args.reps)
     sear = find_sear(args)
     if not os.access(sear, os.X_OK):

@@ -58,6 +58,8 @@ class Suite:
     sets: dict[str, list[str]]
     baseline: str
     seed: int
+    smoke_budget: float = 5.0
+    smoke_query_timeout: float = 1.0
 
 
 def _load(path: str) -> dict:
@@ -128,4 +130,5 @@ def load(programs_path: str | None = None, configs_path: str | None = None) -> S
         for n in names:
             if n not in configs:
                 raise ManifestError(f"{configs_path}: sets.{k} names unknown configuration `{n}`")
-    return Suite(programs, configs, sets, baseline, int(defaults.get("seed", 1)))
+    return Suite(programs, configs, sets, baseline, int(defaults.get("seed", 1)),
+                 float(defaults.get("smoke_budget", 5)), float(defaults.get("smoke_query_timeout", 1)))
