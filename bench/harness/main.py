@@ -146,6 +146,8 @@ def main(argv=None) -> int:
             print(f"bench: unknown baseline `{args.baseline}`", file=sys.stderr)
             return 2
         suite.baseline = args.baseline
+    if not args.baseline and args.config_set in suite.set_baselines:
+        suite.baseline = suite.set_baselines[args.config_set]
     chosen, configs = choose(args, suite)
     if args.smoke:
         args.budget = suite.smoke_budget if args.budget is None else args.budget

@@ -58,6 +58,7 @@ class Suite:
     sets: dict[str, list[str]]
     baseline: str
     seed: int
+    set_baselines: dict[str, str] = field(default_factory=dict)
     smoke_budget: float = 5.0
     smoke_query_timeout: float = 1.0
 
@@ -130,5 +131,9 @@ def load(programs_path: str | None = None, configs_path: str | None = None) -> S
         for n in names:
             if n not in configs:
                 raise ManifestError(f"{configs_path}: sets.{k} names unknown configuration `{n}`")
-    return Suite(programs, configs, sets, baseline, int(defaults.get("seed", 1)),
+    set_baselines = dict(c.get("set_baselines", {}))
+    for k, v in set_baselines.items():
+        if k not in sets or v not in configs:
+            raise ManifestError(f"{configs_path}: set_baselines.{k} = `{v}` names an unknown set or configuration")
+    return Suite(programs, configs, sets, baseline, int(defaults.get("seed", 1)), set_baselines,
                  float(defaults.get("smoke_budget", 5)), float(defaults.get("smoke_query_timeout", 1)))

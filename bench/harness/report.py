@@ -62,9 +62,14 @@ def add_ratios(rows: list[dict], baseline: str) -> None:
             r["ratio_kind"] = "speed-up"
             r["same_paths"] = (r["paths"], r["instructions"]) == (b["paths"], b["instructions"])
         elif (r["status"] in (DONE, DONE_TIMEOUTS, BUDGET)
-              and b["status"] in (DONE, DONE_TIMEOUTS, BUDGET) and b["paths"]):
-            r["ratio"] = r["paths"] / b["paths"]
+              and b["status"] in (DONE, DONE_TIMEOUTS, BUDGET)):
             r["ratio_kind"] = "paths"
+            if b["paths"]:
+                r["ratio"] = r["paths"] / b["paths"]
+            elif r["paths"]:
+                r["ratio"] = math.inf   # paths where the baseline finished none
+            else:
+                r["ratio_kind"] = None  # neither finished a path: nothing to compare
 
 
 def geomeans(rows: list[dict], configs: list[str], baseline: str) -> list[dict]:
@@ -76,9 +81,13 @@ def geomeans(rows: list[dict], configs: list[str], baseline: str) -> list[dict]:
         entry = {"config": c}
         mine = [r for r in rows if r["config"] == c]
         for kind in ("speed-up", "paths"):
-            vals = [r["ratio"] for r in mine if r["ratio_kind"] == kind and r["ratio"] and r["ratio"] > 0]
+            ratios = [r["ratio"] for r in mine if r["ratio_kind"] == kind]
+            vals = [v for v in ratios if 0 < v < math.inf]
             entry[kind] = math.exp(sum(map(math.log, vals)) / len(vals)) if vals else None
             entry[kind + "_n"] = len(vals)
+        # budgeted programs where one side finished no path: kept out of the mean, counted
+        entry["lost"] = sum(1 for r in mine if r["ratio_kind"] == "paths" and r["ratio"] == 0)
+        entry["gained"] = sum(1 for r in mine if r["ratio_kind"] == "paths" and r["ratio"] == math.inf)
         entry["unsupported"] = sum(1 for r in mine if r["status"] == UNSUPPORTED)
         entry["failed"] = sum(1 for r in mine if r["status"] in (FAILED, KILLED))
         entry["diverged"] = sum(1 for r in mine if r["same_paths"] is False)
@@ -95,6 +104,8 @@ def _ratio(r) -> str:
         return ""
     unit = "×" if r["ratio_kind"] == "speed-up" else "× p"
     flag = " ≠" if r["same_paths"] is False else ""
+    if r["ratio"] == math.inf:
+        return "∞ p"
     return f"{r['ratio']:.2f}{unit}{flag}"
 
 
@@ -119,12 +130,12 @@ def markdown(rows: list[dict], means: list[dict], baseline: str) -> str:
             f"{_f(r['time_s'])}{spread} | {_f(r['paths'], '{:.0f}')} | "
             f"{_f(r['instructions'], '{:.0f}')} | {_f(r['queries'], '{:.0f}')} | "
             f"{_f(r['core_queries'], '{:.0f}')} | {_f(share, '{:.0f}')} | {_ratio(r)} |")
-    lines += ["", f"| config | speed-up geomean (n) | paths-ratio geomean (n) | diverged | unsupported | failed |",
-              "|---|---:|---:|---:|---:|---:|"]
+    lines += ["", "| config | speed-up geomean (n) | paths-ratio geomean (n) | paths lost / gained | diverged | unsupported | failed |",
+              "|---|---:|---:|---:|---:|---:|---:|"]
     for m in means:
         lines.append(f"| {m['config']} | {_f(m['speed-up'])} ({m['speed-up_n']}) | "
-                     f"{_f(m['paths'])} ({m['paths_n']}) | {m['diverged']} | "
-                     f"{m['unsupported']} | {m['failed']} |")
+                     f"{_f(m['paths'])} ({m['paths_n']}) | {m['lost']} / {m['gained']} | "
+                     f"{m['diverged']} | {m['unsupported']} | {m['failed']} |")
     return "\n".join(lines) + "\n"
 
 

@@ -78,6 +78,8 @@ class ReportTest(unittest.TestCase):
             rec("c", "base", runner.DONE, 2.0, paths=2),
             rec("c", "fast", runner.DONE, 1.0, paths=3),
             rec("a", "new", runner.UNSUPPORTED), rec("b", "new", runner.UNSUPPORTED),
+            rec("d", "base", runner.BUDGET, paths=0), rec("d", "fast", runner.BUDGET, paths=3),
+            rec("e", "base", runner.BUDGET, paths=2), rec("e", "fast", runner.BUDGET, paths=0),
         ]
         rows = report.aggregate(records)
         report.add_ratios(rows, "base")
@@ -94,11 +96,15 @@ class ReportTest(unittest.TestCase):
         self.assertAlmostEqual(means["fast"]["speed-up"], math.sqrt(5.0 * 2.0))
         self.assertEqual(means["fast"]["speed-up_n"], 2)
         self.assertEqual(means["fast"]["diverged"], 1)
+        self.assertEqual(means["fast"]["paths_n"], 1)                 # only b: d and e counted apart
+        self.assertEqual((means["fast"]["lost"], means["fast"]["gained"]), (1, 1))
+        self.assertEqual(by[("d", "fast")]["ratio"], math.inf)
         self.assertEqual(means["new"]["unsupported"], 2)
         md = report.markdown(rows, list(means.values()), "base")
         self.assertIn("5.00×", md)
         self.assertIn("4.00× p", md)
         self.assertIn("≠", md)
+        self.assertIn("∞ p", md)
         self.assertIn("unsupported", md)
         self.assertIn("program,size,config", report.to_csv(rows))
 
