@@ -36,6 +36,8 @@ def parse_args(argv):
     p.add_argument("--out", help="output directory [bench/results/<timestamp>]")
     p.add_argument("--collect-queries", metavar="DIR",
                    help="also log the core-solver queries of the first repetition into DIR/<program>/<config>")
+    p.add_argument("--no-trace-check", action="store_true",
+                   help="do not compare per-path instruction-trace hashes (--write-trace-hash)")
     p.add_argument("--list", action="store_true", help="list programs and configurations and exit")
     p.add_argument("--programs-file", help=argparse.SUPPRESS)
     p.add_argument("--configs-file", help=argparse.SUPPRESS)
@@ -162,6 +164,8 @@ def main(argv=None) -> int:
     out = os.path.abspath(args.out or os.path.join(manifest.BENCH_DIR, "results", stamp))
     os.makedirs(out, exist_ok=True)
     info = machine_info(sear)
+    trace = not args.no_trace_check and runner.supports(sear, "--write-trace-hash")
+    info["trace_check"] = trace
     total = len(chosen) * len(configs) * reps
     print(f"bench: {len(chosen)} programs x {len(configs)} configurations x {reps} reps = "
           f"{total} runs -> {out}", file=sys.stderr)
@@ -191,7 +195,8 @@ def main(argv=None) -> int:
                             seed=suite.seed,
                             out_dir=os.path.join(out, "runs", f"{program.name}-{size}", c.name, str(rep)),
                             log_queries=(os.path.join(args.collect_queries, program.name, c.name)
-                                         if args.collect_queries and rep == 0 else None))
+                                         if args.collect_queries and rep == 0 else None),
+                            trace_hash=trace)
                         if os.path.exists(spec.out_dir):
                             shutil.rmtree(spec.out_dir)
                         os.makedirs(os.path.dirname(spec.out_dir), exist_ok=True)

@@ -2,8 +2,8 @@
 
 Ratios compare each configuration with the baseline on the same program and size:
 - both runs explored every path: `speed-up` = baseline time / configuration time (> 1 is
-  faster), and the two must have explored the same paths and instructions (DFS, fixed seed),
-  else the row is flagged `≠`;
+  faster), and the two must have explored the same paths and instructions (DFS, fixed seed)
+  and, when sear wrote per-path trace hashes, the same set of traces; else the row is flagged `≠`;
 - otherwise (a budget or solver timeouts cut exploration): `paths` = configuration paths /
   baseline paths within the same budget (> 1 is more progress).
 Geometric means are taken per configuration over the programs with a ratio of each kind."""
@@ -43,8 +43,9 @@ def aggregate(records: list[dict]) -> list[dict]:
         row["time_min"] = min(times) if times else None
         row["time_max"] = max(times) if times else None
         # DFS with a fixed seed: exhausted repetitions must agree
-        sigs = {(r["paths"], r["instructions"]) for r in rs if r["status"] == DONE}
+        sigs = {(r["paths"], r["instructions"], r.get("traces")) for r in rs if r["status"] == DONE}
         row["reps_agree"] = len(sigs) <= 1
+        row["traces"] = next((r.get("traces") for r in rs if r.get("traces")), None)
         rows.append(row)
     return rows
 
@@ -61,6 +62,8 @@ def add_ratios(rows: list[dict], baseline: str) -> None:
             r["ratio"] = b["time_s"] / r["time_s"]
             r["ratio_kind"] = "speed-up"
             r["same_paths"] = (r["paths"], r["instructions"]) == (b["paths"], b["instructions"])
+            if r["traces"] and b["traces"]:  # the per-path trace hashes, when sear wrote them
+                r["same_paths"] = r["same_paths"] and r["traces"] == b["traces"]
         elif (r["status"] in (DONE, DONE_TIMEOUTS, BUDGET)
               and b["status"] in (DONE, DONE_TIMEOUTS, BUDGET)):
             r["ratio_kind"] = "paths"
@@ -142,7 +145,7 @@ def markdown(rows: list[dict], means: list[dict], baseline: str) -> str:
 CSV_FIELDS = ["program", "size", "config", "reps", "status", "time_s", "time_min", "time_max",
               "wall_s", "paths", "completed_paths", "error_paths", "instructions", "tests",
               "queries", "core_queries", "solver_s", "solver_share", "solver_timeouts",
-              "ratio", "ratio_kind", "same_paths", "reps_agree", "message"]
+              "ratio", "ratio_kind", "same_paths", "reps_agree", "traces", "message"]
 
 
 def to_csv(rows: list[dict]) -> str:

@@ -4,6 +4,7 @@ A run never raises: a configuration whose flags sear rejects comes back as `unsu
 anything else that goes wrong as `failed` or `killed`, with the reason in `message`."""
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import signal
@@ -37,6 +38,32 @@ class RunSpec:
     seed: int
     out_dir: str
     log_queries: str | None = None
+    trace_hash: bool = False
+
+
+def supports(sear: str, flag: str) -> bool:
+    """Whether `sear run` knows a flag (from its --help)."""
+    try:
+        r = subprocess.run([sear, "run", "--help"], capture_output=True, text=True, timeout=60)
+    except (OSError, subprocess.TimeoutExpired):
+        return False
+    return r.returncode == 0 and flag in r.stdout
+
+
+def trace_digest(out_dir: str) -> str | None:
+    """A digest of the multiset of per-path instruction-trace hashes (testNNNNNN.trace), or
+    None when the run wrote none. Equal digests mean the same set of explored paths."""
+    try:
+        names = sorted(n for n in os.listdir(out_dir) if n.endswith(".trace"))
+    except OSError:
+        return None
+    if not names:
+        return None
+    lines = []
+    for n in names:
+        with open(os.path.join(out_dir, n)) as f:
+            lines.append(f.read().strip())
+    return hashlib.sha256("\n".join(sorted(lines)).encode()).hexdigest()[:16]
 
 
 def command(spec: RunSpec) -> list[str]:
@@ -51,6 +78,8 @@ def command(spec: RunSpec) -> list[str]:
         cmd += ["--max-solver-time", f"{spec.query_timeout:g}"]
     if spec.log_queries:
         cmd += ["--log-queries", spec.log_queries, "--log-scope", "core"]
+    if spec.trace_hash:
+        cmd.append("--write-trace-hash")
     cmd += ["-D", f"SIZE={spec.size}"]
     for d in spec.program.defines:
         cmd += ["-D", d]
@@ -85,7 +114,7 @@ def run(spec: RunSpec) -> dict:
         "time_s": None, "instructions": None, "paths": None, "completed_paths": None,
         "error_paths": None, "tests": None, "queries": None, "core_queries": None,
         "solver_s": None, "solver_share": None, "stop_reason": None, "solver_timeouts": None,
-        "command": cmd,
+        "traces": None, "command": cmd,
     }
     # a hard deadline well past the budget: sear stops itself at --max-time, but clang,
     # a query that ignores its timeout, or test writing could overrun
@@ -122,6 +151,7 @@ def run(spec: RunSpec) -> dict:
         rec["message"] = (lines[-1] if lines else f"no summary.json ({e})")[:300]
         return rec
     fill(rec, summary)
+    rec["traces"] = trace_digest(spec.out_dir) if spec.trace_hash else None
     if proc.returncode != 0:
         rec["status"] = FAILED
         rec["message"] = f"exit code {proc.returncode}"

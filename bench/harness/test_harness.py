@@ -53,6 +53,18 @@ class RunnerTest(unittest.TestCase):
         runner.fill(r, {"stop_reason": "max-time", "time_s": 1.0})
         self.assertEqual(r["status"], runner.BUDGET)
 
+    def test_trace_digest_is_order_independent(self):
+        with tempfile.TemporaryDirectory() as a, tempfile.TemporaryDirectory() as b:
+            self.assertIsNone(runner.trace_digest(a))
+            for d, lines in ((a, ["aa 3", "bb 5"]), (b, ["bb 5", "aa 3"])):
+                for i, line in enumerate(lines):
+                    with open(os.path.join(d, f"test{i:06}.trace"), "w") as f:
+                        f.write(line + "\n")
+            self.assertEqual(runner.trace_digest(a), runner.trace_digest(b))
+            with open(os.path.join(b, "test000009.trace"), "w") as f:
+                f.write("cc 1\n")
+            self.assertNotEqual(runner.trace_digest(a), runner.trace_digest(b))
+
     def test_rejected_flags(self):
         self.assertTrue(runner._rejected_flags("error: unexpected argument '--x' found"))
         self.assertFalse(runner._rejected_flags("sear: error: prog.c: no such file"))
