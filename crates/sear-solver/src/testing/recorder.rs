@@ -1,4 +1,4 @@
-//! Test helpers: a recording solver that remembers the queries reaching it.
+//! A recording solver that remembers the queries reaching it.
 
 use std::cell::RefCell;
 use std::rc::Rc;

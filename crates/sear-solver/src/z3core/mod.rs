@@ -31,9 +31,12 @@ pub const TRANSLATION_CACHE_LIMIT: usize = 500_000;
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub enum Z3Mode {
     /// A fresh `z3::Solver` per query (Z3 picks its non-incremental tactics), as KLEE does.
-    #[default]
     Fresh,
-    /// One long-lived solver with `push`/`pop` around each query.
+    /// A fresh solver per query built from Z3's `smt` tactic (no logic-specific preprocessing).
+    #[default]
+    FreshSmt,
+    /// One long-lived solver with `push`/`pop` around each query. With Z3 4.8.12 the time
+    /// limit is not reliably enforced in this mode (a hard query may run past it).
     Incremental,
 }
 
@@ -58,6 +61,11 @@ impl Z3Core {
         }
     }
 
+    /// How this core drives Z3.
+    pub fn mode(&self) -> Z3Mode {
+        self.mode
+    }
+
     fn params(&self) -> Params {
         let mut p = Params::new();
         // Z3 reads 0 as "no limit"; u32::MAX ms is about 50 days.
@@ -69,7 +77,14 @@ impl Z3Core {
     }
 
     fn fresh_solver(&self) -> z3::Solver {
-        let s = z3::Solver::new();
+        let s = match self.mode {
+            // Tactic solvers ignore the `timeout` parameter; `try_for` bounds them instead.
+            Z3Mode::FreshSmt => match self.timeout {
+                Some(t) => z3::Tactic::new("smt").try_for(t).solver(),
+                None => z3::Tactic::new("smt").solver(),
+            },
+            Z3Mode::Fresh | Z3Mode::Incremental => z3::Solver::new(),
+        };
         s.set_params(&self.params());
         s
     }
@@ -81,7 +96,7 @@ impl Z3Core {
         let assertions: Vec<z3::ast::Bool> =
             query.conjuncts().map(|c| self.translator.bool(c)).collect();
         let solver = match self.mode {
-            Z3Mode::Fresh => self.fresh_solver(),
+            Z3Mode::Fresh | Z3Mode::FreshSmt => self.fresh_solver(),
             Z3Mode::Incremental => {
                 if self.solver.is_none() {
                     self.solver = Some(self.fresh_solver());
