@@ -202,7 +202,12 @@ impl Expr {
                     Expr::extract(else_expr.clone(), offset, width),
                 );
             }
-            ExprKind::Binary { op, lhs, rhs } if lhs.is_constant() => {
+            // Pushing an extract down rebuilds the chain below it, so only shallow
+            // expressions qualify: deep chains would recurse once per layer (overflowing
+            // the stack) and cost time linear in their depth for every extract.
+            ExprKind::Binary { op, lhs, rhs }
+                if lhs.is_constant() && expr.depth() <= EXTRACT_PUSH_DEPTH =>
+            {
                 let bitwise = matches!(op, BinOp::And | BinOp::Or | BinOp::Xor);
                 let low_arith = offset == 0 && matches!(op, BinOp::Add | BinOp::Sub | BinOp::Mul);
                 if bitwise || low_arith {
@@ -213,7 +218,7 @@ impl Expr {
                     );
                 }
             }
-            ExprKind::Not(inner) => {
+            ExprKind::Not(inner) if expr.depth() <= EXTRACT_PUSH_DEPTH => {
                 return Expr::not(Expr::extract(inner.clone(), offset, width));
             }
             _ => {}
@@ -458,6 +463,10 @@ fn read_unfolded(updates: &UpdateList, index: Expr) -> Expr {
     }
     Expr::make(ExprKind::Read { updates: updates.clone(), index }, 8)
 }
+
+/// The deepest expression an extract is pushed into through `Not` and through binary
+/// operators with a constant operand.
+const EXTRACT_PUSH_DEPTH: u32 = 64;
 
 /// Canonical operand order: a constant goes left; otherwise order by structural hash.
 fn should_swap(lhs: &Expr, rhs: &Expr) -> bool {
@@ -707,6 +716,26 @@ fn simplify_eq_const(c: u128, rhs: &Expr, width: u32) -> Option<Expr> {
     if width == 1 {
         return Some(if c == 1 { rhs.clone() } else { Expr::not(rhs.clone()) });
     }
+    // Peel the invertible layers with a constant operand in a loop: in a chain such as
+    // `h = (h + 1) ^ 3` iterated by a program, there is one layer per iteration.
+    let (mut c, mut inner) = (c, rhs);
+    loop {
+        let (next, below) = match inner.kind() {
+            ExprKind::Binary { op, lhs: l, rhs: r } => match (op, l.as_constant()) {
+                (BinOp::Add, Some(c2)) => (c.wrapping_sub(c2), r),
+                (BinOp::Sub, Some(c2)) => (c2.wrapping_sub(c), r),
+                (BinOp::Xor, Some(c2)) => (c ^ c2, r),
+                _ => break,
+            },
+            ExprKind::Not(x) => (fold_not(c, width), x),
+            _ => break,
+        };
+        c = trunc(next, width);
+        inner = below;
+    }
+    if inner != rhs {
+        return Some(Expr::eq(Expr::constant(c, width), inner.clone()));
+    }
     match rhs.kind() {
         ExprKind::ZExt(x) => {
             let xw = x.width();
@@ -725,19 +754,6 @@ fn simplify_eq_const(c: u128, rhs: &Expr, width: u32) -> Option<Expr> {
                 Expr::false_()
             })
         }
-        ExprKind::Binary { op: BinOp::Add, lhs: l, rhs: r } if l.is_constant() => {
-            let c2 = l.as_constant().unwrap_or(0);
-            Some(Expr::eq(Expr::constant(c.wrapping_sub(c2), width), r.clone()))
-        }
-        ExprKind::Binary { op: BinOp::Sub, lhs: l, rhs: r } if l.is_constant() => {
-            let c2 = l.as_constant().unwrap_or(0);
-            Some(Expr::eq(Expr::constant(c2.wrapping_sub(c), width), r.clone()))
-        }
-        ExprKind::Binary { op: BinOp::Xor, lhs: l, rhs: r } if l.is_constant() => {
-            let c2 = l.as_constant().unwrap_or(0);
-            Some(Expr::eq(Expr::constant(c ^ c2, width), r.clone()))
-        }
-        ExprKind::Not(x) => Some(Expr::eq(Expr::constant(fold_not(c, width), width), x.clone())),
         ExprKind::Concat { hi, lo } => {
             let lw = lo.width();
             let c_lo = trunc(c, lw);
