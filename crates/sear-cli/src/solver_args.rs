@@ -4,7 +4,9 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use anyhow::{bail, Result};
-use sear_solver::{LogScope, QueryLog, SolverConfig};
+use sear_solver::{
+    ArrayConfig, AxiomElim, CegarSelect, CoreKind, LogScope, QueryLog, SolverConfig,
+};
 
 /// Options of the solver chain.
 #[derive(Debug, Clone, clap::Args)]
@@ -30,6 +32,40 @@ pub struct SolverArgs {
     /// Cross-check every answer against plain Z3 and validate every model.
     #[arg(long)]
     pub validate_solver: bool,
+    /// The core solver: z3 (native arrays), eager (native arrays, constant arrays by
+    /// assertions) or cegar (CEGAR over bit-vectors with type/interval-reduced axioms).
+    #[arg(long, value_name = "CORE", default_value = "z3")]
+    pub core_solver: String,
+    /// The ILP UNSAT pre-check before the core (on/off; the bare flag means on).
+    #[arg(long, value_name = "on|off", num_args = 0..=1, default_missing_value = "on", default_value = "off")]
+    pub ilp_precheck: String,
+    /// Confirm every pre-check UNSAT with plain Z3 (a disagreement is a solver failure).
+    #[arg(long)]
+    pub validate_precheck: bool,
+    /// The pre-check's limit on linear rows per query.
+    #[arg(long, value_name = "N", default_value_t = ArrayConfig::default().precheck_max_rows)]
+    pub precheck_max_rows: usize,
+    /// CEGAR axiom elimination: none, type, interval or both.
+    #[arg(long, value_name = "MODE", default_value = "both")]
+    pub axiom_elim: String,
+    /// CEGAR refinement: violated (only violated axioms), siblings (all axioms of the
+    /// violating read terms) or eager (the whole reduced pool up front).
+    #[arg(long, value_name = "POLICY", default_value = "siblings")]
+    pub cegar_select: String,
+    /// The equisatisfiable extra axiom eliminations (on/off).
+    #[arg(long, value_name = "on|off", default_value = "on")]
+    pub axiom_extras: String,
+    /// Assert the pre-check's index intervals in the CEGAR abstraction (on/off).
+    #[arg(long, value_name = "on|off", default_value = "on")]
+    pub cegar_interval_constraints: String,
+}
+
+fn on_off(flag: &str, value: &str) -> Result<bool> {
+    match value {
+        "on" | "true" | "1" => Ok(true),
+        "off" | "false" | "0" => Ok(false),
+        other => bail!("unknown --{flag} value '{other}' (expected on or off)"),
+    }
 }
 
 impl SolverArgs {
@@ -43,11 +79,49 @@ impl SolverArgs {
         if self.max_solver_time < 0.0 || !self.max_solver_time.is_finite() {
             bail!("--max-solver-time must be a non-negative number of seconds");
         }
+        let core = match self.core_solver.as_str() {
+            "z3" => CoreKind::Z3,
+            "eager" => CoreKind::Eager,
+            "cegar" => CoreKind::Cegar,
+            other => bail!("unknown --core-solver '{other}' (expected z3, eager or cegar)"),
+        };
+        let axiom_elim = match self.axiom_elim.as_str() {
+            "none" => AxiomElim::None,
+            "type" => AxiomElim::Type,
+            "interval" => AxiomElim::Interval,
+            "both" => AxiomElim::Both,
+            other => {
+                bail!("unknown --axiom-elim '{other}' (expected none, type, interval or both)")
+            }
+        };
+        let select = match self.cegar_select.as_str() {
+            "violated" => CegarSelect::Violated,
+            "siblings" => CegarSelect::Siblings,
+            "eager" => CegarSelect::Eager,
+            other => {
+                bail!("unknown --cegar-select '{other}' (expected violated, siblings or eager)")
+            }
+        };
+        let array = ArrayConfig {
+            axiom_elim,
+            select,
+            axiom_extras: on_off("axiom-extras", &self.axiom_extras)?,
+            interval_constraints: on_off(
+                "cegar-interval-constraints",
+                &self.cegar_interval_constraints,
+            )?,
+            precheck_validate: self.validate_precheck,
+            precheck_max_rows: self.precheck_max_rows,
+        };
         Ok(SolverConfig {
+            core,
+            ilp_precheck: on_off("ilp-precheck", &self.ilp_precheck)?,
+            array,
             independence: !self.no_independence,
             query_cache: !self.no_query_cache,
             cex_cache: !self.no_cex_cache,
-            timeout: (self.max_solver_time > 0.0).then(|| Duration::from_secs_f64(self.max_solver_time)),
+            timeout: (self.max_solver_time > 0.0)
+                .then(|| Duration::from_secs_f64(self.max_solver_time)),
             log_queries: self.log_queries.clone().map(|dir| QueryLog { dir, scope }),
             validate: self.validate_solver,
             ..SolverConfig::default()

@@ -7,32 +7,51 @@
 //! | 3 | constraint independence | `independence` |
 //! | 4 | query cache | `query_cache` |
 //! | 5 | counterexample cache | `cex_cache` |
-//! | 6 | query log, core queries | `log_queries` with [`LogScope::Core`] |
-//! | 7 | core (with [`ArrayTermCounter`] counting queries that need arrays) | `core` |
+//! | 6 | ILP UNSAT pre-check ([`Precheck`]) | `ilp_precheck` |
+//! | 7 | query log, core queries | `log_queries` with [`LogScope::Core`] |
+//! | 8 | core: Z3, eager or CEGAR (with [`ArrayTermCounter`] counting queries that need arrays) | `core` |
 //!
 //! The facade ([`crate::Solver`]) sits above position 1 and answers constant queries itself.
 
-use crate::config::{CoreKind, LogScope, SolverConfig};
+use crate::cegar::CegarCore;
+use crate::config::{ArrayConfig, CoreKind, LogScope, SolverConfig};
+use crate::eager::EagerCore;
 use crate::layers::{
     ArrayTermCounter, CexCache, Independence, QueryCache, QueryLogger, Validating,
 };
+use crate::precheck::Precheck;
 use crate::query::SolverError;
 use crate::sat::SatSolver;
 use crate::z3core::{Z3Core, Z3Mode};
 
-/// A fresh core of the given kind.
+/// A fresh core of the given kind (default array options).
 pub fn new_core(kind: CoreKind) -> Box<dyn SatSolver> {
+    new_core_with(kind, &ArrayConfig::default())
+}
+
+/// A fresh core of the given kind with the given CEGAR options.
+pub fn new_core_with(kind: CoreKind, array: &ArrayConfig) -> Box<dyn SatSolver> {
     match kind {
         CoreKind::Z3 => Box::new(Z3Core::new(Z3Mode::default())),
+        CoreKind::Eager => Box::new(EagerCore::new()),
+        CoreKind::Cegar => Box::new(CegarCore::new(array)),
     }
 }
 
 /// Builds the solver chain described by `config`, from the core outwards.
 pub fn build_chain(config: &SolverConfig) -> Result<Box<dyn SatSolver>, SolverError> {
     let log = |scope: LogScope| config.log_queries.as_ref().filter(|l| l.scope == scope);
-    let mut solver: Box<dyn SatSolver> = Box::new(ArrayTermCounter::new(new_core(config.core)));
+    let core = new_core_with(config.core, &config.array);
+    let mut solver: Box<dyn SatSolver> = Box::new(ArrayTermCounter::new(core));
     if let Some(l) = log(LogScope::Core) {
         solver = Box::new(QueryLogger::new(solver, &l.dir)?);
+    }
+    if config.ilp_precheck {
+        let oracle = config
+            .array
+            .precheck_validate
+            .then(|| new_core(CoreKind::Z3));
+        solver = Box::new(Precheck::new(solver, oracle, &config.array));
     }
     if config.cex_cache {
         solver = Box::new(CexCache::new(solver));
@@ -44,7 +63,7 @@ pub fn build_chain(config: &SolverConfig) -> Result<Box<dyn SatSolver>, SolverEr
         solver = Box::new(Independence::new(solver));
     }
     if config.validate {
-        solver = Box::new(Validating::new(solver, new_core(config.core)));
+        solver = Box::new(Validating::new(solver, new_core(CoreKind::Z3)));
     }
     if let Some(l) = log(LogScope::All) {
         solver = Box::new(QueryLogger::new(solver, &l.dir)?);

@@ -9,6 +9,92 @@ pub enum CoreKind {
     /// Z3 with native arrays.
     #[default]
     Z3,
+    /// Z3 with native arrays and the assertion encoding of constant arrays (KLEE PR #837;
+    /// the paper's "Assertion" baseline): see [`crate::eager`].
+    Eager,
+    /// The CEGAR array core over Z3's bit-vectors: see [`crate::cegar`].
+    Cegar,
+}
+
+impl CoreKind {
+    /// The core's name on the command line.
+    pub fn name(self) -> &'static str {
+        match self {
+            CoreKind::Z3 => "z3",
+            CoreKind::Eager => "eager",
+            CoreKind::Cegar => "cegar",
+        }
+    }
+}
+
+/// Which axiom eliminations the CEGAR core applies (`--axiom-elim`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum AxiomElim {
+    /// Every axiom of the family.
+    None,
+    /// Only offsets congruent to the index term's residue modulo the access size.
+    Type,
+    /// Only offsets inside the index term's interval (from the pre-check).
+    Interval,
+    /// Both.
+    #[default]
+    Both,
+}
+
+impl AxiomElim {
+    /// True if type (residue) elimination is on.
+    pub fn by_type(self) -> bool {
+        matches!(self, AxiomElim::Type | AxiomElim::Both)
+    }
+    /// True if interval elimination is on.
+    pub fn by_interval(self) -> bool {
+        matches!(self, AxiomElim::Interval | AxiomElim::Both)
+    }
+}
+
+/// Which axioms of the pool a CEGAR refinement adds (`--cegar-select`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum CegarSelect {
+    /// Only the axioms the model violates (the paper's literal policy).
+    Violated,
+    /// For every read term with a violated axiom, all of its remaining axioms.
+    #[default]
+    Siblings,
+    /// The whole (reduced) pool at once, before the first check (Ackermannisation).
+    Eager,
+}
+
+/// Options of the CEGAR core and of the pre-check.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ArrayConfig {
+    /// Axiom elimination. Default: both.
+    pub axiom_elim: AxiomElim,
+    /// Refinement policy. Default: siblings.
+    pub select: CegarSelect,
+    /// The equisatisfiable extras of the spec's §7.2 (vacuous symbolic cells, disjoint
+    /// intervals, constant index differences, pairwise axioms of constant arrays). Default:
+    /// on; off gives the paper's axiom counts.
+    pub axiom_extras: bool,
+    /// Assert each index term's interval in the abstraction. Default: on.
+    pub interval_constraints: bool,
+    /// Confirm every pre-check UNSAT with a plain Z3 core; a disagreement is a solver
+    /// failure. Default: off.
+    pub precheck_validate: bool,
+    /// Largest number of linear rows the pre-check builds for one query before giving up.
+    pub precheck_max_rows: usize,
+}
+
+impl Default for ArrayConfig {
+    fn default() -> Self {
+        ArrayConfig {
+            axiom_elim: AxiomElim::Both,
+            select: CegarSelect::Siblings,
+            axiom_extras: true,
+            interval_constraints: true,
+            precheck_validate: false,
+            precheck_max_rows: 2_000,
+        }
+    }
 }
 
 /// Where the query log sits in the chain.
@@ -48,6 +134,10 @@ pub struct SolverConfig {
     /// Cross-check every answer of the chain against a plain Z3 core and check every model by
     /// evaluation; a disagreement is a [`crate::SolverError::Failure`]. Default: off.
     pub validate: bool,
+    /// The ILP UNSAT pre-check between the counterexample cache and the core. Default: off.
+    pub ilp_precheck: bool,
+    /// Options of the CEGAR core and the pre-check.
+    pub array: ArrayConfig,
 }
 
 impl Default for SolverConfig {
@@ -60,6 +150,8 @@ impl Default for SolverConfig {
             timeout: None,
             log_queries: None,
             validate: false,
+            ilp_precheck: false,
+            array: ArrayConfig::default(),
         }
     }
 }

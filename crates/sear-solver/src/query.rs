@@ -6,8 +6,11 @@
 //! [`SolverError`] is "unknown, with a reason".
 
 use std::collections::{BTreeMap, BTreeSet};
+use std::sync::Arc;
 
 use sear_expr::{ArrayRef, Expr};
+
+use crate::intervals::IndexIntervals;
 
 /// Engine metadata attached to a query and passed through every layer.
 #[derive(Clone, Debug, Default)]
@@ -18,6 +21,9 @@ pub struct QueryMeta {
     pub address_arrays: BTreeSet<ArrayRef>,
     /// True for engine-internal queries (e.g. bounds checks).
     pub internal: bool,
+    /// Sound intervals of index terms, attached by the pre-check layer
+    /// ([`crate::precheck`]) for the core below it; the engine leaves this empty.
+    pub index_intervals: Option<Arc<IndexIntervals>>,
 }
 
 /// A path condition and a boolean expression to decide under it.

@@ -1,5 +1,6 @@
 //! Per-layer statistics: calls, hits (answered without asking below) and time.
 
+use std::collections::BTreeMap;
 use std::time::{Duration, Instant};
 
 /// Statistics of one layer or core.
@@ -18,6 +19,9 @@ pub struct LayerStats {
     /// For a core: queries that needed the array theory (see
     /// [`crate::layers::ArrayTermCounter`]).
     pub array_queries: u64,
+    /// Layer-specific counters (e.g. the pre-check's UNSATs, the CEGAR core's iterations).
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    pub counters: BTreeMap<String, u64>,
 }
 
 impl LayerStats {
@@ -36,6 +40,16 @@ impl LayerStats {
             core: true,
             ..Default::default()
         }
+    }
+
+    /// Adds `n` to the counter `name`.
+    pub fn bump(&mut self, name: &str, n: u64) {
+        *self.counters.entry(name.to_string()).or_default() += n;
+    }
+
+    /// The counter `name` (0 if never bumped).
+    pub fn counter(&self, name: &str) -> u64 {
+        self.counters.get(name).copied().unwrap_or(0)
     }
 
     /// Counts one query that started at `start`.

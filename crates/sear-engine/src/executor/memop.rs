@@ -187,6 +187,7 @@ impl Executor<'_> {
             let prefix = self.flush_prefix(state, base);
             let contents = state.memory.contents_mut(base);
             let e = contents.read_symbolic(off, store_bytes(width), &prefix);
+            self.note_access_granularity(state, base);
             return Value::from_expr(Expr::extract(e, 0, width));
         }
         let elems = layout::aggregate_elements(module, ty).unwrap_or_default();
@@ -213,6 +214,7 @@ impl Executor<'_> {
                 let prefix = self.flush_prefix(state, target.base);
                 let contents = state.memory.contents_mut(target.base);
                 contents.write_symbolic(off, &bytes, &prefix);
+                self.note_access_granularity(state, target.base);
             }
         }
     }
@@ -226,7 +228,9 @@ impl Executor<'_> {
             }
             Offset::Symbolic(off) => {
                 let prefix = self.flush_prefix(state, target.base);
-                state.memory.contents_mut(target.base).read_symbolic(off, 1, &prefix)
+                let e = state.memory.contents_mut(target.base).read_symbolic(off, 1, &prefix);
+                self.note_access_granularity(state, target.base);
+                e
             }
         }
     }
@@ -238,7 +242,22 @@ impl Executor<'_> {
             Offset::Symbolic(off) => {
                 let prefix = self.flush_prefix(state, target.base);
                 state.memory.contents_mut(target.base).write_symbolic(off, &[(0, byte)], &prefix);
+                self.note_access_granularity(state, target.base);
             }
+        }
+    }
+
+    /// Publishes the access granularity of the object at `base` (spec 001 §4: the smallest
+    /// width of its symbolic-offset accesses on this path) for the array it is flushed to.
+    /// The query metadata keeps, per array, the minimum over the states sharing it: a
+    /// smaller size only keeps more axioms, so this stays sound.
+    fn note_access_granularity(&mut self, state: &State, base: u64) {
+        let Some(entry) = state.memory.get_by_base(base) else {
+            return;
+        };
+        if let Some((root, width)) = entry.contents.access_granularity() {
+            let g = self.meta.access_granularity.entry(root).or_insert(width);
+            *g = (*g).min(width);
         }
     }
 

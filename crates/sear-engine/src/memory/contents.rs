@@ -9,7 +9,7 @@
 
 use std::sync::Arc;
 
-use sear_expr::{Array, ArrayKind, Expr, UpdateList};
+use sear_expr::{Array, ArrayKind, ArrayRef, Expr, UpdateList};
 
 /// The state of one byte.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -33,6 +33,10 @@ pub struct ObjectContents {
     updates: Option<UpdateList>,
     /// How many arrays this object has been flushed to (for unique names).
     flush_generation: u32,
+    /// The smallest width in bytes of an access at a symbolic offset (0: none yet), the
+    /// object's access type for type-aware array solving (spec 001 §4). Part of the state,
+    /// so it is copied on fork.
+    min_symbolic_access: u32,
 }
 
 impl ObjectContents {
@@ -45,6 +49,7 @@ impl ObjectContents {
             flushed: vec![false; size],
             updates: None,
             flush_generation: 0,
+            min_symbolic_access: 0,
         }
     }
 
@@ -169,9 +174,24 @@ impl ObjectContents {
         updates
     }
 
+    /// Records an access of `len` bytes at a symbolic offset.
+    fn note_symbolic_access(&mut self, len: u32) {
+        if len > 0 && (self.min_symbolic_access == 0 || len < self.min_symbolic_access) {
+            self.min_symbolic_access = len;
+        }
+    }
+
+    /// The array the object is flushed to and the smallest width of a symbolic-offset access,
+    /// once there was one.
+    pub fn access_granularity(&self) -> Option<(ArrayRef, u32)> {
+        let updates = self.updates.as_ref()?;
+        (self.min_symbolic_access > 0).then(|| (updates.root().clone(), self.min_symbolic_access))
+    }
+
     /// Reads `len` bytes at a symbolic offset (32-bit, already known in bounds) as one
     /// little-endian value.
     pub fn read_symbolic(&mut self, offset: &Expr, len: u32, name_prefix: &str) -> Expr {
+        self.note_symbolic_access(len);
         let updates = self.flush(name_prefix);
         Expr::read_lsb(&updates, offset.clone(), len)
     }
@@ -179,6 +199,7 @@ impl ObjectContents {
     /// Writes bytes at a symbolic offset (32-bit): each `(delta, byte)` goes to
     /// `offset + delta`.
     pub fn write_symbolic(&mut self, offset: &Expr, bytes: &[(u64, Expr)], name_prefix: &str) {
+        self.note_symbolic_access(bytes.len() as u32);
         let mut updates = self.flush(name_prefix);
         for (delta, byte) in bytes {
             let index = Expr::add(Expr::constant(*delta as u128, 32), offset.clone());

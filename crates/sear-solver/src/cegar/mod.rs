@@ -1,0 +1,227 @@
+//! The CEGAR array core (Algorithm 2 of the paper; spec 001 §5): decides queries with Z3 over
+//! bit-vectors only.
+//!
+//! 1. Abstract the query ([`abstraction`]): writes eliminated, symbolic-index reads replaced
+//!    by fresh variables. `C ⇒ C_a`, so UNSAT of `C_a` is UNSAT of the query.
+//! 2. Build the reduced axiom pool ([`axioms`]) from the access sizes and the pre-check's
+//!    intervals in [`crate::QueryMeta`].
+//! 3. Loop on one incremental Z3 solver: check `C_a`; on SAT rebuild the arrays from the
+//!    model ([`model`]) and evaluate the query. If it holds, return that model (every model
+//!    is validated by evaluation). Otherwise find the axioms of the *full* family the model
+//!    violates, keep those in the pool (policy `violated`, or with all of their terms'
+//!    remaining pool axioms for `siblings`), add them and repeat. A violated axiom outside
+//!    the pool means an elimination was unsound: it is added anyway (the fallback) and
+//!    counted. `eager` adds the whole pool before the first check.
+//!
+//! Statistics (counters of the `cegar` core): `array_queries` (queries with abstracted
+//! reads), `iterations` (Z3 checks), `axioms_generated` (pool sizes, also by kind:
+//! `generated_cells`, `generated_pairs`, `generated_bounds`), `axioms_added`,
+//! `fallback_axioms`.
+
+pub mod abstraction;
+pub mod axioms;
+pub mod model;
+
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::time::{Duration, Instant};
+
+use rustc_hash::FxHashSet;
+use z3::ast::BV;
+use z3::SatResult as Z3Result;
+
+use crate::config::{ArrayConfig, CegarSelect};
+use crate::query::SolverError;
+use crate::sat::{SatQuery, SatResult, SatSolver};
+use crate::stats::LayerStats;
+use abstraction::Abstraction;
+use axioms::{Axiom, Pool};
+
+/// Refinement iterations after which a query is given up.
+const ITERATION_LIMIT: u64 = 100_000;
+
+/// The CEGAR core.
+pub struct CegarCore {
+    config: ArrayConfig,
+    timeout: Option<Duration>,
+    stats: LayerStats,
+    queries: u64,
+}
+
+impl CegarCore {
+    /// A core with the given options.
+    pub fn new(config: &ArrayConfig) -> Self {
+        CegarCore {
+            config: config.clone(),
+            timeout: None,
+            stats: LayerStats::new_core("cegar"),
+            queries: 0,
+        }
+    }
+
+    fn solve(&mut self, query: &SatQuery) -> Result<SatResult, SolverError> {
+        let start = Instant::now();
+        self.queries += 1;
+        let conjuncts: Vec<_> = query.conjuncts().cloned().collect();
+        let mut abs = Abstraction::new(self.queries);
+        let assertions: Vec<_> = conjuncts.iter().map(|c| abs.bool(c)).collect();
+        let mentioned: FxHashSet<_> = abs.cells.keys().cloned().collect();
+        let intervals = query.meta.index_intervals.as_deref();
+        let pool = Pool::build(
+            &abs.terms,
+            mentioned,
+            &query.meta.access_granularity,
+            intervals,
+            &self.config,
+        );
+        if !abs.terms.is_empty() {
+            self.stats.bump("array_queries", 1);
+        }
+        let c = pool.counts;
+        self.stats
+            .bump("axioms_generated", c.cells + c.pairs + c.bounds);
+        self.stats.bump("generated_cells", c.cells);
+        self.stats.bump("generated_pairs", c.pairs);
+        self.stats.bump("generated_bounds", c.bounds);
+        let solver = z3::Solver::new_for_logic("QF_BV").unwrap_or_else(z3::Solver::new);
+        let mut params = z3::Params::new();
+        let ms = self.timeout.map_or(u32::MAX, |t| {
+            t.as_millis().clamp(1, u32::MAX as u128) as u32
+        });
+        params.set_u32("timeout", ms);
+        solver.set_params(&params);
+        for a in &assertions {
+            solver.assert(a);
+        }
+        if self.config.interval_constraints {
+            if let Some(iv) = intervals {
+                for t in &abs.terms {
+                    if let Some((lo, hi)) = iv.get(&t.index) {
+                        let w = t.index.width();
+                        solver.assert(BV::from_u64(lo as u64, w).bvule(&t.index_bv));
+                        solver.assert(t.index_bv.bvule(BV::from_u64(hi as u64, w)));
+                    }
+                }
+            }
+        }
+        let mut added: FxHashSet<Axiom> = FxHashSet::default();
+        if self.config.select == CegarSelect::Eager {
+            for ax in pool.all(&abs.terms) {
+                self.add(&mut abs, &solver, &mut added, ax);
+            }
+        }
+        for _ in 0..ITERATION_LIMIT {
+            if let Some(t) = self.timeout {
+                if start.elapsed() > t {
+                    return Err(SolverError::Timeout);
+                }
+            }
+            self.stats.bump("iterations", 1);
+            match solver.check() {
+                Z3Result::Unsat => return Ok(SatResult::Unsat),
+                Z3Result::Unknown => return Err(unknown_error(solver.get_reason_unknown())),
+                Z3Result::Sat => {}
+            }
+            let z3_model = solver
+                .get_model()
+                .ok_or_else(|| SolverError::Failure("Z3 answered sat without a model".into()))?;
+            let values = model::Values::read(&abs, &z3_model)?;
+            let assignment = values.assignment(&abs, &conjuncts);
+            if assignment.satisfies(&conjuncts) {
+                return Ok(SatResult::Sat(assignment));
+            }
+            let violated = values.violated(&abs);
+            if violated.is_empty() {
+                return Err(SolverError::Failure(
+                    "CEGAR: the model violates no axiom but not the query (abstraction bug)".into(),
+                ));
+            }
+            let mut chosen: Vec<Axiom> = Vec::new();
+            for ax in &violated {
+                if pool.contains(&abs.terms, ax) {
+                    chosen.push(*ax);
+                } else {
+                    self.stats.bump("fallback_axioms", 1);
+                    tracing::warn!(?ax, "CEGAR: violated axiom outside the reduced pool");
+                    chosen.push(*ax);
+                }
+            }
+            if self.config.select == CegarSelect::Siblings {
+                let mut terms: Vec<usize> = violated.iter().flat_map(axiom_terms).collect();
+                terms.sort_unstable();
+                terms.dedup();
+                for t in terms {
+                    chosen.extend(pool.axioms_of(&abs.terms, t));
+                }
+            }
+            let before = added.len();
+            for ax in chosen {
+                self.add(&mut abs, &solver, &mut added, ax);
+            }
+            if added.len() == before {
+                return Err(SolverError::Failure(
+                    "CEGAR: a violated axiom was already asserted (abstraction bug)".into(),
+                ));
+            }
+        }
+        Err(SolverError::Failure("CEGAR: iteration limit".into()))
+    }
+
+    fn add(
+        &mut self,
+        abs: &mut Abstraction,
+        solver: &z3::Solver,
+        added: &mut FxHashSet<Axiom>,
+        ax: Axiom,
+    ) {
+        if !added.insert(ax) {
+            return;
+        }
+        self.stats.bump("axioms_added", 1);
+        solver.assert(&model::encode(abs, &ax));
+    }
+}
+
+fn unknown_error(reason: Option<String>) -> SolverError {
+    let reason = reason.unwrap_or_else(|| "unknown".into());
+    let r = reason.to_ascii_lowercase();
+    if r.contains("timeout") || r.contains("canceled") || r.contains("resource") {
+        SolverError::Timeout
+    } else {
+        SolverError::Failure(format!("Z3 returned unknown: {reason}"))
+    }
+}
+
+fn axiom_terms(ax: &Axiom) -> Vec<usize> {
+    match *ax {
+        Axiom::Cell { term, .. } | Axiom::Bounds { term } => vec![term],
+        Axiom::Pair { t1, t2 } => vec![t1, t2],
+    }
+}
+
+impl SatSolver for CegarCore {
+    fn name(&self) -> &'static str {
+        "cegar"
+    }
+
+    fn check(&mut self, query: &SatQuery) -> Result<SatResult, SolverError> {
+        let start = Instant::now();
+        let result = catch_unwind(AssertUnwindSafe(|| self.solve(query))).unwrap_or_else(|p| {
+            let msg = p
+                .downcast_ref::<String>()
+                .cloned()
+                .or_else(|| p.downcast_ref::<&str>().map(|s| s.to_string()))
+                .unwrap_or_else(|| "panic".into());
+            Err(SolverError::Failure(format!("CEGAR core failed: {msg}")))
+        });
+        self.stats.record(start, false);
+        result
+    }
+
+    fn set_timeout(&mut self, timeout: Option<Duration>) {
+        self.timeout = timeout;
+    }
+
+    fn collect_stats(&self, out: &mut Vec<LayerStats>) {
+        out.push(self.stats.clone());
+    }
+}

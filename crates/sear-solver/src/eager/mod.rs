@@ -1,0 +1,152 @@
+//! The eager core: Z3's native arrays with the *assertion encoding* of constant arrays
+//! (KLEE issue #836 / PR #837; the paper's "Assertion" baseline).
+//!
+//! The Z3 core encodes a constant array as a chain of `store`s over `const-array 0`. Here,
+//! every constant root read at a symbolic index (or through writes) is replaced by a fresh
+//! uninterpreted array `A'` of the same size, and one axiom `select(A', j) = c_j` per byte is
+//! asserted eagerly, which Z3's array procedure handles much better for tables. Reads out of
+//! bounds still read zero (the Z3 core's translation of symbolic roots guarantees it), so the
+//! rewritten query is equisatisfiable and has the same models on the original arrays.
+//!
+//! The CEGAR core's `--cegar-select=eager` is the other eager variant: all (reduced) read
+//! axioms asserted over bit-vectors at once (Ackermannisation).
+
+use std::time::{Duration, Instant};
+
+use rustc_hash::FxHashMap;
+use sear_expr::visit::{for_each_node, Rewriter};
+use sear_expr::{Array, ArrayKind, ArrayRef, Assignment, Expr, ExprKind, UpdateList};
+
+use crate::query::SolverError;
+use crate::sat::{SatQuery, SatResult, SatSolver};
+use crate::stats::LayerStats;
+use crate::z3core::{Z3Core, Z3Mode};
+
+/// A symbolic twin of a constant root and its per-byte assertions.
+struct Twin {
+    array: ArrayRef,
+    assertions: Vec<Expr>,
+}
+
+/// The eager (assertion-encoding) core.
+pub struct EagerCore {
+    inner: Z3Core,
+    twins: FxHashMap<ArrayRef, Twin>,
+    stats: LayerStats,
+}
+
+impl Default for EagerCore {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl EagerCore {
+    /// A core over a default Z3 core.
+    pub fn new() -> Self {
+        EagerCore {
+            inner: Z3Core::new(Z3Mode::default()),
+            twins: FxHashMap::default(),
+            stats: LayerStats::new_core("eager"),
+        }
+    }
+
+    fn twin(&mut self, root: &ArrayRef) -> &Twin {
+        self.twins.entry(root.clone()).or_insert_with(|| {
+            let array = Array::with_index_width(
+                format!("{}_assert", root.name()),
+                root.size(),
+                root.index_width(),
+                ArrayKind::Other,
+                None,
+            );
+            let whole = UpdateList::new(array.clone());
+            let bytes = root.contents().expect("constant root");
+            let assertions = bytes
+                .iter()
+                .enumerate()
+                .map(|(j, &b)| {
+                    let cell = Expr::read(&whole, Expr::constant(j as u128, root.index_width()));
+                    Expr::eq(Expr::constant(b as u128, 8), cell)
+                })
+                .collect();
+            Twin { array, assertions }
+        })
+    }
+
+    fn solve(&mut self, query: &SatQuery) -> Result<SatResult, SolverError> {
+        let conjuncts: Vec<Expr> = query.conjuncts().cloned().collect();
+        let mut roots: Vec<ArrayRef> = Vec::new();
+        for_each_node(&conjuncts, |e| {
+            if let ExprKind::Read { updates, index } = e.kind() {
+                let root = updates.root();
+                if root.is_constant()
+                    && (!index.is_constant() || !updates.is_empty())
+                    && !roots.contains(root)
+                {
+                    roots.push(root.clone());
+                }
+            }
+        });
+        if roots.is_empty() {
+            return self.inner.check(query);
+        }
+        let mut map: FxHashMap<ArrayRef, ArrayRef> = FxHashMap::default();
+        let mut rewritten: Vec<Expr> = Vec::new();
+        for r in &roots {
+            let twin = self.twin(r);
+            map.insert(r.clone(), twin.array.clone());
+            rewritten.extend(twin.assertions.iter().cloned());
+        }
+        let mut rewriter = Rewriter::new(|_: &Expr, rebuilt: &Expr| {
+            let ExprKind::Read { updates, index } = rebuilt.kind() else {
+                return None;
+            };
+            let twin = map.get(updates.root())?;
+            let writes: Vec<_> = updates.iter().collect();
+            let mut list = UpdateList::new(twin.clone());
+            for w in writes.into_iter().rev() {
+                list = list.write(w.index().clone(), w.value().clone());
+            }
+            Some(Expr::read(&list, index.clone()))
+        });
+        for c in &conjuncts {
+            rewritten.push(rewriter.apply(c));
+        }
+        let sub = SatQuery::new(&rewritten, Expr::true_(), query.meta, false, true);
+        match self.inner.check(&sub)? {
+            SatResult::Unsat => Ok(SatResult::Unsat),
+            SatResult::Sat(model) => {
+                let twins: Vec<&ArrayRef> = map.values().collect();
+                let mut out = Assignment::new();
+                for (a, bytes) in model.arrays() {
+                    if !twins.contains(&a) {
+                        out.insert(a.clone(), bytes.to_vec());
+                    }
+                }
+                Ok(SatResult::Sat(out))
+            }
+        }
+    }
+}
+
+impl SatSolver for EagerCore {
+    fn name(&self) -> &'static str {
+        "eager"
+    }
+
+    fn check(&mut self, query: &SatQuery) -> Result<SatResult, SolverError> {
+        let start = Instant::now();
+        let result = self.solve(query);
+        self.stats.record(start, false);
+        result
+    }
+
+    fn set_timeout(&mut self, timeout: Option<Duration>) {
+        self.inner.set_timeout(timeout);
+    }
+
+    fn collect_stats(&self, out: &mut Vec<LayerStats>) {
+        out.push(self.stats.clone());
+    }
+}
