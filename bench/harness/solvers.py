@@ -35,6 +35,8 @@ def parse_args(argv):
     p.add_argument("--python", help="Python with the solver modules [.venv/bin/python]")
     p.add_argument("--out", help="write per-query results.json, results.csv and table.md here")
     p.add_argument("--limit", type=int, help="at most this many queries (smallest files first)")
+    p.add_argument("--per-dir", type=int,
+                   help="at most this many queries per directory, evenly spaced (a sample of each program)")
     return p.parse_args(argv)
 
 
@@ -50,6 +52,23 @@ def corpus_files(paths: list[str]) -> list[str]:
         else:
             raise FileNotFoundError(p)
     return sorted(set(files))
+
+
+def sample_per_dir(files: list[str], n: int) -> list[str]:
+    """At most n files of each directory, evenly spaced in name order (first and last kept)."""
+    by_dir: dict[str, list[str]] = {}
+    for f in files:
+        by_dir.setdefault(os.path.dirname(f), []).append(f)
+    out = []
+    for d in sorted(by_dir):
+        fs = sorted(by_dir[d])
+        if len(fs) <= n:
+            out += fs
+        elif n == 1:
+            out.append(fs[0])
+        else:
+            out += [fs[round(i * (len(fs) - 1) / (n - 1))] for i in range(n)]
+    return out
 
 
 def logged_answer(path: str) -> str | None:
@@ -211,6 +230,8 @@ def main(argv=None) -> int:
     except FileNotFoundError as e:
         print(f"compare: no such file or directory: {e}", file=sys.stderr)
         return 2
+    if args.per_dir:
+        files = sample_per_dir(files, args.per_dir)
     if args.limit:
         files = sorted(files, key=os.path.getsize)[: args.limit]
     solvers = make_solvers(args)

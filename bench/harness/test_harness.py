@@ -146,6 +146,11 @@ class SolversTest(unittest.TestCase):
         self.assertEqual(rows["s1"]["unique"], 1)
         self.assertEqual(rows["s2"]["timeouts"], 1)
 
+    def test_sample_per_dir(self):
+        files = [f"/a/q{i}.smt2" for i in range(10)] + ["/b/q0.smt2"]
+        picked = solvers.sample_per_dir(files, 3)
+        self.assertEqual(picked, ["/a/q0.smt2", "/a/q4.smt2", "/a/q9.smt2", "/b/q0.smt2"])
+
     def test_command_solver_parses_answer_and_time(self):
         s = solvers.Solver("echo", [sys.executable, "-c", "print('unsat'); print('time: 0.25')", "{file}"],
                            None, False)
