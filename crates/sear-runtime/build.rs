@@ -1,0 +1,191 @@
+//! Compiles sear's C runtime (`runtime/src/**/*.c`) to LLVM bitcode with clang-19 and
+//! links it with llvm-link-19 into two files in `OUT_DIR`, which `src/lib.rs` embeds:
+//!
+//! * `sear-libc.bc`: libc and the POSIX model (`runtime/src/libc`, `runtime/src/posix`),
+//!   linked into programs on demand (`llvm-link --only-needed`);
+//! * `sear-entry.bc`: the entry point (`runtime/src/entry`), linked in whole.
+//!
+//! `SEAR_CLANG` and `SEAR_LLVM_LINK` override the tools. A missing clang-19 fails the
+//! build with a message pointing at `scripts/setup.sh`.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+/// Flags of every runtime compilation; see docs/runtime.md for why each is there.
+const CFLAGS: &[&str] = &[
+    "-c",
+    "-emit-llvm",
+    "-O1",
+    "-g",
+    "-std=gnu11",
+    "-fno-builtin",
+    "-fno-vectorize",
+    "-fno-slp-vectorize",
+    "-fno-unroll-loops",
+    "-fno-math-errno",
+    "-ffp-contract=off",
+    "-fno-stack-protector",
+    "-fno-common",
+    "-fno-discard-value-names",
+    "-D_GNU_SOURCE",
+    "-D__NO_INLINE__",
+    "-U_FORTIFY_SOURCE",
+    "-Wall",
+    "-Wextra",
+    "-Wno-unused-parameter",
+    "-Werror",
+];
+
+fn main() {
+    let manifest = PathBuf::from(
+        std::env::var_os("CARGO_MANIFEST_DIR").expect("cargo sets CARGO_MANIFEST_DIR"),
+    );
+    let out = PathBuf::from(std::env::var_os("OUT_DIR").expect("cargo sets OUT_DIR"));
+    let runtime = manifest.join("../../runtime");
+    println!("cargo:rerun-if-changed={}", runtime.join("src").display());
+    println!(
+        "cargo:rerun-if-changed={}",
+        runtime.join("include").display()
+    );
+    println!("cargo:rerun-if-env-changed=SEAR_CLANG");
+    println!("cargo:rerun-if-env-changed=SEAR_LLVM_LINK");
+
+    let clang = tool("SEAR_CLANG", "clang-19", "clang");
+    let linker = tool("SEAR_LLVM_LINK", "llvm-link-19", "llvm-link");
+    let sources = c_files(&runtime.join("src"));
+    if sources.is_empty() {
+        fail(&format!(
+            "no C sources under {}",
+            runtime.join("src").display()
+        ));
+    }
+    let objects = out.join("objects");
+    std::fs::create_dir_all(&objects)
+        .unwrap_or_else(|e| fail(&format!("creating {}: {e}", objects.display())));
+    let compiled = compile_all(&clang, &runtime, &sources, &objects);
+    let (entry, libc): (Vec<_>, Vec<_>) = compiled.into_iter().partition(|(src, _)| {
+        src.strip_prefix(runtime.join("src"))
+            .is_ok_and(|rel| rel.starts_with("entry"))
+    });
+    link(
+        &linker,
+        &libc.into_iter().map(|(_, bc)| bc).collect::<Vec<_>>(),
+        &out.join("sear-libc.bc"),
+    );
+    link(
+        &linker,
+        &entry.into_iter().map(|(_, bc)| bc).collect::<Vec<_>>(),
+        &out.join("sear-entry.bc"),
+    );
+}
+
+fn fail(message: &str) -> ! {
+    panic!("\n\nsear-runtime build: {message}\n\n");
+}
+
+/// The tool named by `env`, else `versioned` on PATH, else `plain` in LLVM 19's directory.
+fn tool(env: &str, versioned: &str, plain: &str) -> PathBuf {
+    if let Some(path) = std::env::var_os(env) {
+        return PathBuf::from(path);
+    }
+    if let Some(paths) = std::env::var_os("PATH") {
+        for dir in std::env::split_paths(&paths) {
+            let candidate = dir.join(versioned);
+            if candidate.is_file() {
+                return candidate;
+            }
+        }
+    }
+    let fallback = Path::new("/usr/lib/llvm-19/bin").join(plain);
+    if fallback.is_file() {
+        return fallback;
+    }
+    fail(&format!(
+        "{versioned} not found (looked on PATH and in /usr/lib/llvm-19/bin). sear's C runtime \
+         is compiled with LLVM 19: run scripts/setup.sh, or set {env} to the tool"
+    ))
+}
+
+fn c_files(dir: &Path) -> Vec<PathBuf> {
+    let mut files = Vec::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        let entries = std::fs::read_dir(&d)
+            .unwrap_or_else(|e| fail(&format!("listing {}: {e}", d.display())));
+        for entry in entries {
+            let path = entry
+                .unwrap_or_else(|e| fail(&format!("listing {}: {e}", d.display())))
+                .path();
+            if path.is_dir() {
+                stack.push(path);
+            } else if path.extension().is_some_and(|x| x == "c") {
+                files.push(path);
+            }
+        }
+    }
+    files.sort();
+    files
+}
+
+/// Compiles every source (two at a time) and returns (source, bitcode) pairs.
+fn compile_all(
+    clang: &Path,
+    runtime: &Path,
+    sources: &[PathBuf],
+    objects: &Path,
+) -> Vec<(PathBuf, PathBuf)> {
+    let jobs = std::thread::available_parallelism()
+        .map_or(2, |n| n.get())
+        .max(1);
+    let mut results = Vec::new();
+    for batch in sources.chunks(jobs) {
+        let mut running = Vec::new();
+        for source in batch {
+            let rel = source.strip_prefix(runtime.join("src")).unwrap_or(source);
+            let name = rel.to_string_lossy().replace(['/', '\\'], "-");
+            let output = objects.join(Path::new(&name).with_extension("bc"));
+            let child = Command::new(clang)
+                .args(CFLAGS)
+                .arg("-I")
+                .arg(runtime.join("include"))
+                .arg("-I")
+                .arg(runtime.join("src"))
+                .arg(source)
+                .arg("-o")
+                .arg(&output)
+                .stderr(std::process::Stdio::piped())
+                .spawn();
+            running.push((source.clone(), output, child));
+        }
+        for (source, output, child) in running {
+            let child = child
+                .and_then(|c| c.wait_with_output())
+                .unwrap_or_else(|e| fail(&format!("cannot run {}: {e}", clang.display())));
+            if !child.status.success() {
+                fail(&format!(
+                    "compiling {} failed:\n{}",
+                    source.display(),
+                    String::from_utf8_lossy(&child.stderr)
+                ));
+            }
+            results.push((source, output));
+        }
+    }
+    results
+}
+
+fn link(linker: &Path, inputs: &[PathBuf], output: &Path) {
+    let result = Command::new(linker)
+        .arg("-o")
+        .arg(output)
+        .args(inputs)
+        .output()
+        .unwrap_or_else(|e| fail(&format!("cannot run {}: {e}", linker.display())));
+    if !result.status.success() {
+        fail(&format!(
+            "linking {} failed:\n{}",
+            output.display(),
+            String::from_utf8_lossy(&result.stderr)
+        ));
+    }
+}

@@ -1,0 +1,107 @@
+//! The `--host-file` table: an LLVM IR module defining `__sear_host_files` (name, contents
+//! and size of each file) and `__sear_host_file_count`, which the runtime's file system
+//! (`runtime/src/posix/fs.c`) turns into read-only files. It is linked with every program
+//! that uses the runtime, empty when there are no host files.
+
+use std::fmt::Write as _;
+
+/// A host file as the program will see it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct HostFile {
+    /// The path the program opens.
+    pub name: String,
+    /// The contents.
+    pub contents: Vec<u8>,
+}
+
+/// The LLVM IR text of the table.
+pub fn module(files: &[HostFile]) -> String {
+    let mut ir = String::from("; sear --host-file table (generated)\n");
+    let _ = writeln!(ir, "@__sear_host_file_count = constant i32 {}", files.len());
+    let mut entries = Vec::new();
+    for (i, file) in files.iter().enumerate() {
+        let mut name = file.name.as_bytes().to_vec();
+        name.push(0);
+        let _ = writeln!(
+            ir,
+            "@.sear_host_name.{i} = private unnamed_addr constant [{} x i8] {}",
+            name.len(),
+            bytes(&name)
+        );
+        let _ = writeln!(
+            ir,
+            "@.sear_host_data.{i} = private unnamed_addr constant [{} x i8] {}",
+            file.contents.len(),
+            bytes(&file.contents)
+        );
+        entries.push(format!(
+            "{{ ptr, ptr, i64 }} {{ ptr @.sear_host_name.{i}, ptr @.sear_host_data.{i}, i64 {} }}",
+            file.contents.len()
+        ));
+    }
+    let table = if entries.is_empty() {
+        "zeroinitializer".to_string()
+    } else {
+        format!("[{}]", entries.join(", "))
+    };
+    let _ = writeln!(
+        ir,
+        "@__sear_host_files = constant [{} x {{ ptr, ptr, i64 }}] {table}",
+        files.len()
+    );
+    ir
+}
+
+/// An IR string constant (`c"..."`), or `zeroinitializer` when empty.
+fn bytes(data: &[u8]) -> String {
+    if data.is_empty() {
+        return "zeroinitializer".to_string();
+    }
+    let mut s = String::with_capacity(data.len() + 3);
+    s.push_str("c\"");
+    for &b in data {
+        if (0x20..0x7f).contains(&b) && b != b'"' && b != b'\\' {
+            s.push(b as char);
+        } else {
+            let _ = write!(s, "\\{b:02X}");
+        }
+    }
+    s.push('"');
+    s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn empty_table() {
+        let ir = module(&[]);
+        assert!(ir.contains("@__sear_host_file_count = constant i32 0"));
+        assert!(
+            ir.contains("@__sear_host_files = constant [0 x { ptr, ptr, i64 }] zeroinitializer")
+        );
+    }
+
+    #[test]
+    fn files_are_escaped() {
+        let ir = module(&[
+            HostFile {
+                name: "a \"q\".txt".into(),
+                contents: b"x\n\\\0".to_vec(),
+            },
+            HostFile {
+                name: "empty".into(),
+                contents: Vec::new(),
+            },
+        ]);
+        assert!(ir.contains("[10 x i8] c\"a \\22q\\22.txt\\00\""), "{ir}");
+        assert!(ir.contains("[4 x i8] c\"x\\0A\\5C\\00\""), "{ir}");
+        assert!(ir.contains("[0 x i8] zeroinitializer"), "{ir}");
+        assert!(
+            ir.contains("i64 4 }, { ptr, ptr, i64 } { ptr @.sear_host_name.1"),
+            "{ir}"
+        );
+        assert!(ir.contains("@__sear_host_file_count = constant i32 2"));
+    }
+}

@@ -1,0 +1,448 @@
+//! The POSIX model's command-line options, as the runtime's entry parses them out of the
+//! program's argv (`runtime/src/posix/env.c`), and the inverse for native replay: which
+//! `.ktest` objects they create and how to rebuild argv, stdin and files from them.
+//!
+//! | option | objects (in creation order) |
+//! |---|---|
+//! | `--sym-arg N` | `argNN` (N + 1 bytes, the last one NUL) |
+//! | `--sym-args MIN MAX N` | `n_args` (an int in MIN..=MAX; absent when MIN = MAX), then that many `argNN` |
+//! | `--sym-files NUM N` | `A-data` (N bytes), `A-data-stat` (a `struct stat`), `B-data`, ... |
+//! | `--sym-stdin N` | `stdin`, `stdin-stat` |
+//! | `--fd-fail`, `--max-fail N` | `read_fail`, `write_fail` (ints) |
+//! | `--sym-stdout` | `stdout` (1024 bytes), `stdout-stat` |
+//! | any of them | `model_version` (the int 1), last |
+//!
+//! Arguments are numbered `arg00`, `arg01`, ... across all `--sym-arg(s)`. Every option
+//! also has a one-dash spelling.
+
+/// Size of glibc's `struct stat` on x86-64 (the `*-stat` objects).
+pub const STAT_SIZE: usize = 144;
+
+/// Most symbolic arguments (as in KLEE).
+pub const MAX_SYM_ARGS: u32 = 100;
+
+/// Most symbolic files (A to Z).
+pub const MAX_SYM_FILES: u32 = 26;
+
+/// Size of the symbolic stdout (`--sym-stdout`).
+pub const SYM_STDOUT_SIZE: usize = 1024;
+
+/// One argument position of the program's command line.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Arg {
+    /// A concrete argument.
+    Plain(String),
+    /// `--sym-arg N`: one symbolic argument of up to `len` bytes.
+    SymArg {
+        /// Maximum length.
+        len: u32,
+    },
+    /// `--sym-args MIN MAX N`: `min` to `max` symbolic arguments of up to `len` bytes.
+    SymArgs {
+        /// Fewest arguments.
+        min: u32,
+        /// Most arguments.
+        max: u32,
+        /// Maximum length of each.
+        len: u32,
+    },
+}
+
+/// A command line split into arguments and model options.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct ModelOptions {
+    /// The arguments after argv[0], in order.
+    pub args: Vec<Arg>,
+    /// `--sym-files NUM N`: number of files and size of each (the last option wins).
+    pub files: Option<(u32, u32)>,
+    /// `--sym-stdin N`.
+    pub stdin: Option<u32>,
+    /// `--sym-stdout`.
+    pub sym_stdout: bool,
+    /// `--fd-fail` (1) or `--max-fail N`: injected read/write failures allowed.
+    pub max_fail: u32,
+}
+
+/// A malformed model option or a test that does not match the options.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{0}")]
+pub struct OptionError(pub String);
+
+fn err<T>(message: impl Into<String>) -> Result<T, OptionError> {
+    Err(OptionError(message.into()))
+}
+
+/// The option name if `arg` is `--name` or `-name` for a model option.
+fn option_name(arg: &str) -> Option<&str> {
+    let name = arg.strip_prefix("--").or_else(|| arg.strip_prefix('-'))?;
+    [
+        "sym-arg",
+        "sym-args",
+        "sym-files",
+        "sym-stdin",
+        "sym-stdout",
+        "fd-fail",
+        "max-fail",
+    ]
+    .into_iter()
+    .find(|n| *n == name)
+}
+
+/// True if `arg` is one of the model's options.
+pub fn is_model_option(arg: &str) -> bool {
+    option_name(arg).is_some()
+}
+
+fn number(args: &[String], at: usize, usage: &str) -> Result<u32, OptionError> {
+    let Some(text) = args.get(at) else {
+        return err(usage);
+    };
+    if text.is_empty() || !text.bytes().all(|b| b.is_ascii_digit()) || text.len() > 9 {
+        return err(usage);
+    }
+    text.parse().map_err(|_| OptionError(usage.into()))
+}
+
+impl ModelOptions {
+    /// Parses the arguments after argv[0] as the runtime's entry does.
+    pub fn parse(args: &[String]) -> Result<ModelOptions, OptionError> {
+        let mut o = ModelOptions::default();
+        let mut sym_args = 0u32;
+        let mut k = 0;
+        while k < args.len() {
+            let Some(name) = option_name(&args[k]) else {
+                o.args.push(Arg::Plain(args[k].clone()));
+                k += 1;
+                continue;
+            };
+            match name {
+                "sym-arg" => {
+                    let len = number(args, k + 1, "--sym-arg expects a length: --sym-arg N")?;
+                    sym_args += 1;
+                    o.args.push(Arg::SymArg { len });
+                    k += 2;
+                }
+                "sym-args" => {
+                    let usage = "--sym-args expects MIN MAX N: --sym-args MIN MAX N";
+                    let (min, max, len) = (
+                        number(args, k + 1, usage)?,
+                        number(args, k + 2, usage)?,
+                        number(args, k + 3, usage)?,
+                    );
+                    if min > max {
+                        return err("--sym-args: MIN is larger than MAX");
+                    }
+                    sym_args += max;
+                    o.args.push(Arg::SymArgs { min, max, len });
+                    k += 4;
+                }
+                "sym-files" => {
+                    let usage = "--sym-files expects NUM N: --sym-files NUM N";
+                    let (num, len) = (number(args, k + 1, usage)?, number(args, k + 2, usage)?);
+                    if num > MAX_SYM_FILES {
+                        return err("--sym-files: at most 26 files");
+                    }
+                    o.files = Some((num, len));
+                    k += 3;
+                }
+                "sym-stdin" => {
+                    o.stdin = Some(number(
+                        args,
+                        k + 1,
+                        "--sym-stdin expects a size: --sym-stdin N",
+                    )?);
+                    k += 2;
+                }
+                "sym-stdout" => {
+                    o.sym_stdout = true;
+                    k += 1;
+                }
+                "fd-fail" => {
+                    o.max_fail = 1;
+                    k += 1;
+                }
+                _ => {
+                    o.max_fail = number(args, k + 1, "--max-fail expects a count: --max-fail N")?;
+                    k += 2;
+                }
+            }
+            if sym_args > MAX_SYM_ARGS {
+                return err("too many symbolic arguments (at most 100)");
+            }
+        }
+        Ok(o)
+    }
+
+    /// True if any model option was given (the model then creates its objects).
+    pub fn any(&self) -> bool {
+        self.files.is_some()
+            || self.stdin.is_some()
+            || self.sym_stdout
+            || self.max_fail > 0
+            || self.args.iter().any(|a| !matches!(a, Arg::Plain(_)))
+    }
+}
+
+/// A test's inputs for a native run, rebuilt from its objects.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct NativeInputs {
+    /// argv[1..].
+    pub args: Vec<Vec<u8>>,
+    /// Symbolic files: name (`A`, `B`, ...) and contents.
+    pub files: Vec<(String, Vec<u8>)>,
+    /// stdin contents (`--sym-stdin`).
+    pub stdin: Option<Vec<u8>>,
+    /// The failing read and write call numbers (`--fd-fail`), as the test chose them.
+    pub read_fail: Option<i32>,
+    /// See `read_fail`.
+    pub write_fail: Option<i32>,
+    /// How many leading objects the model created (the program's own follow).
+    pub model_objects: usize,
+}
+
+struct Cursor<'a> {
+    objects: &'a [(String, Vec<u8>)],
+    at: usize,
+}
+
+impl Cursor<'_> {
+    fn take(&mut self, name: &str, size: Option<usize>) -> Result<&[u8], OptionError> {
+        let Some((found, bytes)) = self.objects.get(self.at) else {
+            return err(format!(
+                "the test has no object '{name}' (object {})",
+                self.at
+            ));
+        };
+        if found != name {
+            return err(format!(
+                "object {} is '{found}', expected '{name}'",
+                self.at
+            ));
+        }
+        if let Some(size) = size {
+            if bytes.len() != size {
+                return err(format!(
+                    "object '{name}' has {} bytes, expected {size}",
+                    bytes.len()
+                ));
+            }
+        }
+        self.at += 1;
+        Ok(bytes)
+    }
+
+    fn int(&mut self, name: &str) -> Result<i32, OptionError> {
+        let b = self.take(name, Some(4))?;
+        Ok(i32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+    }
+}
+
+/// Rebuilds argv, files and stdin from a test's objects, checking that they are the
+/// objects `options` creates, in order.
+pub fn native_inputs(
+    options: &ModelOptions,
+    objects: &[(String, Vec<u8>)],
+) -> Result<NativeInputs, OptionError> {
+    let mut c = Cursor { objects, at: 0 };
+    let mut out = NativeInputs::default();
+    let mut index = 0u32;
+    let mut sym_arg =
+        |c: &mut Cursor, len: u32, out: &mut NativeInputs| -> Result<(), OptionError> {
+            let name = format!("arg{index:02}");
+            index += 1;
+            // The runtime stores NUL over the object's last byte: the argument is the first
+            // `len` bytes up to a NUL.
+            let bytes = &c.take(&name, Some(len as usize + 1))?[..len as usize];
+            let end = bytes.iter().position(|&b| b == 0).unwrap_or(bytes.len());
+            out.args.push(bytes[..end].to_vec());
+            Ok(())
+        };
+    for arg in &options.args {
+        match *arg {
+            Arg::Plain(ref s) => out.args.push(s.as_bytes().to_vec()),
+            Arg::SymArg { len } => sym_arg(&mut c, len, &mut out)?,
+            Arg::SymArgs { min, max, len } => {
+                let n = if min == max {
+                    min as i32
+                } else {
+                    let n = c.int("n_args")?;
+                    if n < min as i32 || n > max as i32 {
+                        return err(format!("n_args is {n}, outside {min}..={max}"));
+                    }
+                    n
+                };
+                for _ in 0..n {
+                    sym_arg(&mut c, len, &mut out)?;
+                }
+            }
+        }
+    }
+    if options.any() {
+        let (files, len) = options.files.unwrap_or((0, 0));
+        for k in 0..files {
+            let name = ((b'A' + k as u8) as char).to_string();
+            let contents = if len > 0 {
+                c.take(&format!("{name}-data"), Some(len as usize))?
+                    .to_vec()
+            } else {
+                Vec::new()
+            };
+            c.take(&format!("{name}-data-stat"), Some(STAT_SIZE))?;
+            out.files.push((name, contents));
+        }
+        if let Some(len) = options.stdin.filter(|&n| n > 0) {
+            out.stdin = Some(c.take("stdin", Some(len as usize))?.to_vec());
+            c.take("stdin-stat", Some(STAT_SIZE))?;
+        }
+        if options.max_fail > 0 {
+            out.read_fail = Some(c.int("read_fail")?);
+            out.write_fail = Some(c.int("write_fail")?);
+        }
+        if options.sym_stdout {
+            c.take("stdout", Some(SYM_STDOUT_SIZE))?;
+            c.take("stdout-stat", Some(STAT_SIZE))?;
+        }
+        let version = c.int("model_version")?;
+        if version != 1 {
+            return err(format!("model_version is {version}, expected 1"));
+        }
+    }
+    out.model_objects = c.at;
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn strings(args: &[&str]) -> Vec<String> {
+        args.iter().map(|s| s.to_string()).collect()
+    }
+
+    fn obj(name: &str, bytes: &[u8]) -> (String, Vec<u8>) {
+        (name.to_string(), bytes.to_vec())
+    }
+
+    #[test]
+    fn options_are_split_from_arguments() {
+        let o = ModelOptions::parse(&strings(&[
+            "-x",
+            "--sym-arg",
+            "3",
+            "-sym-args",
+            "0",
+            "2",
+            "4",
+            "y",
+            "--sym-files",
+            "2",
+            "8",
+            "--sym-stdin",
+            "5",
+            "--fd-fail",
+            "--sym-stdout",
+        ]))
+        .unwrap();
+        assert_eq!(
+            o.args,
+            vec![
+                Arg::Plain("-x".into()),
+                Arg::SymArg { len: 3 },
+                Arg::SymArgs {
+                    min: 0,
+                    max: 2,
+                    len: 4
+                },
+                Arg::Plain("y".into())
+            ]
+        );
+        assert_eq!(o.files, Some((2, 8)));
+        assert_eq!(o.stdin, Some(5));
+        assert!(o.sym_stdout);
+        assert_eq!(o.max_fail, 1);
+        assert!(o.any());
+        assert!(!ModelOptions::parse(&strings(&["a", "--sym-argz"]))
+            .unwrap()
+            .any());
+    }
+
+    #[test]
+    fn malformed_options_are_errors() {
+        for bad in [
+            &["--sym-arg"][..],
+            &["--sym-arg", "x"],
+            &["--sym-args", "3", "2", "1"],
+            &["--sym-files", "27", "1"],
+            &["--sym-stdin", "-1"],
+        ] {
+            assert!(ModelOptions::parse(&strings(bad)).is_err(), "{bad:?}");
+        }
+        assert!(ModelOptions::parse(&strings(&["--sym-args", "0", "101", "1"])).is_err());
+    }
+
+    #[test]
+    fn inputs_are_rebuilt_from_objects() {
+        let o = ModelOptions::parse(&strings(&[
+            "-n",
+            "--sym-args",
+            "0",
+            "2",
+            "2",
+            "--sym-files",
+            "1",
+            "3",
+            "--sym-stdin",
+            "2",
+        ]))
+        .unwrap();
+        let stat = vec![0u8; STAT_SIZE];
+        let objects = vec![
+            obj("n_args", &1i32.to_le_bytes()),
+            obj("arg00", b"h\0x"),
+            obj("A-data", b"abc"),
+            obj("A-data-stat", &stat),
+            obj("stdin", b"\x00\xff"),
+            obj("stdin-stat", &stat),
+            obj("model_version", &1u32.to_le_bytes()),
+            obj("user", b"u"),
+        ];
+        let inputs = native_inputs(&o, &objects).unwrap();
+        assert_eq!(inputs.args, vec![b"-n".to_vec(), b"h".to_vec()]);
+        assert_eq!(inputs.files, vec![("A".to_string(), b"abc".to_vec())]);
+        assert_eq!(inputs.stdin, Some(vec![0, 255]));
+        assert_eq!(inputs.model_objects, 7);
+    }
+
+    #[test]
+    fn fixed_counts_have_no_n_args() {
+        let o = ModelOptions::parse(&strings(&["--sym-args", "1", "1", "1"])).unwrap();
+        let objects = vec![
+            obj("arg00", b"zz"),
+            obj("model_version", &1u32.to_le_bytes()),
+        ];
+        // The last byte of an argument object is always replaced by NUL.
+        assert_eq!(
+            native_inputs(&o, &objects).unwrap().args,
+            vec![b"z".to_vec()]
+        );
+    }
+
+    #[test]
+    fn mismatched_objects_are_reported() {
+        let o = ModelOptions::parse(&strings(&["--sym-arg", "2"])).unwrap();
+        let e = native_inputs(&o, &[obj("arg00", b"ab")]).unwrap_err();
+        assert!(e.0.contains("expected 3"), "{e}");
+        let e = native_inputs(&o, &[obj("x", b"abc")]).unwrap_err();
+        assert!(e.0.contains("expected 'arg00'"), "{e}");
+        let e = native_inputs(&o, &[obj("arg00", b"ab\0")]).unwrap_err();
+        assert!(e.0.contains("model_version"), "{e}");
+    }
+
+    #[test]
+    fn plain_command_lines_need_no_objects() {
+        let o = ModelOptions::parse(&strings(&["a", "b"])).unwrap();
+        let inputs = native_inputs(&o, &[obj("x", b"1")]).unwrap();
+        assert_eq!(inputs.args, vec![b"a".to_vec(), b"b".to_vec()]);
+        assert_eq!(inputs.model_objects, 0);
+    }
+}

@@ -1,0 +1,76 @@
+/*
+ * Locale stubs: only the "C" locale exists. setlocale accepts "", "C" and
+ * "POSIX" (all meaning C) and rejects others; gettext and friends return
+ * their message unchanged.
+ */
+#include <langinfo.h>
+#include <libintl.h>
+#include <limits.h>
+#include <locale.h>
+#include <string.h>
+
+/* libintl.h turns these into macros when optimising. */
+#undef gettext
+#undef dgettext
+#undef dcgettext
+#undef ngettext
+#undef dngettext
+#undef dcngettext
+
+char *setlocale(int category, const char *name) {
+  (void)category;
+  if (name == NULL || name[0] == '\0' || strcmp(name, "C") == 0 || strcmp(name, "POSIX") == 0)
+    return "C";
+  return NULL;
+}
+
+static struct lconv c_lconv = {
+    ".", "", "", "", "", "", "", "", "", "",
+    CHAR_MAX, CHAR_MAX, CHAR_MAX, CHAR_MAX, CHAR_MAX, CHAR_MAX, CHAR_MAX,
+    CHAR_MAX, CHAR_MAX, CHAR_MAX, CHAR_MAX, CHAR_MAX, CHAR_MAX, CHAR_MAX,
+};
+
+struct lconv *localeconv(void) { return &c_lconv; }
+
+char *nl_langinfo(nl_item item) {
+  if (item == CODESET)
+    return "ANSI_X3.4-1968";
+  return "";
+}
+
+char *gettext(const char *msgid) { return (char *)msgid; }
+char *dgettext(const char *domain, const char *msgid) {
+  (void)domain;
+  return (char *)msgid;
+}
+char *dcgettext(const char *domain, const char *msgid, int category) {
+  (void)domain;
+  (void)category;
+  return (char *)msgid;
+}
+char *ngettext(const char *one, const char *many, unsigned long n) {
+  return (char *)(n == 1 ? one : many);
+}
+char *dngettext(const char *domain, const char *one, const char *many, unsigned long n) {
+  (void)domain;
+  return (char *)(n == 1 ? one : many);
+}
+char *dcngettext(const char *domain, const char *one, const char *many, unsigned long n,
+                 int category) {
+  (void)domain;
+  (void)category;
+  return (char *)(n == 1 ? one : many);
+}
+char *__dcgettext(const char *domain, const char *msgid, int category) {
+  return dcgettext(domain, msgid, category);
+}
+char *__dgettext(const char *domain, const char *msgid) { return dgettext(domain, msgid); }
+char *textdomain(const char *domain) { return (char *)(domain != NULL ? domain : "messages"); }
+char *bindtextdomain(const char *domain, const char *dir) {
+  (void)domain;
+  return (char *)dir;
+}
+char *bind_textdomain_codeset(const char *domain, const char *codeset) {
+  (void)domain;
+  return (char *)codeset;
+}
