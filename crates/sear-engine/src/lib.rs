@@ -7,6 +7,7 @@ pub mod config;
 pub mod executor;
 pub mod memory;
 pub mod output;
+pub mod program_output;
 pub mod search;
 pub mod state;
 pub mod stats;

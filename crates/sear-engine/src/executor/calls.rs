@@ -111,6 +111,7 @@ impl Executor<'_> {
     ) -> Exec<()> {
         match self.handlers[f.0 as usize] {
             Handler::Defined => self.push_frame(module, state, f, args, arg_types, inst.dest),
+            Handler::Alias(g) => self.push_frame(module, state, g, args, arg_types, inst.dest),
             Handler::Special(special) => self.call_special(module, state, inst, special, &args, arg_types),
             Handler::Missing => Err(exec(format!(
                 "external function '{}' is not supported",

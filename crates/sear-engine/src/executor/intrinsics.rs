@@ -23,6 +23,8 @@ pub enum Intrinsic {
     VaStart,
     VaCopy,
     Overflow(OverflowOp),
+    /// `llvm.{u,s}{add,sub}.sat`: the arithmetic clamped to the type's range.
+    Saturating(OverflowOp),
     Ctlz,
     Cttz,
     Ctpop,
@@ -124,6 +126,14 @@ impl Intrinsic {
             Overflow(OverflowOp::SMul)
         } else if stem("umul.with.overflow") {
             Overflow(OverflowOp::UMul)
+        } else if stem("uadd.sat") {
+            Saturating(OverflowOp::UAdd)
+        } else if stem("usub.sat") {
+            Saturating(OverflowOp::USub)
+        } else if stem("sadd.sat") {
+            Saturating(OverflowOp::SAdd)
+        } else if stem("ssub.sat") {
+            Saturating(OverflowOp::SSub)
         } else if stem("ctlz") {
             Ctlz
         } else if stem("cttz") {
@@ -241,6 +251,9 @@ impl Executor<'_> {
                 None
             }
             Overflow(op) => Some(overflow(op, a(0)?, a(1)?)?),
+            Saturating(op) => Some(
+                ops::lift2(a(0)?, a(1)?, &mut |x, y| saturating(op, x, y)).map_err(unsupported)?,
+            ),
             Ctlz | Cttz | Ctpop | Bswap | BitReverse | Abs => {
                 let x = a(0)?;
                 Some(ops::lift1(x, &mut |v| Ok(unary_bits(intrinsic, v))).map_err(unsupported)?)
@@ -331,6 +344,28 @@ fn overflow(op: OverflowOp, a: &Value, b: &Value) -> Exec<Value> {
         }
     };
     Ok(Value::Aggregate(vec![Value::from_expr(result), Value::from_expr(flag)].into()))
+}
+
+/// Saturating addition or subtraction of two scalars (the overflow check, then a select
+/// of the clamped value).
+fn saturating(op: OverflowOp, a: &Value, b: &Value) -> Result<Value, ops::Unsupported> {
+    let w = a.width();
+    let Ok(Value::Aggregate(parts)) = overflow(op, a, b) else {
+        return Err(ops::Unsupported(format!("saturating {op:?} on i{w}")));
+    };
+    let (result, flag) = (parts[0].to_expr(), parts[1].to_expr());
+    let clamp = match op {
+        OverflowOp::UAdd => Expr::constant(mask(w), w),
+        OverflowOp::USub => Expr::constant(0, w),
+        _ => {
+            // Signed: towards the sign of the first operand.
+            let negative = Expr::extract(a.to_expr(), w - 1, 1);
+            let min = Expr::constant(1u128 << (w - 1), w);
+            let max = Expr::constant(mask(w - 1), w);
+            Expr::select(Expr::eq(negative, Expr::constant(1, 1)), min, max)
+        }
+    };
+    Ok(Value::from_expr(Expr::select(flag, clamp, result)))
 }
 
 fn unary_bits(intrinsic: Intrinsic, v: &Value) -> Value {

@@ -95,6 +95,8 @@ pub(crate) enum Handler {
     Defined,
     /// Implemented by the engine.
     Special(SpecialFn),
+    /// Another name of a defined function (the C runtime's `__sear_user_main` is `main`).
+    Alias(sear_ir::FuncId),
     /// A declaration sear cannot execute.
     Missing,
 }

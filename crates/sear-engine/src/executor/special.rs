@@ -48,6 +48,8 @@ pub enum SpecialFn {
     PosixMemalign,
     NondetValue,
     ReachError,
+    /// `__sear_write(fd, buf, len)`: the C runtime's output to stdout/stderr.
+    CaptureOutput,
     Intrinsic(Intr),
 }
 
@@ -85,6 +87,7 @@ fn lookup(name: &str) -> Option<SpecialFn> {
         "aligned_alloc" | "memalign" => AlignedAlloc,
         "posix_memalign" => PosixMemalign,
         "reach_error" | "__VERIFIER_error" => ReachError,
+        "__sear_write" => CaptureOutput,
         "memcpy" => Intrinsic(Intr::MemCpy),
         "memmove" => Intrinsic(Intr::MemMove),
         "memset" => Intrinsic(Intr::MemSet),
@@ -93,14 +96,22 @@ fn lookup(name: &str) -> Option<SpecialFn> {
     })
 }
 
+/// The C runtime's name for the program's `main` (called by its entry, `__sear_start`).
+const USER_MAIN_ALIAS: &str = "__sear_user_main";
+
 /// How each function of the module is executed.
 pub(crate) fn resolve_handlers(module: &Module) -> Vec<Handler> {
+    let main = module
+        .function_by_name("main")
+        .filter(|f| !module.function(*f).is_declaration);
     module
         .functions
         .iter()
         .map(|f| {
             if !f.is_declaration {
                 Handler::Defined
+            } else if f.name == USER_MAIN_ALIAS {
+                main.map_or(Handler::Missing, Handler::Alias)
             } else {
                 lookup(&f.name).map_or(Handler::Missing, Handler::Special)
             }
@@ -255,6 +266,13 @@ impl Executor<'_> {
                 Some(self.nondet(state, &name, width))
             }
             ReachError => return Err(Termination::error(ErrorKind::Reach, "reach_error() called")),
+            CaptureOutput => {
+                let stream = self.concretize(state, arg(args, 0)?, "__sear_write stream")?;
+                let len = self.concretize(state, arg(args, 2)?, "__sear_write length")?;
+                let bytes = self.read_bytes(state, arg(args, 1)?, len as u64)?;
+                state.output.append(stream as u8, bytes);
+                None
+            }
             Intrinsic(intrinsic) => self.call_intrinsic(module, state, inst, intrinsic, args, arg_types)?,
         };
         if let (Some(dest), Some(v)) = (inst.dest, result) {

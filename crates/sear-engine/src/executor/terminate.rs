@@ -24,10 +24,12 @@ impl Executor<'_> {
         self.ptree.remove(state.ptree_node);
         self.trace_hashes.push(state.trace_hash);
         match termination {
-            Termination::Exit(_) => {
+            Termination::Exit(code) => {
                 self.summary.completed_paths += 1;
                 self.stats.completed_paths += 1;
-                self.write_test(&state);
+                if let Some(test) = self.write_test(&state) {
+                    self.output.write_text(&format!("{test}.exit"), &format!("{code}\n"));
+                }
             }
             Termination::Early(reason) => {
                 self.summary.early_paths += 1;
@@ -122,6 +124,7 @@ impl Executor<'_> {
             .collect();
         match self.output.write_test(&self.config.argv, objects) {
             Ok(name) => {
+                self.write_program_output(&name, state, &model);
                 if self.config.write_trace_hash {
                     let text = format!("{:016x} {}\n", state.trace_hash, state.instructions);
                     self.output.write_text(&format!("{name}.trace"), &text);
@@ -131,6 +134,17 @@ impl Executor<'_> {
             Err(e) => {
                 self.observer.warning(&format!("cannot write test: {e}"));
                 None
+            }
+        }
+    }
+
+    /// Writes `<test>.stdout` and `<test>.stderr` (when not empty): what the path printed,
+    /// under the test's inputs.
+    fn write_program_output(&mut self, test: &str, state: &State, model: &sear_expr::Assignment) {
+        for (stream, suffix) in [(1u8, "stdout"), (2u8, "stderr")] {
+            let bytes = state.output.evaluate(stream, model);
+            if !bytes.is_empty() {
+                self.output.write_bytes(&format!("{test}.{suffix}"), &bytes);
             }
         }
     }

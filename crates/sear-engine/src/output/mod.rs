@@ -157,6 +157,11 @@ impl OutputWriter {
         let _ = fs::write(self.dir.join(file), text);
     }
 
+    /// Writes a binary file in the output directory (best effort, like `write_text`).
+    pub fn write_bytes(&self, file: &str, bytes: &[u8]) {
+        let _ = fs::write(self.dir.join(file), bytes);
+    }
+
     /// Appends a line to `messages.txt`.
     pub fn message(&mut self, text: &str) {
         let _ = writeln!(self.messages, "{text}");
