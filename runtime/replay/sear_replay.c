@@ -25,6 +25,14 @@
  *
  * Object names are checked for klee_make_symbolic / klee_int / klee_range: a
  * different name is only a warning, since it does not change the values.
+ *
+ * Tests of the POSIX environment model (--sym-arg, --sym-stdin, ...) start
+ * with the model's objects; `sear replay` rebuilds argv, stdin and files from
+ * them and sets SEAR_KTEST_SKIP to their number, so that the program's own
+ * requests start after them. Built with -DSEAR_REPLAY_FD_FAIL, this file also
+ * interposes read() and write() to replay --fd-fail: the n-th call on an open
+ * descriptor fails with EIO when n is SEAR_READ_FAIL (SEAR_WRITE_FAIL), at
+ * most SEAR_MAX_FAIL times.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -169,6 +177,14 @@ static void load_ktest(void) {
   }
   replay.num_objects = num_objects;
   free((void *)c.data);
+  const char *skip = getenv("SEAR_KTEST_SKIP");
+  if (skip && *skip) {
+    char *end;
+    unsigned long n = strtoul(skip, &end, 10);
+    if (*end != '\0' || n > num_objects)
+      setup_error("SEAR_KTEST_SKIP=%s: not a count of objects in %s", skip, path);
+    replay.next = (uint32_t)n;
+  }
 }
 
 /* Returns the next object, which must have exactly nbytes bytes. A name
@@ -213,13 +229,48 @@ SEAR_NORETURN static void assumption_violated(const char *what) {
   exit(SEAR_REPLAY_EXIT_ASSUME);
 }
 
-/* TODO(runtime team): the POSIX environment model (--sym-arg/--sym-args,
- * --sym-files, --sym-stdin) stores argv and file contents in objects such as
- * "n_args", "arg00", "A-data", "A-data-stat" and "stdin". Its replay belongs
- * here: a constructor that rewrites argc/argv (and sets up files) from those
- * objects before main runs. Until then such tests replay with the command
- * line sear replay passes and fail with an input mismatch when the program
- * reads its model objects. */
+/* ---- --fd-fail: injected read/write failures ---------------------------- */
+
+#ifdef SEAR_REPLAY_FD_FAIL
+#include <fcntl.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+static long env_number(const char *name) {
+  const char *v = getenv(name);
+  return v ? strtol(v, NULL, 10) : 0;
+}
+
+/* Counts calls on open descriptors, as sear's model does. */
+static int injected_failure(int fd, const char *target_var, unsigned *calls) {
+  static long failures_left = -1;
+  if (failures_left < 0)
+    failures_left = env_number("SEAR_MAX_FAIL");
+  if (failures_left == 0 || fcntl(fd, F_GETFD) < 0)
+    return 0;
+  ++*calls;
+  if (env_number(target_var) == (long)*calls) {
+    failures_left--;
+    errno = EIO;
+    return 1;
+  }
+  return 0;
+}
+
+ssize_t read(int fd, void *buf, size_t n) {
+  static unsigned calls;
+  if (injected_failure(fd, "SEAR_READ_FAIL", &calls))
+    return -1;
+  return syscall(SYS_read, fd, buf, n);
+}
+
+ssize_t write(int fd, const void *buf, size_t n) {
+  static unsigned calls;
+  if (injected_failure(fd, "SEAR_WRITE_FAIL", &calls))
+    return -1;
+  return syscall(SYS_write, fd, buf, n);
+}
+#endif
 
 /* ---- klee.h: symbolic inputs ------------------------------------------- */
 

@@ -5,6 +5,7 @@ mod progress;
 mod replay;
 mod run;
 mod runtime_dir;
+mod runtime_link;
 mod solver_args;
 
 use std::process::ExitCode;

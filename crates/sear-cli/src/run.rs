@@ -7,7 +7,7 @@ use std::time::Duration;
 
 use anyhow::{bail, Context, Result};
 use sear_engine::{EngineConfig, Executor, SearchKind};
-use sear_ir::frontend::{compile_c, link_bitcode, CompileOptions};
+use sear_ir::frontend::{compile_c, CompileOptions};
 
 use crate::progress::TerminalObserver;
 use crate::solver_args::SolverArgs;
@@ -75,6 +75,9 @@ pub struct RunArgs {
     /// Array transformation options.
     #[command(flatten)]
     pub array: crate::array_args::ArrayArgs,
+    /// C runtime and environment-model options.
+    #[command(flatten)]
+    pub runtime: crate::runtime_link::RuntimeArgs,
 }
 
 /// Runs `sear run`; returns the process exit code.
@@ -96,15 +99,23 @@ pub fn run(args: &RunArgs) -> Result<i32> {
         None => next_output_dir()?,
     };
     let scratch = tempfile::tempdir().context("creating a temporary directory")?;
-    let (bitcode, cflags) = prepare_bitcode(args, &program, scratch.path())?;
+    let (hosts, host_infos) = args.runtime.host_files()?;
+    let (bitcode, cflags) = prepare_bitcode(args, &program, scratch.path(), &hosts)?;
     let module = sear_ir::load_module(&bitcode).with_context(|| format!("loading {}", bitcode.display()))?;
-    let config = engine_config(args, &program, output_dir.clone())?;
+    let mut config = engine_config(args, &program, output_dir.clone())?;
+    // With the runtime, main is run by the runtime's entry (the POSIX model's set-up).
+    let posix = !args.runtime.no_runtime
+        && args.entry == "main"
+        && module.function_by_name("main").is_some_and(|f| !module.function(f).is_declaration);
+    if posix {
+        config.entry = sear_runtime::ENTRY_FUNCTION.to_string();
+    }
     let solver_config = args.solver.to_config()?;
     let mut observer = TerminalObserver::new(!args.no_progress);
     let executor = Executor::new(Arc::new(module), config, &solver_config, &mut observer)?;
     let interrupt = executor.interrupt_flag();
     let _ = ctrlc::set_handler(move || interrupt.store(true, Ordering::Relaxed));
-    write_info(&output_dir, &program, &cflags, args)?;
+    write_info(&output_dir, &program, &cflags, args, posix, &host_infos)?;
     if args.output_dir.is_none() {
         update_last_link(&output_dir);
     }
@@ -122,7 +133,12 @@ pub fn run(args: &RunArgs) -> Result<i32> {
 
 /// Compiles (or copies) the program to bitcode linked with the runtime; returns the
 /// bitcode and the compiler flags used (recorded for replay).
-fn prepare_bitcode(args: &RunArgs, program: &Path, scratch: &Path) -> Result<(PathBuf, Vec<String>)> {
+fn prepare_bitcode(
+    args: &RunArgs,
+    program: &Path,
+    scratch: &Path,
+    hosts: &[sear_runtime::host_files::HostFile],
+) -> Result<(PathBuf, Vec<String>)> {
     let extension = program.extension().and_then(|e| e.to_str()).unwrap_or("");
     let runtime = crate::runtime_dir::locate()?;
     let mut cflags: Vec<String> = args
@@ -132,8 +148,8 @@ fn prepare_bitcode(args: &RunArgs, program: &Path, scratch: &Path) -> Result<(Pa
         .collect();
     cflags.extend(args.include.iter().map(|d| format!("-I{}", d.display())));
     cflags.extend(args.define.iter().map(|d| format!("-D{d}")));
-    match extension {
-        "bc" | "ll" => Ok((program.to_path_buf(), cflags)),
+    let bitcode = match extension {
+        "bc" | "ll" => program.to_path_buf(),
         "c" | "i" => {
             let options = CompileOptions {
                 opt_level: args.opt_level,
@@ -146,21 +162,19 @@ fn prepare_bitcode(args: &RunArgs, program: &Path, scratch: &Path) -> Result<(Pa
                 defines: args.define.clone(),
                 runtime_include_dir: Some(runtime.join("include")),
             };
-            let bitcode = compile_c(program, scratch, &options).map_err(|e| anyhow::anyhow!("{e}"))?;
-            let runtime_bc = runtime.join("lib/sear-runtime.bc");
-            if runtime_bc.is_file() {
-                let linked = scratch.join("linked.bc");
-                link_bitcode(&[bitcode, runtime_bc], &linked).map_err(|e| anyhow::anyhow!("{e}"))?;
-                Ok((linked, cflags))
-            } else {
-                Ok((bitcode, cflags))
-            }
+            compile_c(program, scratch, &options).map_err(|e| anyhow::anyhow!("{e}"))?
         }
         other => bail!(
             "{}: unsupported input '.{other}' (expected a .c, .bc or .ll file)",
             program.display()
         ),
+    };
+    if args.runtime.no_runtime {
+        return Ok((bitcode, cflags));
     }
+    let with_entry = args.entry == "main";
+    let linked = args.runtime.link(&bitcode, scratch, with_entry, hosts)?;
+    Ok((linked, cflags))
 }
 
 fn engine_config(args: &RunArgs, program: &Path, output_dir: PathBuf) -> Result<EngineConfig> {
@@ -188,15 +202,24 @@ fn engine_config(args: &RunArgs, program: &Path, output_dir: PathBuf) -> Result<
         .and_then(|s| s.to_str())
         .unwrap_or("prog")
         .to_string();
-    config.argv = std::iter::once(name).chain(args.args.iter().cloned()).collect();
+    config.argv = args.runtime.program_argv(&name, &args.args)?;
     Ok(config)
 }
 
-fn write_info(dir: &Path, program: &Path, cflags: &[String], args: &RunArgs) -> Result<()> {
+fn write_info(
+    dir: &Path,
+    program: &Path,
+    cflags: &[String],
+    args: &RunArgs,
+    posix: bool,
+    host_files: &[crate::runtime_link::HostFileInfo],
+) -> Result<()> {
     let info = serde_json::json!({
         "program": program,
         "cflags": cflags,
         "args": args.args,
+        "posix_model": posix,
+        "host_files": host_files,
         "search": args.search,
         "seed": args.seed,
         "sear_version": env!("CARGO_PKG_VERSION"),

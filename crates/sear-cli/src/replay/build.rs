@@ -28,6 +28,8 @@ pub struct BuildConfig {
     pub cflags: Vec<String>,
     /// Also check signed integer overflow (when sear reported `overflow` errors).
     pub check_overflow: bool,
+    /// Interpose `read` and `write` to replay `--fd-fail` failures.
+    pub fd_fail: bool,
 }
 
 impl BuildConfig {
@@ -63,6 +65,9 @@ pub fn build(config: &BuildConfig, out_dir: &Path) -> Result<PathBuf> {
     // The runtime gets only our flags, so user flags such as -Werror cannot break it.
     let runtime_obj = out_dir.join("sear_replay.o");
     let mut cmd = Command::new(&config.clang);
+    if config.fd_fail {
+        cmd.arg("-DSEAR_REPLAY_FD_FAIL");
+    }
     cmd.args(&common)
         .arg("-I")
         .arg(&include)

@@ -1,9 +1,11 @@
-//! Running the replay executable on one `.ktest` with a time limit.
+//! Running the replay executable on one `.ktest` with a time limit, in a clean environment,
+//! capturing stdout and stderr.
 
+use std::ffi::OsString;
 use std::fs::File;
 use std::io::Read;
-use std::os::unix::process::ExitStatusExt;
-use std::path::Path;
+use std::os::unix::process::{CommandExt, ExitStatusExt};
+use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
@@ -13,6 +15,8 @@ use super::outcome::Termination;
 
 /// At most this much of stderr is kept.
 const MAX_STDERR: u64 = 1 << 20;
+/// At most this much of stdout is kept.
+const MAX_STDOUT: u64 = 16 << 20;
 
 /// ASan settings: no leak reports (sear has no leak errors), `malloc` returns NULL on huge
 /// sizes as under sear, returning a pointer to a local is caught, and `abort` prints a stack
@@ -22,45 +26,85 @@ const ASAN_OPTIONS: &str = "detect_leaks=0:allocator_may_return_null=1:\
 const UBSAN_OPTIONS: &str = "print_stacktrace=1:halt_on_error=1";
 const SYMBOLIZER: &str = "/usr/lib/llvm-19/bin/llvm-symbolizer";
 
-/// How one run ended and what it printed on stderr.
+/// How one run ended and what it printed.
 #[derive(Clone, Debug)]
 pub struct RawRun {
     /// Exit, signal or timeout.
     pub termination: Termination,
     /// stderr (up to 1 MiB, lossily decoded).
     pub stderr: String,
+    /// stderr (up to 1 MiB) as bytes.
+    pub stderr_bytes: Vec<u8>,
+    /// stdout (up to 16 MiB).
+    pub stdout: Vec<u8>,
     /// Wall-clock time of the run.
     pub duration: Duration,
 }
 
-/// Runs `binary argv...` with `SEAR_KTEST=ktest`, in `scratch` (also used for its output).
-pub fn run_test(
-    binary: &Path,
-    ktest: &Path,
-    argv: &[String],
-    timeout: Duration,
-    scratch: &Path,
-) -> Result<RawRun> {
-    let stderr_path = scratch.join("stderr.txt");
+/// How to start one native run.
+#[derive(Clone, Debug)]
+pub struct Launch<'a> {
+    /// The replay executable.
+    pub binary: &'a Path,
+    /// The test (passed in `SEAR_KTEST`).
+    pub ktest: &'a Path,
+    /// argv[0] as the program sees it.
+    pub argv0: OsString,
+    /// argv[1..].
+    pub args: Vec<OsString>,
+    /// A file to use as stdin (default: /dev/null).
+    pub stdin: Option<PathBuf>,
+    /// The working directory.
+    pub cwd: &'a Path,
+    /// Where stdout and stderr are captured (`<capture>.stdout`, `<capture>.stderr`).
+    pub capture: PathBuf,
+    /// Extra environment variables (the environment is otherwise empty, as under sear).
+    pub env: Vec<(String, String)>,
+    /// Time limit.
+    pub timeout: Duration,
+}
+
+/// Runs one test natively with a clean environment.
+pub fn run(launch: &Launch) -> Result<RawRun> {
+    let stderr_path = launch.capture.with_extension("stderr");
+    let stdout_path = launch.capture.with_extension("stdout");
     let stderr_file = File::create(&stderr_path)
         .with_context(|| format!("creating {}", stderr_path.display()))?;
-    let ktest = std::path::absolute(ktest).unwrap_or_else(|_| ktest.to_path_buf());
-    let mut cmd = Command::new(binary);
-    cmd.args(argv)
-        .current_dir(scratch)
+    let stdout_file = File::create(&stdout_path)
+        .with_context(|| format!("creating {}", stdout_path.display()))?;
+    let stdin = match &launch.stdin {
+        Some(path) => {
+            Stdio::from(File::open(path).with_context(|| format!("opening {}", path.display()))?)
+        }
+        None => Stdio::null(),
+    };
+    let ktest = std::path::absolute(launch.ktest).unwrap_or_else(|_| launch.ktest.to_path_buf());
+    let mut cmd = Command::new(launch.binary);
+    cmd.arg0(&launch.argv0)
+        .args(&launch.args)
+        .current_dir(launch.cwd)
+        .env_clear()
         .env("SEAR_KTEST", &ktest)
         .env("ASAN_OPTIONS", ASAN_OPTIONS)
         .env("UBSAN_OPTIONS", UBSAN_OPTIONS)
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
+        .envs(launch.env.iter().map(|(k, v)| (k, v)))
+        .stdin(stdin)
+        .stdout(stdout_file)
         .stderr(stderr_file);
-    if std::env::var_os("ASAN_SYMBOLIZER_PATH").is_none() && Path::new(SYMBOLIZER).is_file() {
-        cmd.env("ASAN_SYMBOLIZER_PATH", SYMBOLIZER);
+    match std::env::var_os("ASAN_SYMBOLIZER_PATH") {
+        Some(path) => {
+            cmd.env("ASAN_SYMBOLIZER_PATH", path);
+        }
+        None if Path::new(SYMBOLIZER).is_file() => {
+            cmd.env("ASAN_SYMBOLIZER_PATH", SYMBOLIZER);
+        }
+        None => {}
     }
+    let timeout = launch.timeout;
     let start = Instant::now();
     let mut child = cmd
         .spawn()
-        .with_context(|| format!("cannot run {}", binary.display()))?;
+        .with_context(|| format!("cannot run {}", launch.binary.display()))?;
     let mut poll = Duration::from_millis(1);
     let termination = loop {
         if let Some(status) = child.try_wait().context("waiting for the replay")? {
@@ -80,13 +124,21 @@ pub fn run_test(
         poll = (poll * 2).min(Duration::from_millis(20));
     };
     let duration = start.elapsed();
-    let mut bytes = Vec::new();
-    File::open(&stderr_path)
-        .and_then(|f| f.take(MAX_STDERR).read_to_end(&mut bytes))
-        .with_context(|| format!("reading {}", stderr_path.display()))?;
+    let stderr_bytes = read_prefix(&stderr_path, MAX_STDERR)?;
+    let stdout = read_prefix(&stdout_path, MAX_STDOUT)?;
     Ok(RawRun {
         termination,
-        stderr: String::from_utf8_lossy(&bytes).into_owned(),
+        stderr: String::from_utf8_lossy(&stderr_bytes).into_owned(),
+        stderr_bytes,
+        stdout,
         duration,
     })
+}
+
+fn read_prefix(path: &Path, max: u64) -> Result<Vec<u8>> {
+    let mut bytes = Vec::new();
+    File::open(path)
+        .and_then(|f| f.take(max).read_to_end(&mut bytes))
+        .with_context(|| format!("reading {}", path.display()))?;
+    Ok(bytes)
 }

@@ -4,12 +4,16 @@
 //! (`runtime/replay/sear_replay.c`), which feeds each `.ktest` file's objects to
 //! `klee_make_symbolic` and friends. Each run's outcome is classified ([`outcome`]) and, for
 //! tests with a `testNNNNNN.<kind>.err` file, compared with the error sear reported
-//! ([`verdict`]).
+//! ([`verdict`]). Tests of paths that exited are also compared with what sear recorded:
+//! exit code, stdout and stderr ([`output`]). Tests of the POSIX environment model get
+//! their argv, stdin and files rebuilt from their objects ([`posix`]).
 
 pub mod build;
 pub mod errfile;
 pub mod exec;
 pub mod outcome;
+pub mod output;
+pub mod posix;
 pub mod verdict;
 
 use std::fmt::Write as _;
@@ -22,6 +26,7 @@ use serde::{Deserialize, Serialize};
 use self::build::BuildConfig;
 use self::errfile::ErrInfo;
 use self::outcome::NativeOutcome;
+use self::output::OutputCheck;
 use self::verdict::Verdict;
 
 /// Arguments of `sear replay`.
@@ -77,6 +82,8 @@ pub struct TestReport {
     pub duration_ms: u64,
     /// The first lines of the run's stderr.
     pub stderr_excerpt: String,
+    /// For tests of paths that exited: whether exit code, stdout and stderr match sear's.
+    pub output: Option<OutputCheck>,
 }
 
 /// Counts over a replay.
@@ -100,6 +107,10 @@ pub struct Summary {
     pub assumption_violations: usize,
     /// Runs whose inputs did not match the program's requests, or could not be set up.
     pub input_mismatches: usize,
+    /// Tests whose exit code and output were compared with sear's.
+    pub outputs_checked: usize,
+    /// Compared tests whose exit code, stdout or stderr differ from sear's.
+    pub output_mismatches: usize,
 }
 
 /// Runs `sear replay` and prints its report; returns the process exit code (0 when every
@@ -111,11 +122,13 @@ pub fn run_replay(args: &ReplayArgs) -> Result<i32> {
     } else {
         print!("{}", format_report(&report));
     }
-    Ok(if report.summary.not_reproduced == 0 {
-        0
-    } else {
-        1
-    })
+    Ok(
+        if report.summary.not_reproduced == 0 && report.summary.output_mismatches == 0 {
+            0
+        } else {
+            1
+        },
+    )
 }
 
 /// Builds the program and replays every test of `args.target`, without printing.
@@ -160,7 +173,12 @@ pub fn replay(args: &ReplayArgs) -> Result<ReplayReport> {
             .iter()
             .flat_map(|f| f.split_whitespace().map(str::to_string)),
     );
+    let fd_fail = info.posix_model
+        && cases
+            .iter()
+            .any(|c| sear_ktest::KTest::read(&c.ktest).is_ok_and(|k| posix::uses_fd_fail(&k)));
     let build_config = BuildConfig {
+        fd_fail,
         clang: BuildConfig::default_clang(),
         runtime_dir: crate::runtime_dir::locate()?,
         program: program.clone(),
@@ -175,7 +193,15 @@ pub fn replay(args: &ReplayArgs) -> Result<ReplayReport> {
 
     let mut tests = Vec::with_capacity(cases.len());
     for (case, expected) in cases.iter().zip(expected) {
-        tests.push(replay_one(&binary, case, expected, timeout, work.path())?);
+        tests.push(replay_one(
+            &binary,
+            &dir,
+            &info,
+            case,
+            expected,
+            timeout,
+            work.path(),
+        )?);
     }
     let summary = summarize(&tests);
     Ok(ReplayReport {
@@ -202,7 +228,8 @@ pub fn format_report(report: &ReplayReport) -> String {
     let _ = writeln!(
         out,
         "replayed {} tests: {} of {} errors reproduced, {} not reproduced, {} not checkable; \
-         {} unexpected native errors, {} timeouts, {} assumption violations, {} input mismatches",
+         {} unexpected native errors, {} timeouts, {} assumption violations, {} input mismatches; \
+         {} of {} outputs match",
         s.tests,
         s.reproduced,
         s.expected_errors,
@@ -211,7 +238,9 @@ pub fn format_report(report: &ReplayReport) -> String {
         s.unexpected_errors,
         s.timeouts,
         s.assumption_violations,
-        s.input_mismatches
+        s.input_mismatches,
+        s.outputs_checked - s.output_mismatches,
+        s.outputs_checked
     );
     out
 }
@@ -236,6 +265,9 @@ pub fn format_test_line(test: &TestReport) -> String {
             test.ktest, err.kind
         ),
     };
+    if let Some(OutputCheck::Mismatch { detail }) = &test.output {
+        let _ = write!(line, "; OUTPUT MISMATCH: {detail}");
+    }
     if let (Some(err), Some(false)) = (&test.expected, test.location_matched) {
         if test.verdict == Verdict::Reproduced {
             let file = err.file.as_deref().map(base_name).unwrap_or("?");
@@ -255,6 +287,11 @@ struct RunInfo {
     program: Option<PathBuf>,
     #[serde(default)]
     cflags: Vec<String>,
+    /// The run used the C runtime's entry (argv holds the POSIX model's options).
+    #[serde(default)]
+    posix_model: bool,
+    #[serde(default)]
+    host_files: Vec<posix::HostFile>,
 }
 
 fn read_info(dir: &Path) -> Result<RunInfo> {
@@ -334,6 +371,8 @@ fn discover(target: &Path) -> Result<(PathBuf, Vec<TestCase>)> {
 
 fn replay_one(
     binary: &Path,
+    dir: &Path,
+    info: &RunInfo,
     case: &TestCase,
     expected: Option<ErrInfo>,
     timeout: Duration,
@@ -344,6 +383,8 @@ fn replay_one(
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_default();
+    let stem = name.trim_end_matches(".ktest").to_string();
+    let mut output = None;
     let (outcome, stderr, duration) = match sear_ktest::KTest::read(&case.ktest) {
         Err(err) => (
             NativeOutcome::SetupError {
@@ -353,13 +394,31 @@ fn replay_one(
             Duration::ZERO,
         ),
         Ok(ktest) => {
-            // args[0] is the program as sear saw it; the rest is the command line.
-            // TODO(runtime team): tests of the POSIX model (--sym-arg ...) need argv rebuilt
-            // from their objects; see the hook in runtime/replay/sear_replay.c.
-            let argv = ktest.args.get(1..).unwrap_or(&[]);
-            let run = exec::run_test(binary, &case.ktest, argv, timeout, scratch)?;
-            let outcome = outcome::classify(run.termination, &run.stderr);
-            (outcome, run.stderr, run.duration)
+            let case_dir = scratch.join("cases").join(&stem);
+            match posix::prepare(&ktest, info.posix_model, &info.host_files, &case_dir) {
+                Err(message) => (
+                    NativeOutcome::InputMismatch { message },
+                    String::new(),
+                    Duration::ZERO,
+                ),
+                Ok(setup) => {
+                    let run = exec::run(&exec::Launch {
+                        binary,
+                        ktest: &case.ktest,
+                        argv0: setup.argv0,
+                        args: setup.args,
+                        stdin: setup.stdin,
+                        cwd: &case_dir,
+                        capture: case_dir.with_extension("out"),
+                        env: setup.env,
+                        timeout,
+                    })?;
+                    let outcome = outcome::classify(run.termination, &run.stderr);
+                    output = output::read_expected(dir, &stem)
+                        .map(|e| output::compare(&e, &outcome, &run.stdout, &run.stderr_bytes));
+                    (outcome, run.stderr, run.duration)
+                }
+            }
         }
     };
     let verdict = match &expected {
@@ -378,6 +437,7 @@ fn replay_one(
         location_matched,
         duration_ms: u64::try_from(duration.as_millis()).unwrap_or(u64::MAX),
         stderr_excerpt: stderr.lines().take(40).collect::<Vec<_>>().join("\n"),
+        output,
     })
 }
 
@@ -399,6 +459,14 @@ fn summarize(tests: &[TestReport]) -> Summary {
         }
         if test.expected.is_some() {
             s.expected_errors += 1;
+        }
+        match &test.output {
+            Some(OutputCheck::Match) => s.outputs_checked += 1,
+            Some(OutputCheck::Mismatch { .. }) => {
+                s.outputs_checked += 1;
+                s.output_mismatches += 1;
+            }
+            None => {}
         }
         match test.outcome {
             NativeOutcome::Timeout => s.timeouts += 1,

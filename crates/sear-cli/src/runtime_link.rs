@@ -1,0 +1,224 @@
+//! `sear run`'s C-runtime options and linking: the POSIX model's options given to sear
+//! (forwarded into the program's argv, where the runtime's entry reads them, as KLEE does),
+//! `--host-file`, and linking the program with the runtime's bitcode — the entry in whole,
+//! libc and the model only as needed (`llvm-link --only-needed`).
+
+use std::path::{Path, PathBuf};
+
+use anyhow::{bail, Context, Result};
+use sear_runtime::host_files::{self, HostFile};
+use sear_runtime::options::ModelOptions;
+
+/// The runtime options of `sear run`.
+#[derive(Debug, Default, clap::Args)]
+pub struct RuntimeArgs {
+    /// Adds a symbolic argument of up to N bytes (repeatable). sear's own model options are
+    /// placed before the program's arguments, in this order: --sym-arg, --sym-args,
+    /// --sym-files, --sym-stdin, --sym-stdout, --fd-fail/--max-fail; to interleave them
+    /// with concrete arguments, write them among the program's arguments instead.
+    #[arg(long = "sym-arg", value_name = "N", help_heading = "Environment model")]
+    pub sym_arg: Vec<u32>,
+    /// Adds MIN to MAX symbolic arguments of up to N bytes each (repeatable).
+    #[arg(long = "sym-args", num_args = 3, value_names = ["MIN", "MAX", "N"], action = clap::ArgAction::Append, help_heading = "Environment model")]
+    pub sym_args: Vec<u32>,
+    /// NUM symbolic files named A, B, ... of N bytes each.
+    #[arg(long = "sym-files", num_args = 2, value_names = ["NUM", "N"], help_heading = "Environment model")]
+    pub sym_files: Option<Vec<u32>>,
+    /// N symbolic bytes on stdin.
+    #[arg(
+        long = "sym-stdin",
+        value_name = "N",
+        help_heading = "Environment model"
+    )]
+    pub sym_stdin: Option<u32>,
+    /// Gives stdout a symbolic file status (KLEE's --sym-stdout).
+    #[arg(long = "sym-stdout", help_heading = "Environment model")]
+    pub sym_stdout: bool,
+    /// Lets one read and one write fail with EIO (symbolic read_fail/write_fail).
+    #[arg(long = "fd-fail", help_heading = "Environment model")]
+    pub fd_fail: bool,
+    /// Like --fd-fail, with up to N failures.
+    #[arg(
+        long = "max-fail",
+        value_name = "N",
+        help_heading = "Environment model"
+    )]
+    pub max_fail: Option<u32>,
+    /// Makes a read-only copy of a host file visible to the program under PATH (repeatable).
+    #[arg(
+        long = "host-file",
+        value_name = "PATH",
+        help_heading = "Environment model"
+    )]
+    pub host_file: Vec<PathBuf>,
+    /// Does not link sear's C runtime (libc and the POSIX model); the program's main is
+    /// called directly and library calls are unsupported.
+    #[arg(long = "no-runtime", help_heading = "Environment model")]
+    pub no_runtime: bool,
+}
+
+/// A host file recorded in info.json for replay.
+#[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
+pub struct HostFileInfo {
+    /// The name the program opens.
+    pub name: String,
+    /// The absolute path of the file on the host.
+    pub source: PathBuf,
+}
+
+impl RuntimeArgs {
+    /// The model options given to sear, as program arguments.
+    pub fn forwarded(&self) -> Vec<String> {
+        let mut out = Vec::new();
+        for n in &self.sym_arg {
+            out.extend(["--sym-arg".to_string(), n.to_string()]);
+        }
+        for triple in self.sym_args.chunks(3) {
+            out.push("--sym-args".into());
+            out.extend(triple.iter().map(u32::to_string));
+        }
+        if let Some(files) = &self.sym_files {
+            out.push("--sym-files".into());
+            out.extend(files.iter().map(u32::to_string));
+        }
+        if let Some(n) = self.sym_stdin {
+            out.extend(["--sym-stdin".to_string(), n.to_string()]);
+        }
+        if self.sym_stdout {
+            out.push("--sym-stdout".into());
+        }
+        if let Some(n) = self.max_fail {
+            out.extend(["--max-fail".to_string(), n.to_string()]);
+        } else if self.fd_fail {
+            out.push("--fd-fail".into());
+        }
+        out
+    }
+
+    /// The program's argv: its name, the forwarded options, then its own arguments; checks
+    /// the model options (they would otherwise fail on every path).
+    pub fn program_argv(&self, name: &str, args: &[String]) -> Result<Vec<String>> {
+        let forwarded = self.forwarded();
+        if self.no_runtime && (!forwarded.is_empty() || !self.host_file.is_empty()) {
+            bail!("--no-runtime cannot be combined with the environment model's options");
+        }
+        let mut argv = vec![name.to_string()];
+        argv.extend(forwarded);
+        argv.extend(args.iter().cloned());
+        if !self.no_runtime {
+            ModelOptions::parse(&argv[1..]).map_err(|e| anyhow::anyhow!("{e}"))?;
+        }
+        Ok(argv)
+    }
+
+    /// The --host-file files: each visible under the path as given and its absolute path.
+    pub fn host_files(&self) -> Result<(Vec<HostFile>, Vec<HostFileInfo>)> {
+        let mut files = Vec::new();
+        let mut infos = Vec::new();
+        for path in &self.host_file {
+            let contents =
+                std::fs::read(path).with_context(|| format!("--host-file {}", path.display()))?;
+            let source = path
+                .canonicalize()
+                .with_context(|| format!("--host-file {}", path.display()))?;
+            let given = path.to_string_lossy().into_owned();
+            let absolute = source.to_string_lossy().into_owned();
+            files.push(HostFile {
+                name: given.clone(),
+                contents: contents.clone(),
+            });
+            if absolute != given {
+                files.push(HostFile {
+                    name: absolute,
+                    contents,
+                });
+            }
+            infos.push(HostFileInfo {
+                name: given,
+                source,
+            });
+        }
+        Ok((files, infos))
+    }
+
+    /// Links `program` (bitcode) with the runtime into `scratch/linked.bc`: the entry (when
+    /// `with_entry`) and the host-file table in whole, libc and the model as needed.
+    pub fn link(
+        &self,
+        program: &Path,
+        scratch: &Path,
+        with_entry: bool,
+        hosts: &[HostFile],
+    ) -> Result<PathBuf> {
+        let bitcode =
+            sear_runtime::write_bitcode(scratch).context("writing the runtime's bitcode")?;
+        let table = scratch.join("sear-host-files.ll");
+        std::fs::write(&table, host_files::module(hosts))
+            .with_context(|| format!("writing {}", table.display()))?;
+        let mut inputs = vec![program.to_path_buf()];
+        if with_entry {
+            inputs.push(bitcode.entry);
+        }
+        inputs.push(table);
+        let linked = scratch.join("linked.bc");
+        sear_ir::frontend::link_with_libraries(&inputs, &[bitcode.libc], &linked)
+            .map_err(|e| anyhow::anyhow!("linking with sear's runtime: {e}"))?;
+        Ok(linked)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn options_are_forwarded_in_a_fixed_order() {
+        let args = RuntimeArgs {
+            sym_arg: vec![3],
+            sym_args: vec![0, 2, 4, 1, 1, 5],
+            sym_files: Some(vec![2, 8]),
+            sym_stdin: Some(8),
+            sym_stdout: true,
+            fd_fail: true,
+            ..RuntimeArgs::default()
+        };
+        let argv = args.program_argv("prog", &["-x".to_string()]).unwrap();
+        assert_eq!(
+            argv.join(" "),
+            "prog --sym-arg 3 --sym-args 0 2 4 --sym-args 1 1 5 --sym-files 2 8 --sym-stdin 8 --sym-stdout --fd-fail -x"
+        );
+    }
+
+    #[test]
+    fn bad_options_in_program_arguments_are_rejected() {
+        let args = RuntimeArgs::default();
+        assert!(args.program_argv("p", &["--sym-arg".to_string()]).is_err());
+        assert!(args
+            .program_argv(
+                "p",
+                &["--sym-args".into(), "2".into(), "1".into(), "3".into()]
+            )
+            .is_err());
+        assert!(args
+            .program_argv("p", &["--sym-arg".into(), "2".into()])
+            .is_ok());
+    }
+
+    #[test]
+    fn no_runtime_excludes_model_options() {
+        let args = RuntimeArgs {
+            no_runtime: true,
+            sym_stdin: Some(1),
+            ..RuntimeArgs::default()
+        };
+        assert!(args.program_argv("p", &[]).is_err());
+        let plain = RuntimeArgs {
+            no_runtime: true,
+            ..RuntimeArgs::default()
+        };
+        assert_eq!(
+            plain.program_argv("p", &["--sym-arg".into()]).unwrap(),
+            vec!["p", "--sym-arg"]
+        );
+    }
+}
