@@ -130,7 +130,7 @@ fn replay(
                 };
                 let mut all = path.constraints[..pc].to_vec();
                 all.push(what.clone());
-                let text = sear_solver::layers::smt2::write_query(all.iter());
+                let text = sear_expr::smtlib::print_query(&all, &Default::default());
                 let _ = std::fs::write(format!("/tmp/slow{}.smt2", slow.len()), text);
             }
             slow.push((t.elapsed(), format!("{what}")));

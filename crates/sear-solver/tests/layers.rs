@@ -250,3 +250,34 @@ fn facade_answers_validity_values_and_models() {
         assert!(st.core_queries >= 1);
     }
 }
+
+#[test]
+fn query_log_writes_parsable_smtlib_with_answers() {
+    let dir = tempfile::tempdir().unwrap();
+    let a = sym("a", 4);
+    let config = SolverConfig {
+        log_queries: Some(sear_solver::QueryLog {
+            dir: dir.path().to_path_buf(),
+            scope: sear_solver::LogScope::Core,
+        }),
+        ..Default::default()
+    };
+    let mut s = Solver::new(&config).unwrap();
+    let meta = QueryMeta::default();
+    let cs = [lt(byte(&a, 0), 10)];
+    assert_eq!(
+        s.evaluate(&Query::new(&cs, lt(byte(&a, 0), 20), &meta))
+            .unwrap(),
+        Validity::True
+    );
+    let mut files: Vec<_> = std::fs::read_dir(dir.path())
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    files.sort();
+    assert!(!files.is_empty());
+    let text = std::fs::read_to_string(&files[0]).unwrap();
+    assert!(text.contains("; answer: unsat"), "{text}");
+    let script = sear_expr::smtlib::parse_script(&text).unwrap();
+    assert_eq!(script.assertions().len(), 2);
+}

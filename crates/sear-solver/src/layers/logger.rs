@@ -6,7 +6,9 @@ use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-use crate::layers::smt2::write_query;
+use sear_expr::smtlib::{print_query, QueryPrintOptions};
+use sear_expr::Expr;
+
 use crate::query::SolverError;
 use crate::sat::{SatQuery, SatResult, SatSolver};
 use crate::stats::LayerStats;
@@ -55,16 +57,18 @@ impl SatSolver for QueryLogger {
 
     fn check(&mut self, query: &SatQuery) -> Result<SatResult, SolverError> {
         let start = Instant::now();
-        let text = write_query(query.conjuncts());
+        let conjuncts: Vec<Expr> = query.conjuncts().cloned().collect();
+        let options = QueryPrintOptions {
+            comments: vec![format!(
+                "known-sat: {} need-model: {} internal: {}",
+                query.constraints_known_sat, query.need_model, query.meta.internal
+            )],
+            ..Default::default()
+        };
+        let text = print_query(&conjuncts, &options);
         let result = self.inner.check(query);
         let elapsed = start.elapsed();
-        let mut out = String::new();
-        let _ = writeln!(
-            out,
-            "; known-sat: {} need-model: {} internal: {}",
-            query.constraints_known_sat, query.need_model, query.meta.internal
-        );
-        out.push_str(&text);
+        let mut out = text;
         let answer = match &result {
             Ok(SatResult::Sat(_)) => "sat".to_string(),
             Ok(SatResult::Unsat) => "unsat".to_string(),

@@ -5,7 +5,6 @@ pub mod cex_cache;
 pub mod independence;
 pub mod logger;
 pub mod query_cache;
-pub mod smt2;
 pub mod validating;
 
 pub use array_terms::ArrayTermCounter;
