@@ -315,6 +315,25 @@ pub fn cast(op: CastOp, v: &Value, from: Scalar, to: Scalar) -> Result<Value, Un
     }
 }
 
+/// A `bitcast` that changes the shape of a value (vector <-> scalar, or vectors with different
+/// element counts): the bits are packed with element 0 lowest (little-endian), then split into
+/// `to = Some((length, element bits))` elements, or kept whole for a scalar target.
+pub fn repack_bits(v: &Value, to: Option<(u64, u32)>) -> Value {
+    let parts: Vec<Expr> = match v {
+        Value::Aggregate(items) => items.iter().rev().map(Value::to_expr).collect(),
+        scalar => vec![scalar.to_expr()],
+    };
+    let whole = Expr::concat_all(&parts);
+    match to {
+        None => Value::from_expr(whole),
+        Some((len, width)) => Value::Aggregate(
+            (0..len as u32)
+                .map(|i| Value::from_expr(Expr::extract(whole.clone(), i * width, width)))
+                .collect(),
+        ),
+    }
+}
+
 fn float_cast(op: CastOp, bits: u128, from: Scalar, to: Scalar) -> Result<u128, Unsupported> {
     match (op, from, to) {
         (CastOp::FpTrunc | CastOp::FpExt, Scalar::Float(fk), Scalar::Float(tk)) => {

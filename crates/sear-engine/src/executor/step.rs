@@ -95,6 +95,16 @@ impl Executor<'_> {
                 .map_err(unsupported)?;
                 self.bind(state, inst, v);
             }
+            InstKind::Cast {
+                op: CastOp::BitCast,
+                value,
+                from,
+            } if vector_shape(module, *from) != vector_shape(module, inst.ty) => {
+                // Vector <-> scalar (e.g. `<4 x i1>` to `i4`) or a change of element count.
+                let v = self.operand(state, *value);
+                let shape = vector_shape(module, inst.ty);
+                self.bind(state, inst, ops::repack_bits(&v, shape));
+            }
             InstKind::Cast { op, value, from } => {
                 let v = self.operand(state, *value);
                 let (from_s, to_s) = (scalar_of(module, *from), scalar_of(module, inst.ty));
@@ -458,6 +468,17 @@ pub(crate) fn float_kind(module: &Module, ty: TypeId) -> Option<sear_ir::FloatKi
     match &module.ty(ty).kind {
         TypeKind::Float(k) => Some(*k),
         TypeKind::Vector { elem, .. } => float_kind(module, *elem),
+        _ => None,
+    }
+}
+
+/// `Some((length, element bits))` for a vector of scalars; `None` for anything else.
+fn vector_shape(module: &Module, ty: TypeId) -> Option<(u64, u32)> {
+    match &module.ty(ty).kind {
+        TypeKind::Vector { elem, len } => match scalar_of(module, *elem)? {
+            Scalar::Int(w) => Some((*len, w)),
+            Scalar::Float(k) => Some((*len, ops::float_width(k))),
+        },
         _ => None,
     }
 }
