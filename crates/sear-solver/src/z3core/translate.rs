@@ -60,13 +60,20 @@ struct Chains {
 pub struct Translator {
     exprs: FxHashMap<Expr, Term>,
     roots: FxHashMap<ArrayRef, Array>,
-    chains: FxHashMap<usize, Chains>,
+    /// Keyed by (root id, head node): update nodes are hash-consed without their root, so
+    /// lists over different roots share nodes.
+    chains: FxHashMap<(u64, usize), Chains>,
 }
 
 impl Translator {
     /// The number of cached expression translations.
     pub fn len(&self) -> usize {
         self.exprs.len()
+    }
+
+    /// True when nothing is cached.
+    pub fn is_empty(&self) -> bool {
+        self.exprs.is_empty()
     }
 
     /// Drops every cached translation.
@@ -223,10 +230,7 @@ impl Translator {
         let root = updates.root();
         let iw = root.index_width();
         let idx = self.bv(index);
-        let in_bounds_known = match index.as_constant() {
-            Some(i) => Some(i < root.size() as u128),
-            None => None,
-        };
+        let in_bounds_known = index.as_constant().map(|i| i < root.size() as u128);
         // Constant roots already read zero out of bounds; so does a root of the full domain.
         let full_domain = iw < 64 && root.size() >= (1u64 << iw);
         if root.is_constant() || full_domain || in_bounds_known == Some(true) {
@@ -264,7 +268,7 @@ impl Translator {
                 self.root(updates.root())
             };
         };
-        let key = Arc::as_ptr(head) as usize;
+        let key = (updates.root().id(), Arc::as_ptr(head) as usize);
         if let Some(c) = self.chains.get(&key) {
             let cached = if over_zero { &c.zero_chain } else { &c.chain };
             if let Some(a) = cached {
