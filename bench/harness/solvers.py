@@ -124,8 +124,9 @@ class Solver:
             except (ValueError, IndexError, KeyError):
                 return {"answer": "error", "time": None, "wall": wall,
                         "message": (err.strip().splitlines() or ["no output"])[-1][:300]}
-        answer = next((ln.strip() for ln in out.splitlines()
-                       if ln.strip() in ("sat", "unsat", "unknown")), None)
+        # the first line whose first word is an answer ("unknown (timeout)" counts as unknown)
+        answer = next((ln.split()[0] for ln in out.splitlines()
+                       if ln.split() and ln.split()[0] in ("sat", "unsat", "unknown")), None)
         m = re.search(r"^;?\s*time:\s*([0-9.eE+-]+)", out, re.M)
         if answer is None:
             return {"answer": "error", "time": None, "wall": wall,

@@ -156,6 +156,9 @@ class SolversTest(unittest.TestCase):
                            None, False)
         r = s.solve("ignored.smt2", 30)
         self.assertEqual((r["answer"], r["time"]), ("unsat", 0.25))
+        odd = solvers.Solver("odd", [sys.executable, "-c", "print('; comment'); print('unknown (timeout)')", "{file}"],
+                             None, False)
+        self.assertEqual(odd.solve("x", 30)["answer"], "unknown")
         hang = solvers.Solver("hang", [sys.executable, "-c", "import time; time.sleep(30)", "{file}"],
                               None, False)
         self.assertEqual(hang.solve("x", 0.5)["answer"], "timeout")
