@@ -1,6 +1,44 @@
 //! sear's solver: the [`Solver`] facade, KLEE's solver layers and the Z3 core.
 //!
-//! TODO: crate docs (chain order, measurements).
+//! The engine asks [`Solver`] KLEE's questions (`evaluate`, `must_be_true`, `may_be_false`,
+//! `get_value`, `get_initial_values`, ...) about a [`Query`]: a path condition assumed
+//! satisfiable, a boolean expression and engine metadata ([`QueryMeta`]). The facade answers
+//! constant expressions itself and turns everything else into satisfiability queries
+//! ([`SatQuery`]: "is `constraints ∧ expr` satisfiable?") for a chain of [`SatSolver`]s, each
+//! owning the one below as a `Box<dyn SatSolver>`. [`build_chain`] builds the chain from a
+//! [`SolverConfig`], in KLEE's order:
+//!
+//! | layer (top first) | module | what it does |
+//! |---|---|---|
+//! | query log (scope all) | [`layers::logger`] | writes every query as `queryNNNNNN.smt2` |
+//! | validation | [`layers::validating`] | cross-checks against plain Z3; checks models |
+//! | independence | [`layers::independence`] | keeps the constraints connected to the query |
+//! | query cache | [`layers::query_cache`] | exact (constraint set, expr) cache |
+//! | counterexample cache | [`layers::cex_cache`] | unsat subsets, sat supersets, stored models |
+//! | query log (scope core) | [`layers::logger`] | writes the queries that reach the core |
+//! | core | [`z3core`] | Z3 with native arrays, translation cache, models as bytes |
+//!
+//! Each layer counts its queries, hits and time ([`Solver::stats`], serializable).
+//!
+//! **Array semantics.** A read outside `0..size` of a symbolic array is zero, in the core as
+//! in [`sear_expr::Evaluator`], so cached models, evaluation and Z3 always agree (engine
+//! queries read in bounds anyway). Arrays parsed from SMT-LIB without a size comment get the
+//! size the parser infers.
+//!
+//! **Z3 use.** `z3 = 0.22` over the system libz3 4.8.12; the context is thread-local, so a
+//! `Solver` stays on its thread. Three ways of driving Z3 were measured on the benchmark
+//! below ([`z3core::Z3Mode`]); a fresh solver per query built from Z3's `smt` tactic is the
+//! default. Z3 errors never abort the process (no error handler; the `z3` crate's panics are
+//! caught and become [`SolverError::Failure`]); `unknown` becomes [`SolverError::Timeout`]
+//! when Z3 reports a timeout or cancellation.
+//!
+//! **Testing.** Unit tests per layer run against a recording core ([`testing::Recorder`]).
+//! `tests/differential.rs` compares the full chain with plain Z3 on random path-condition
+//! query sequences ([`testing::PathGen`]) and validates every model by evaluation; longer
+//! runs: `SEAR_DIFF_QUERIES=20000 cargo test --release -p sear-solver --test differential`.
+//!
+//! **Benchmark.** `bench/solver-chain.sh [PATHS] [DEPTH] [SEED]` (the `chain_bench` example)
+//! replays generated query sequences on the full chain and on raw Z3 and prints a table.
 
 pub mod cegar;
 pub mod chain;

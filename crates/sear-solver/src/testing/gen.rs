@@ -143,9 +143,20 @@ impl PathGen {
             }
             7 => Expr::not(self.value(width, depth - 1, side)),
             _ => {
+                // Cheap operators are listed several times: division and multiplication
+                // are rarer in path conditions and dominate solving time.
                 let ops = [
                     BinOp::Add,
+                    BinOp::Add,
+                    BinOp::Add,
                     BinOp::Sub,
+                    BinOp::Sub,
+                    BinOp::And,
+                    BinOp::And,
+                    BinOp::Or,
+                    BinOp::Xor,
+                    BinOp::Shl,
+                    BinOp::LShr,
                     BinOp::Mul,
                     BinOp::And,
                     BinOp::Or,
