@@ -8,8 +8,11 @@
 //! * `// expect-tests: N` — `.ktest` files written.
 //! * `... // expect-error: KIND` on a line — an error of that kind is reported at this line;
 //!   the reported (kind, line) set must equal the annotated one.
-//! * `// expect-replay: no` — skip the native replay (default: every reported error must
-//!   reproduce under `sear replay`).
+//! * `// expect-replay: no` — skip the native replay. By default every test is replayed
+//!   with `sear replay`: reported errors must reproduce, paths that exited must exit natively
+//!   with sear's exit code and output, and no test may end natively with an input mismatch,
+//!   a timeout, an error sear did not report, or a violated assumption (except for tests of
+//!   `user` errors, which are provably false assumptions).
 //!
 //! `SEAR_E2E_FILTER=substring` runs only matching programs.
 
@@ -65,6 +68,60 @@ fn parse_expectations(source: &str) -> Expectations {
 
 fn sear() -> &'static str {
     env!("CARGO_BIN_EXE_sear")
+}
+
+/// Replays every test of `out` natively; returns one line per test that went wrong.
+fn check_replay(name: &str, out: &Path) -> Vec<String> {
+    let replay = Command::new(sear())
+        .arg("replay")
+        .arg("--json")
+        .arg(out)
+        .output()
+        .expect("sear replay runs");
+    let report: Value = match serde_json::from_slice(&replay.stdout) {
+        Ok(report) => report,
+        Err(e) => {
+            return vec![format!(
+                "{name}: sear replay gave no report ({e}):\n{}",
+                String::from_utf8_lossy(&replay.stderr)
+            )]
+        }
+    };
+    let mut problems = Vec::new();
+    for test in report["tests"].as_array().into_iter().flatten() {
+        let outcome = test["outcome"]["outcome"].as_str().unwrap_or("?");
+        let expected_kind = test["expected"]["kind"].as_str();
+        let native_error = [
+            "asan",
+            "ubsan",
+            "assert_failed",
+            "reach_error",
+            "abort",
+            "report_error",
+            "signal",
+        ]
+        .contains(&outcome);
+        let problem = if test["verdict"] == "not_reproduced" {
+            Some("error not reproduced".to_string())
+        } else if outcome == "assumption_violated" && expected_kind == Some("user") {
+            None
+        } else if ["assumption_violated", "input_mismatch", "setup_error", "timeout"].contains(&outcome) {
+            Some(format!("native run ended with {outcome}"))
+        } else if expected_kind.is_none() && native_error {
+            Some("native error sear did not report".to_string())
+        } else if test["output"]["output"] == "mismatch" {
+            Some(format!("{}", test["output"]["detail"]))
+        } else {
+            None
+        };
+        if let Some(problem) = problem {
+            problems.push(format!(
+                "{name}: replay of {}: {problem}: outcome {}, expected {}\n{}",
+                test["ktest"], test["outcome"], test["expected"], test["stderr_excerpt"]
+            ));
+        }
+    }
+    problems
 }
 
 fn programs() -> Vec<PathBuf> {
@@ -139,20 +196,8 @@ fn check(program: &Path) -> Vec<String> {
             expect.errors
         ));
     }
-    if expect.replay && !reported.is_empty() {
-        let replay = Command::new(sear())
-            .arg("replay")
-            .arg("--json")
-            .arg(&out)
-            .output()
-            .expect("sear replay runs");
-        if !replay.status.success() {
-            problems.push(format!(
-                "{name}: replay did not reproduce every error:\n{}\n{}",
-                String::from_utf8_lossy(&replay.stdout),
-                String::from_utf8_lossy(&replay.stderr)
-            ));
-        }
+    if expect.replay {
+        problems.extend(check_replay(&name, &out));
     }
     if !problems.is_empty() {
         problems.push(format!("{name}: sear stderr:\n{}", String::from_utf8_lossy(&output.stderr)));
