@@ -572,6 +572,9 @@ pub struct Function {
     pub name: String,
     /// Parameter types; parameter `i` is in slot `i`.
     pub params: Vec<TypeId>,
+    /// Per parameter, the pointee type of a `byval` pointer parameter (`None` otherwise):
+    /// the callee receives a pointer to its own copy of the caller's bytes.
+    pub byval: Vec<Option<TypeId>>,
     /// Return type.
     pub ret: TypeId,
     /// True for `...` functions.

@@ -145,6 +145,18 @@ impl Executor<'_> {
         for (i, v) in args.iter().take(fixed).enumerate() {
             locals[i] = v.clone();
         }
+        // `byval` parameters point to the callee's own copy of the caller's bytes.
+        let mut allocas = Vec::new();
+        for (i, byval) in function.byval.iter().enumerate() {
+            let Some(ty) = byval else { continue };
+            let (size, align) = (module.ty(*ty).size, module.ty(*ty).align);
+            let bytes = self.read_bytes(state, &args[i], size)?;
+            let (kind, name) = (ObjectKind::Stack, function.name.clone());
+            let copy = self.allocate(state, size, align, kind, name, Init::Garbage, None);
+            self.write_bytes(state, &Value::Concrete(copy as u128, 64), &bytes)?;
+            locals[i] = Value::Concrete(copy as u128, 64);
+            allocas.push(copy);
+        }
         let varargs = if function.is_vararg {
             Some(self.varargs_area(module, state, &args[fixed..], arg_types.get(fixed..).unwrap_or(&[]))?)
         } else {
@@ -156,7 +168,7 @@ impl Executor<'_> {
             inst: 0,
             prev_block: None,
             locals,
-            allocas: Vec::new(),
+            allocas,
             varargs,
             ret_dest,
         });

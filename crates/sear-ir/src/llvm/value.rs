@@ -208,6 +208,22 @@ impl<'m> Val<'m> {
         }
     }
 
+    /// The type of the `byval` attribute of parameter `index` of a function, if it has one.
+    pub(crate) fn param_byval_type(self, index: u32) -> Option<Ty<'m>> {
+        let name = b"byval";
+        // SAFETY: callers pass functions only; attribute index `index + 1` is parameter
+        // `index` (0 is the return value), and the attribute handle is checked for null.
+        unsafe {
+            let kind = LLVMGetEnumAttributeKindForName(name.as_ptr().cast(), name.len());
+            let attr = LLVMGetEnumAttributeAtIndex(self.raw, index + 1, kind);
+            if attr.is_null() {
+                return None;
+            }
+            let ty = LLVMGetTypeAttributeValue(attr);
+            (!ty.is_null()).then(|| Ty::new(ty))
+        }
+    }
+
     /// Basic blocks of a function, entry first.
     pub(crate) fn blocks(self) -> Vec<Block<'m>> {
         // SAFETY: callers pass functions only.

@@ -174,10 +174,13 @@ impl<'m> Lowerer<'m> {
     fn declare_function(&mut self, f: Val<'m>, unnamed: &mut u32) {
         let name = name_or_number(f, unnamed);
         let fn_ty = f.value_type();
-        let params = fn_ty
+        let params: Vec<_> = fn_ty
             .param_types()
             .into_iter()
             .map(|t| self.ty(t))
+            .collect();
+        let byval = (0..params.len() as u32)
+            .map(|i| f.param_byval_type(i).map(|t| self.ty(t)))
             .collect();
         let ret = self.ty(fn_ty.return_type());
         let id = FuncId(self.module.functions.len() as u32);
@@ -187,6 +190,7 @@ impl<'m> Lowerer<'m> {
         self.module.functions.push(Function {
             name,
             params,
+            byval,
             ret,
             is_vararg: fn_ty.is_vararg(),
             blocks: Vec::new(),
