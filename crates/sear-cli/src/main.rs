@@ -6,6 +6,7 @@ mod replay;
 mod run;
 mod runtime_dir;
 mod runtime_link;
+mod solve;
 mod solver_args;
 
 use std::process::ExitCode;
@@ -26,6 +27,8 @@ enum Command {
     Run(run::RunArgs),
     /// Replay tests natively (with AddressSanitizer) and check that errors reproduce.
     Replay(replay::ReplayArgs),
+    /// Answer an SMT-LIB2 (QF_ABV/QF_BV) script through the solver chain, like KLEE's kleaver.
+    Solve(solve::SolveArgs),
     /// Print a .ktest file like KLEE's ktest-tool.
     Ktest {
         /// The .ktest files.
@@ -42,6 +45,7 @@ fn main() -> ExitCode {
     let result = match &cli.command {
         Command::Run(args) => run::run(args),
         Command::Replay(args) => replay::run_replay(args),
+        Command::Solve(args) => solve::run_solve(args),
         Command::Ktest { files } => ktest_dump(files),
     };
     match result {
