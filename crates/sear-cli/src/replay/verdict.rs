@@ -9,7 +9,7 @@
 //! | `overshift`               | UBSan `shift exponent ... is too large`                    |
 //! | `overflow`                | UBSan signed/unsigned integer overflow                     |
 //! | `assert`                  | a failed `assert`/`klee_assert`                            |
-//! | `abort`                   | `abort()` without an assertion message                     |
+//! | `abort`                   | `abort()` without an assertion message; SIGILL/SIGTRAP (`__builtin_trap`) |
 //! | `reach`, `reach_error`    | `reach_error`/`__VERIFIER_error`, or an assertion failing inside `reach_error` |
 //! | `unreachable`             | UBSan unreachable, SIGILL, SIGTRAP                         |
 //! | `user`                    | `klee_report_error(..., "user")`, a violated `klee_assume` |
@@ -84,7 +84,8 @@ fn reproduces(kind: &str, outcome: &NativeOutcome) -> Option<bool> {
         "overshift" => ubsan_is(&["shift-exponent"]),
         "overflow" => ubsan_is(&["signed-integer-overflow", "unsigned-integer-overflow"]),
         "assert" => matches!(outcome, O::AssertFailed { .. }),
-        "abort" => matches!(outcome, O::Abort),
+        // `__builtin_trap` is an abort under sear (as in KLEE) but SIGILL natively.
+        "abort" => matches!(outcome, O::Abort) || signal_is(&["SIGILL", "SIGTRAP"]),
         "reach" | "reach_error" => {
             matches!(outcome, O::ReachError)
                 || matches!(outcome, O::AssertFailed { function, .. } if function == "reach_error")
@@ -139,6 +140,11 @@ mod tests {
             Verdict::Reproduced
         );
         assert_eq!(judge("abort", &NativeOutcome::Abort), Verdict::Reproduced);
+        let trap = NativeOutcome::Signal {
+            number: 4,
+            name: "SIGILL".into(),
+        };
+        assert_eq!(judge("abort", &trap), Verdict::Reproduced);
         let assert_in_reach = NativeOutcome::AssertFailed {
             message: String::new(),
             function: "reach_error".into(),
