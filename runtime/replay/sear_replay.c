@@ -36,6 +36,7 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <execinfo.h>
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -379,17 +380,26 @@ void klee_print_range(const char *name, int value) {
 }
 
 /* Provided by the sanitizer runtimes when they are linked in. */
-extern void __sanitizer_print_stack_trace(void) __attribute__((weak));
+extern void __sanitizer_symbolize_pc(void *pc, const char *fmt, char *out,
+                                     size_t out_size) __attribute__((weak));
 extern int __sanitizer_get_ownership(const volatile void *p)
     __attribute__((weak));
 extern size_t __sanitizer_get_allocated_size(const volatile void *p)
     __attribute__((weak));
 
+/* Every line starts with "sear-replay:", so that the trace is not taken for the
+ * program's own stderr (under sear, klee_stack_trace writes to messages.txt). */
 void klee_stack_trace(void) {
-  if (__sanitizer_print_stack_trace)
-    __sanitizer_print_stack_trace();
-  else
-    fputs("sear-replay: klee_stack_trace: no stack trace available\n", stderr);
+  void *frames[64];
+  int n = backtrace(frames, 64);
+  for (int i = 1; i < n; i++) {
+    char where[512] = "?";
+    if (__sanitizer_symbolize_pc)
+      __sanitizer_symbolize_pc((char *)frames[i] - 1, "%f %L", where,
+                               sizeof where);
+    fprintf(stderr, "sear-replay: klee_stack_trace: #%d %p %s\n", i - 1,
+            frames[i], where);
+  }
 }
 
 /* ---- klee.h: queries on values ----------------------------------------- */
