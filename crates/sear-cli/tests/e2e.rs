@@ -6,6 +6,8 @@
 //! * `// expect-completed: N` — paths that returned from `main` or called `exit`.
 //! * `// expect-error-paths: N` — paths that ended with an error.
 //! * `// expect-tests: N` — `.ktest` files written.
+//! * `// expect-exits: A B ...` — the exit statuses of the paths that exited (one per path,
+//!   in any order; sear records them as `testNNNNNN.exit`).
 //! * `... // expect-error: KIND` on a line — an error of that kind is reported at this line;
 //!   the reported (kind, line) set must equal the annotated one.
 //! * `// expect-replay: no` — skip the native replay. By default every test is replayed
@@ -27,6 +29,7 @@ struct Expectations {
     completed: Option<u64>,
     error_paths: Option<u64>,
     tests: Option<u64>,
+    exits: Option<Vec<i64>>,
     errors: Vec<(String, u32)>,
     replay: bool,
 }
@@ -38,6 +41,7 @@ fn parse_expectations(source: &str) -> Expectations {
         completed: None,
         error_paths: None,
         tests: None,
+        exits: None,
         errors: Vec::new(),
         replay: true,
     };
@@ -56,6 +60,13 @@ fn parse_expectations(source: &str) -> Expectations {
             e.error_paths = Some(v.parse().expect("expect-error-paths: number"));
         } else if let Some(v) = value("expect-tests:") {
             e.tests = Some(v.parse().expect("expect-tests: number"));
+        } else if let Some(v) = value("expect-exits:") {
+            let mut exits: Vec<i64> = v
+                .split_whitespace()
+                .map(|x| x.parse().expect("expect-exits: numbers"))
+                .collect();
+            exits.sort();
+            e.exits = Some(exits);
         } else if let Some(v) = value("expect-error:") {
             e.errors.push((v.to_string(), index as u32 + 1));
         } else if let Some(v) = value("expect-replay:") {
@@ -183,6 +194,18 @@ fn check(program: &Path) -> Vec<String> {
     if ktests != number("tests") {
         problems.push(format!("{name}: summary says {} tests, directory has {ktests}", number("tests")));
     }
+    if let Some(expected) = &expect.exits {
+        let mut exits: Vec<i64> = std::fs::read_dir(&out)
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .filter(|p| p.extension().is_some_and(|x| x == "exit"))
+            .map(|p| std::fs::read_to_string(p).unwrap().trim().parse().unwrap_or(i64::MIN))
+            .collect();
+        exits.sort();
+        if exits != *expected {
+            problems.push(format!("{name}: exit statuses {exits:?}, expected {expected:?}"));
+        }
+    }
     let mut reported: Vec<(String, u32)> = summary["errors"]
         .as_array()
         .unwrap()
@@ -226,4 +249,5 @@ fn expectations_parse() {
     assert_eq!(e.sear_args, vec!["--max-time", "5"]);
     assert_eq!(e.errors, vec![("ptr".to_string(), 2)]);
     assert_eq!(e.completed, Some(3));
+    assert_eq!(parse_expectations("// expect-exits: 2 -1 0\n").exits, Some(vec![-1, 0, 2]));
 }
