@@ -214,11 +214,7 @@ impl Executor<'_> {
                     // The exit status is fixed to one feasible value, silently: the test
                     // generated for this path replays with that status.
                     let e = self.opt_value(state, e)?;
-                    let c = self.get_value(state, &e, "exit status")?;
-                    state.add_constraint(sear_expr::Expr::eq(
-                        sear_expr::Expr::constant(c, e.width()),
-                        e.clone(),
-                    ));
+                    let c = self.fix_exit_status(state, &e)?;
                     sear_expr::bits::to_signed(c, e.width()) as i32
                 }
                 _ => 0,
@@ -244,6 +240,20 @@ impl Executor<'_> {
             .map(|b| Expr::constant(b as u128, 8))
             .collect();
         self.write_bytes(state, list, &bytes)
+    }
+
+    /// Fixes a symbolic exit status to one feasible value, chosen under the path's feasible
+    /// `klee_prefer_cex` preferences so that the test can still have the preferred values.
+    pub(crate) fn fix_exit_status(&mut self, state: &mut State, e: &Expr) -> Exec<u128> {
+        let mut probe = state.clone();
+        for preference in &state.cex_preferences {
+            if self.may_be_true(&probe, preference, "exit status")? {
+                probe.add_constraint(preference.clone());
+            }
+        }
+        let c = self.get_value(&probe, e, "exit status")?;
+        state.add_constraint(Expr::eq(Expr::constant(c, e.width()), e.clone()));
+        Ok(c)
     }
 
     /// Bit width of a type's scalar value, for special functions returning values.

@@ -234,7 +234,13 @@ impl Executor<'_> {
                 return Err(Termination::error(ErrorKind::Assert, format!("ASSERTION FAIL: {text}")));
             }
             Exit => {
-                let code = self.concretize(state, arg(args, 0)?, "exit status")?;
+                let code = match arg(args, 0)? {
+                    Value::Symbolic(e) => {
+                        self.warn_once("concretizing symbolic value for exit status");
+                        self.fix_exit_status(state, e)?
+                    }
+                    other => self.concretize(state, other, "exit status")?,
+                };
                 return Err(Termination::Exit(code as u32 as i32));
             }
             Malloc => self.malloc(module, state, inst, arg(args, 0)?, Init::Garbage)?,
