@@ -39,6 +39,13 @@
 //!
 //! **Benchmark.** `bench/solver-chain.sh [PATHS] [DEPTH] [SEED]` (the `chain_bench` example)
 //! replays generated query sequences on the full chain and on raw Z3 and prints a table.
+//! Measured (40 paths of depth 12, 688 solver calls, release build, busy 2-core machine):
+//!
+//! | configuration | core queries | time (s) | calls/s |
+//! |---|---|---|---|
+//! | raw Z3, fresh `smt`-tactic solver per query (default core) | 1085 | 49.5 | 14 |
+//! | full chain | 511 | 27.8 | 25 (1.78x) |
+//! | raw Z3, fresh `Solver::new()` per query | 1083 | 167.0 | 4 (0.30x) |
 
 pub mod cegar;
 pub mod chain;
