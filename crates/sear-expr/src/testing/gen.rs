@@ -17,6 +17,10 @@ pub struct TreeConfig {
     pub symbolic_indices: bool,
     /// Allow reads through update lists.
     pub writes: bool,
+    /// Allow indices beyond an array's size. An SMT solver leaves those bytes free while
+    /// [`crate::Assignment`] reads them as zero, so a model over the in-bounds bytes only
+    /// decides queries generated without them.
+    pub out_of_bounds: bool,
 }
 
 impl TreeConfig {
@@ -27,6 +31,7 @@ impl TreeConfig {
             widths: vec![1, 3, 8, 16, 17, 32, 64, 128],
             symbolic_indices: true,
             writes: true,
+            out_of_bounds: true,
         }
     }
 }
@@ -425,6 +430,14 @@ impl<'a> TreeGen<'a> {
         }
         let array = self.rng.below(self.arrays.len() as u64) as usize;
         let bytes = width.div_ceil(8);
+        if bytes as u64 > self.arrays[array].size() && !self.config.out_of_bounds {
+            // Too wide to read in bounds: join two narrower leaves.
+            let lo = width / 2;
+            return Tree::Concat {
+                hi: Box::new(self.leaf(width - lo)),
+                lo: Box::new(self.leaf(lo)),
+            };
+        }
         let index = Box::new(self.index(array, 0, bytes));
         let word = if bytes == 1 && self.config.writes && self.rng.chance(30) {
             let writes = self.writes(array, 0);
@@ -489,7 +502,7 @@ impl<'a> TreeGen<'a> {
         let size = a.size().max(1);
         let last = size.saturating_sub(bytes as u64);
         if !self.config.symbolic_indices || self.rng.chance(65) {
-            let value = if self.rng.chance(5) {
+            let value = if self.config.out_of_bounds && self.rng.chance(5) {
                 size + self.rng.below(3)
             } else {
                 self.rng.range(0, last)
@@ -523,7 +536,7 @@ impl<'a> TreeGen<'a> {
                 lhs: wide,
                 rhs: bound,
             },
-            1 if d > 0 => self.tree(iw, d.min(2)),
+            1 if d > 0 && self.config.out_of_bounds => self.tree(iw, d.min(2)),
             _ => {
                 // x & (2^k - 1) for the largest 2^k <= last + 1 stays in bounds.
                 let span = last + 1;

@@ -50,7 +50,8 @@ pub struct QueryConfig {
 
 impl QueryConfig {
     /// Path-condition-like queries: a few small input arrays, a constant table, comparisons
-    /// of words read from the inputs, symbolic indices, writes; a planted witness.
+    /// of words read from the inputs, symbolic indices (always in bounds, as after the
+    /// engine's bounds checks), writes; a planted witness.
     pub fn path_like() -> Self {
         QueryConfig {
             symbolic_arrays: 2,
@@ -62,6 +63,7 @@ impl QueryConfig {
                 widths: vec![1, 8, 16, 32, 64],
                 symbolic_indices: true,
                 writes: true,
+                out_of_bounds: false,
             },
             plant_witness: true,
         }
@@ -75,7 +77,8 @@ impl QueryConfig {
         }
     }
 
-    /// Everything the generator can do: all widths up to 128, deeper trees.
+    /// Everything the generator can do: all widths up to 128, deeper trees, reads out of
+    /// bounds.
     pub fn stress() -> Self {
         QueryConfig {
             symbolic_arrays: 2,

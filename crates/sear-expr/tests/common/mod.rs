@@ -251,3 +251,57 @@ pub fn canonical_violation(e: &Expr) -> Option<String> {
     });
     found
 }
+
+/// Rebuilds `e` over other arrays: each array is replaced by `by_name[its name]`.
+pub fn remap_arrays(
+    e: &Expr,
+    by_name: &std::collections::HashMap<String, ArrayRef>,
+    memo: &mut std::collections::HashMap<Expr, Expr>,
+) -> Expr {
+    if let Some(done) = memo.get(e) {
+        return done.clone();
+    }
+    let mut go = |x: &Expr| remap_arrays(x, by_name, memo);
+    let out = match e.kind() {
+        ExprKind::Constant(_) => e.clone(),
+        ExprKind::Read { updates, index } => {
+            let root = by_name
+                .get(updates.root().name())
+                .unwrap_or_else(|| panic!("no array named {}", updates.root().name()));
+            let writes: Vec<(Expr, Expr)> = updates
+                .iter()
+                .map(|w| (w.index().clone(), w.value().clone()))
+                .collect();
+            let mut list = sear_expr::UpdateList::new(root.clone());
+            for (i, v) in writes.iter().rev() {
+                list = list.write(go(i), go(v));
+            }
+            Expr::read(&list, go(index))
+        }
+        ExprKind::Select {
+            cond,
+            then_expr,
+            else_expr,
+        } => Expr::select(go(cond), go(then_expr), go(else_expr)),
+        ExprKind::Concat { hi, lo } => Expr::concat(go(hi), go(lo)),
+        ExprKind::Extract { expr, offset } => Expr::extract(go(expr), *offset, e.width()),
+        ExprKind::ZExt(x) => Expr::zext(go(x), e.width()),
+        ExprKind::SExt(x) => Expr::sext(go(x), e.width()),
+        ExprKind::Not(x) => Expr::not(go(x)),
+        ExprKind::Binary { op, lhs, rhs } => Expr::binary(*op, go(lhs), go(rhs)),
+        ExprKind::Cmp { op, lhs, rhs } => Expr::cmp(*op, go(lhs), go(rhs)),
+    };
+    memo.insert(e.clone(), out.clone());
+    out
+}
+
+/// The same bytes for the arrays of another script, matched by name.
+pub fn transfer_model(model: &Assignment, to: &[ArrayRef]) -> Assignment {
+    let mut out = Assignment::new();
+    for (array, bytes) in model.arrays() {
+        if let Some(target) = to.iter().find(|a| a.name() == array.name()) {
+            out.insert(target.clone(), bytes.to_vec());
+        }
+    }
+    out
+}
