@@ -135,15 +135,17 @@ impl CegarCore {
                     "CEGAR: the model violates no axiom but not the query (abstraction bug)".into(),
                 ));
             }
-            let mut chosen: Vec<Axiom> = Vec::new();
-            for ax in &violated {
-                if pool.contains(&abs.terms, ax) {
-                    chosen.push(*ax);
-                } else {
-                    self.stats.bump("fallback_axioms", 1);
-                    tracing::warn!(?ax, "CEGAR: violated axiom outside the reduced pool");
-                    chosen.push(*ax);
-                }
+            let mut chosen: Vec<Axiom> = violated
+                .iter()
+                .filter(|ax| pool.contains(&abs.terms, ax))
+                .copied()
+                .collect();
+            if chosen.is_empty() {
+                // Select found nothing: an elimination dropped a needed axiom. Fall back to
+                // the violated axioms of the full family (sound, just not reduced).
+                self.stats.bump("fallback_axioms", violated.len() as u64);
+                tracing::warn!(?violated, "CEGAR: violated axioms outside the reduced pool");
+                chosen = violated.clone();
             }
             if self.config.select == CegarSelect::Siblings {
                 let mut terms: Vec<usize> = violated.iter().flat_map(axiom_terms).collect();
