@@ -483,6 +483,23 @@ fn errors_name_line_column_and_construct() {
 }
 
 #[test]
+fn push_and_pop_scope_declarations() {
+    let script = parse(
+        "(push 3) (declare-const a Bool) (pop 1) (declare-const a Bool)
+         (push 4000000000) (declare-const b Bool) (pop 2) (declare-const b Bool) (pop 3999999998)
+         (pop 2) (declare-const a Bool) (assert (! a :named c)) (push 1) (assert (! a :named d)) (pop 1) (assert (! a :named d))",
+    );
+    assert_eq!(script.commands.len(), 11);
+    let e = error("(push 2) (pop 1) (pop 1) (pop 1)");
+    assert_eq!(
+        (e.column, e.message.as_str()),
+        (26, "pop without a matching push")
+    );
+    let e = error("(declare-const a Bool) (assert (! a :named a))");
+    assert!(e.message.contains("a is already declared"), "{e}");
+}
+
+#[test]
 fn parse_error_is_an_error_with_a_position_in_its_message() {
     fn is_error<E: std::error::Error + Send + Sync + 'static>(_: &E) {}
     let e = error("(assert\n\n     nope)");

@@ -136,8 +136,9 @@ pub(crate) struct Parser<'t> {
     pub globals: FxHashMap<String, Val>,
     /// `let`-bound names, innermost binding last.
     pub locals: FxHashMap<String, Vec<Val>>,
-    /// The names declared in each open `push` scope.
-    scopes: Vec<Vec<String>>,
+    /// Open `push` scopes: `(levels, names)` for each `push n` (its `n` levels, and the
+    /// names declared in the innermost of them), so `(push 4000000000)` costs nothing.
+    scopes: Vec<(u32, Vec<String>)>,
     size_overrides: &'t [Option<u64>],
     pass: Pass,
 }
@@ -349,15 +350,27 @@ impl<'t> Parser<'t> {
                     _ => return Err(self.err(open, format!("{name} expects at most one argument"))),
                 };
                 if name == "push" {
-                    self.scopes.extend((0..n).map(|_| Vec::new()));
+                    if n > 0 {
+                        self.scopes.push((n, Vec::new()));
+                    }
                     Command::Push(n)
                 } else {
-                    if n as usize > self.scopes.len() {
+                    let open_levels: u64 =
+                        self.scopes.iter().map(|&(levels, _)| levels as u64).sum();
+                    if n as u64 > open_levels {
                         return Err(self.err(open, "pop without a matching push"));
                     }
-                    for _ in 0..n {
-                        for declared in self.scopes.pop().expect("scope count checked") {
+                    let mut remaining = n;
+                    while remaining > 0 {
+                        let (levels, names) = self.scopes.last_mut().expect("levels counted");
+                        for declared in names.drain(..) {
                             self.globals.remove(&declared);
+                        }
+                        let popped = remaining.min(*levels);
+                        *levels -= popped;
+                        remaining -= popped;
+                        if *levels == 0 {
+                            self.scopes.pop();
                         }
                     }
                     Command::Pop(n)
@@ -416,13 +429,19 @@ impl<'t> Parser<'t> {
         }
     }
 
-    fn bind_global(&mut self, at: usize, name: &str, value: Val) -> Result<(), ParseError> {
+    /// Binds a global name (in the innermost `push` scope).
+    pub(crate) fn bind_global(
+        &mut self,
+        at: usize,
+        name: &str,
+        value: Val,
+    ) -> Result<(), ParseError> {
         if self.globals.contains_key(name) {
             return Err(self.err(at, format!("{name} is already declared")));
         }
         self.globals.insert(name.to_string(), value);
-        if let Some(scope) = self.scopes.last_mut() {
-            scope.push(name.to_string());
+        if let Some((_, names)) = self.scopes.last_mut() {
+            names.push(name.to_string());
         }
         Ok(())
     }

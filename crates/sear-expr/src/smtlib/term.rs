@@ -88,10 +88,7 @@ impl Parser<'_> {
                         Tok::Symbol(s) => s.clone(),
                         _ => return Err(self.err(at, ":named expects a symbol")),
                     };
-                    if self.globals.contains_key(&name) {
-                        return Err(self.err(at, format!("{name} is already declared")));
-                    }
-                    self.globals.insert(name, value.clone());
+                    self.bind_global(at, &name, value.clone())?;
                 }
                 Ok(value)
             }
