@@ -37,7 +37,7 @@ pub struct SolverArgs {
     #[arg(long, value_name = "CORE", default_value = "z3")]
     pub core_solver: String,
     /// The ILP UNSAT pre-check before the core (on/off; the bare flag means on).
-    #[arg(long, value_name = "on|off", num_args = 0..=1, default_missing_value = "on", default_value = "off")]
+    #[arg(long, value_name = "on|off", num_args = 0..=1, require_equals = true, default_missing_value = "on", default_value = "off")]
     pub ilp_precheck: String,
     /// Confirm every pre-check UNSAT with plain Z3 (a disagreement is a solver failure).
     #[arg(long)]
