@@ -226,7 +226,9 @@ simplifies! {
     read_skips_then_stops: "(select (store (store a i #x07) #x00000005 #x09) #x00000002)" => "(select (store a i #x07) #x00000002)";
     read_same_symbolic_index: "(select (store a i x) i)" => "x";
     read_written_after_alias: "(select (store (store a i #x07) #x00000002 #x09) #x00000002)" => "#x09";
-    read_symbolic_index_provably_different: "(select (store a (bvadd #x00000001 i) #x07) (bvadd #x00000001 i))" => "#x07";
+    // FIXME: (1 + i) and (2 + i) never alias, but the builder keeps the write.
+    read_offsets_of_one_base_not_decided: "(select (store a (bvadd #x00000001 i) #x07) (bvadd #x00000002 i))" => "(select (store a (bvadd #x00000001 i) #x07) (bvadd #x00000002 i))";
+    read_same_symbolic_offset: "(select (store a (bvadd #x00000001 i) #x07) (bvadd #x00000001 i))" => "#x07";
     constant_array_folds: "(select tbl #x00000003)" => "#x0b";
     constant_array_zero_byte: "(select tbl #x00000001)" => "#x00";
     constant_array_out_of_bounds_stays: "(select tbl #x00000009)" => "(select tbl #x00000009)";

@@ -22,8 +22,8 @@ pub fn format_value(value: u128, width: u32) -> String {
 ///
 /// Declared bit-vector and Boolean constants get their values (evaluated from the bytes of
 /// their arrays); every other declared array gets a `store` chain over
-/// `((as const ...) #x00)` holding its non-zero bytes (the model's bytes beyond the array's
-/// size included, so nothing the assignment holds is lost).
+/// `((as const ...) #x00)` holding the non-zero bytes the model gives it (and its last
+/// byte); every byte not written is zero, as in [`Assignment`].
 pub fn print_model(model: &Assignment, script: &Script) -> String {
     let mut out = String::from("(model\n");
     let mut evaluator = Evaluator::new(model);
@@ -73,16 +73,16 @@ pub fn print_assignment(model: &Assignment) -> String {
 }
 
 fn write_array(out: &mut String, names: &mut ArrayNames, array: &ArrayRef, model: &Assignment) {
-    let assigned = model.get(array).map_or(0, |b| b.len() as u64);
-    let len = array.size().max(assigned).min(usize::MAX as u64) as usize;
-    let bytes: Vec<u8> = (0..len).map(|i| model.byte(array, i as u128)).collect();
+    // Bytes beyond those held are zero, so only the held ones (or a constant array's
+    // contents) are written, whatever the array's declared size.
+    let bytes = array.contents().or_else(|| model.get(array)).unwrap_or(&[]);
     let name = names.name(array).to_string();
     let _ = write!(
         out,
         "  (define-fun {name} () {} ",
         array_sort(array.index_width())
     );
-    write_contents(out, &bytes, array.index_width());
+    write_contents(out, bytes, array.index_width());
     out.push_str(")\n");
 }
 

@@ -5,10 +5,11 @@
 //! * `(declare-fun a () (Array (_ BitVec 32) (_ BitVec 8)))` declares a symbolic array of kind
 //!   [`ArrayKind::Other`]. A preceding `; sear-array a size=N kind=K` comment (written by
 //!   [`crate::smtlib::print_query`]) gives its size and kind. Without one, the size is
-//!   inferred as one more than the largest constant index at which the script reads the array
-//!   (0 when it only reads at symbolic indices), so that a model covers every byte the
-//!   constraints mention by a constant index. Reads at symbolic indices beyond that size
-//!   are not covered: a model gives those bytes the value zero.
+//!   inferred as one more than the largest constant index (below 2^20) at which the script
+//!   reads the array (0 when it reads none), so that a model covers every byte the
+//!   constraints mention by a constant index. Bytes beyond the size (read at larger or
+//!   symbolic indices) are not covered: [`crate::Assignment`] reads them as zero, while an
+//!   SMT solver treats them as free.
 //! * A bit-vector constant `x` of width `w` becomes an array `x` of `ceil(w/8)` bytes and the
 //!   term `((_ extract w-1 0) <little-endian read of x>)`, listed in
 //!   [`Script::bitvector_consts`]; a `Bool` constant becomes bit 0 of a one-byte array, listed
@@ -31,6 +32,9 @@ use crate::smtlib::ops::{ArrayVal, SortSpec, Val};
 /// Constant arrays larger than this many bytes stay `ite` chains instead of being
 /// materialised.
 const MAX_CONSTANT_ARRAY: u64 = 1 << 24;
+
+/// Reads at constant indices beyond this do not grow an inferred array size.
+const MAX_INFERRED_SIZE: u64 = 1 << 20;
 
 /// A parsed script.
 #[derive(Clone, Debug, Default)]
@@ -110,8 +114,10 @@ pub fn parse_script(text: &str) -> Result<Script, ParseError> {
             continue;
         };
         let size = u64::try_from(i).unwrap_or(u64::MAX).saturating_add(1);
-        let entry = sizes[ordinal].get_or_insert(0);
-        *entry = (*entry).max(size);
+        if size <= MAX_INFERRED_SIZE {
+            let entry = sizes[ordinal].get_or_insert(0);
+            *entry = (*entry).max(size);
+        }
     }
     Ok(Parser::new(text, &lexed, &sizes).run()?.script)
 }
