@@ -118,7 +118,7 @@ fn deep_nesting_in_text_parses_without_recursion() {
     let script = parse_script(&text).expect("parses");
     // An even number of negations cancels out.
     let x = script.bitvector_consts[0].1.clone();
-    let expected = if n % 2 == 0 {
+    let expected = if n.is_multiple_of(2) {
         Expr::eq(Expr::constant(0, 8), x)
     } else {
         Expr::eq(Expr::constant(0xff, 8), x)

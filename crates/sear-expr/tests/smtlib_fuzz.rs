@@ -117,7 +117,8 @@ fn soup(rng: &mut Rng, len: usize) -> String {
         "(declare-fun x () (_ BitVec 8)) (declare-fun a () (Array (_ BitVec 32) (_ BitVec 8))) ",
     );
     for _ in 0..len {
-        out.push_str(*rng.pick(VOCABULARY));
+        let word: &&str = rng.pick(VOCABULARY);
+        out.push_str(word);
         out.push(' ');
     }
     out
@@ -183,7 +184,10 @@ proptest! {
             match rng.below(4) {
                 0 => { text.push('('); depth += 1; }
                 1 if depth > 0 => { text.push(')'); depth -= 1; }
-                _ => text.push_str(*rng.pick(&VOCABULARY[6..])),
+                _ => {
+                    let word: &&str = rng.pick(&VOCABULARY[6..]);
+                    text.push_str(word);
+                }
             }
             text.push(' ');
         }

@@ -54,9 +54,7 @@ fn smod_reference(s: u128, t: u128, w: u32) -> u128 {
     let abs_s = if msb(s) == 0 { s } else { neg(s) };
     let abs_t = if msb(t) == 0 { t } else { neg(t) };
     let u = if abs_t == 0 { abs_s } else { abs_s % abs_t };
-    if u == 0 {
-        u
-    } else if msb(s) == 0 && msb(t) == 0 {
+    if u == 0 || (msb(s) == 0 && msb(t) == 0) {
         u
     } else if msb(s) == 1 && msb(t) == 0 {
         neg(u).wrapping_add(t) & m
@@ -92,9 +90,12 @@ fn interesting(w: u32) -> Vec<u128> {
     v
 }
 
+/// A reference implementation of a binary operator: `(a, b, width) -> value`.
+type Reference = dyn Fn(u128, u128, u32) -> u128;
+
 #[test]
 fn binary_operators_match_their_definitions() {
-    let ops: &[(&str, &dyn Fn(u128, u128, u32) -> u128)] = &[
+    let ops: &[(&str, &Reference)] = &[
         ("bvadd", &|a, b, w| common::binary(BinOp::Add, w, a, b)),
         ("bvsub", &|a, b, w| common::binary(BinOp::Sub, w, a, b)),
         ("bvmul", &|a, b, w| common::binary(BinOp::Mul, w, a, b)),
