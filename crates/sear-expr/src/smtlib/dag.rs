@@ -79,6 +79,8 @@ pub(crate) struct Dag {
     post_order: Vec<u32>,
     arrays: BTreeSet<ArrayRef>,
     prefix: String,
+    /// For each unit, its `let`-bound items sorted by level.
+    lets: Vec<Vec<u32>>,
 }
 
 enum Job {
@@ -100,6 +102,7 @@ impl Dag {
             post_order: Vec::new(),
             arrays: BTreeSet::new(),
             prefix: String::new(),
+            lets: Vec::new(),
         };
         let mut ids: FxHashMap<Key, u32> = FxHashMap::default();
         let mut stack: Vec<(u32, bool)> = Vec::new();
@@ -220,6 +223,16 @@ impl Dag {
             let is_let = info.bound && info.unit != Unit::Global;
             self.infos[id as usize].level = below + is_let as u32;
         }
+        self.lets = vec![Vec::new(); self.roots.len()];
+        for &id in &self.post_order {
+            let info = &self.infos[id as usize];
+            if let (true, Unit::Local(unit)) = (info.bound, info.unit) {
+                self.lets[unit as usize].push(id);
+            }
+        }
+        for lets in &mut self.lets {
+            lets.sort_by_key(|&id| self.infos[id as usize].level);
+        }
     }
 
     /// Every root array read by the units, in creation order.
@@ -272,16 +285,7 @@ impl Dag {
         out: &mut String,
         limit: usize,
     ) -> bool {
-        let mut lets: Vec<u32> = self
-            .post_order
-            .iter()
-            .copied()
-            .filter(|&id| {
-                let info = &self.infos[id as usize];
-                info.bound && info.unit == Unit::Local(unit as u32)
-            })
-            .collect();
-        lets.sort_by_key(|&id| self.infos[id as usize].level);
+        let lets = &self.lets[unit];
         let mut open = 0;
         let mut i = 0;
         while i < lets.len() {

@@ -94,19 +94,21 @@ pub(crate) fn kind_from_tag(tag: &str) -> Option<ArrayKind> {
 pub(crate) struct ArrayNames {
     printed: FxHashMap<u64, String>,
     used: FxHashSet<String>,
+    /// The next suffix to try for each base name.
+    next_suffix: FxHashMap<String, u32>,
 }
 
 impl ArrayNames {
     /// The printed symbol of `array`, assigning one on first use.
     pub(crate) fn name(&mut self, array: &ArrayRef) -> &str {
-        let used = &mut self.used;
+        let (used, next_suffix) = (&mut self.used, &mut self.next_suffix);
         self.printed.entry(array.id()).or_insert_with(|| {
             let base = sanitize(array.name());
             let mut candidate = base.clone();
-            let mut suffix = 1;
+            let suffix = next_suffix.entry(base.clone()).or_insert(1);
             while used.contains(&candidate) {
                 candidate = format!("{base}_{suffix}");
-                suffix += 1;
+                *suffix += 1;
             }
             used.insert(candidate.clone());
             quote(&candidate)
