@@ -1,21 +1,33 @@
-//! Compiles sear's C runtime (`runtime/src/**/*.c`) to LLVM bitcode with clang-19 and
-//! links it with llvm-link-19 into two files in `OUT_DIR`, which `src/lib.rs` embeds:
+//! Compiles sear's C runtime (`runtime/src/**/*.c`) to LLVM bitcode with clang-19, cleans
+//! each file up with opt-19, and links them with llvm-link-19 into two files in `OUT_DIR`,
+//! which `src/lib.rs` embeds:
 //!
 //! * `sear-libc.bc`: libc and the POSIX model (`runtime/src/libc`, `runtime/src/posix`),
 //!   linked into programs on demand (`llvm-link --only-needed`);
 //! * `sear-entry.bc`: the entry point (`runtime/src/entry`), linked in whole.
 //!
-//! `SEAR_CLANG` and `SEAR_LLVM_LINK` override the tools. A missing clang-19 fails the
-//! build with a message pointing at `scripts/setup.sh`.
+//! The runtime is compiled at -O0 (without `optnone`) and then only promoted to SSA and
+//! simplified (`sroa`, `early-cse`, `instcombine`): no pass that changes the control flow
+//! runs, so the runtime forks exactly where its source branches (clang's -O1 turns
+//! branches into `select`s, which merges paths and changes the path counts programs see),
+//! and no loop becomes a word-at-a-time or library-call idiom.
+//!
+//! `SEAR_CLANG`, `SEAR_OPT` and `SEAR_LLVM_LINK` override the tools. A missing clang-19
+//! fails the build with a message pointing at `scripts/setup.sh`.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
+
+/// The passes run on each compiled file: SSA promotion and local simplification only.
+const PASSES: &str = "function(sroa,early-cse,instcombine)";
 
 /// Flags of every runtime compilation; see docs/runtime.md for why each is there.
 const CFLAGS: &[&str] = &[
     "-c",
     "-emit-llvm",
-    "-O1",
+    "-O0",
+    "-Xclang",
+    "-disable-O0-optnone",
     "-g",
     "-std=gnu11",
     "-fno-builtin",
@@ -28,7 +40,6 @@ const CFLAGS: &[&str] = &[
     "-fno-common",
     "-fno-discard-value-names",
     "-D_GNU_SOURCE",
-    "-D__NO_INLINE__",
     "-U_FORTIFY_SOURCE",
     "-Wall",
     "-Wextra",
@@ -49,8 +60,10 @@ fn main() {
     );
     println!("cargo:rerun-if-env-changed=SEAR_CLANG");
     println!("cargo:rerun-if-env-changed=SEAR_LLVM_LINK");
+    println!("cargo:rerun-if-env-changed=SEAR_OPT");
 
     let clang = tool("SEAR_CLANG", "clang-19", "clang");
+    let opt = tool("SEAR_OPT", "opt-19", "opt");
     let linker = tool("SEAR_LLVM_LINK", "llvm-link-19", "llvm-link");
     let sources = c_files(&runtime.join("src"));
     if sources.is_empty() {
@@ -63,6 +76,9 @@ fn main() {
     std::fs::create_dir_all(&objects)
         .unwrap_or_else(|e| fail(&format!("creating {}: {e}", objects.display())));
     let compiled = compile_all(&clang, &runtime, &sources, &objects);
+    for (source, bc) in &compiled {
+        simplify(&opt, source, bc);
+    }
     let (entry, libc): (Vec<_>, Vec<_>) = compiled.into_iter().partition(|(src, _)| {
         src.strip_prefix(runtime.join("src"))
             .is_ok_and(|rel| rel.starts_with("entry"))
@@ -172,6 +188,24 @@ fn compile_all(
         }
     }
     results
+}
+
+/// Runs the clean-up passes on `bc` in place.
+fn simplify(opt: &Path, source: &Path, bc: &Path) {
+    let result = Command::new(opt)
+        .arg(format!("-passes={PASSES}"))
+        .arg(bc)
+        .arg("-o")
+        .arg(bc)
+        .output()
+        .unwrap_or_else(|e| fail(&format!("cannot run {}: {e}", opt.display())));
+    if !result.status.success() {
+        fail(&format!(
+            "optimising {} failed:\n{}",
+            source.display(),
+            String::from_utf8_lossy(&result.stderr)
+        ));
+    }
 }
 
 fn link(linker: &Path, inputs: &[PathBuf], output: &Path) {

@@ -93,7 +93,8 @@ static int scan_int(struct source *in, int width, int base, unsigned long long *
     buf[n++] = (char)c;
     c = get(in);
   }
-  if (c == '0' && n < width && (base == 0 || base == 16)) {
+  /* The base is tested first: it is concrete, the byte may not be. */
+  if ((base == 0 || base == 16) && c == '0' && n < width) {
     buf[n++] = '0';
     c = get(in);
     if ((c | 0x20) == 'x' && n < width) {

@@ -148,10 +148,17 @@ int atoi(const char *s) { return (int)strtol(s, NULL, 10); }
 long atol(const char *s) { return strtol(s, NULL, 10); }
 long long atoll(const char *s) { return strtoll(s, NULL, 10); }
 
-int abs(int x) { return x < 0 ? -x : x; }
-long labs(long x) { return x < 0 ? -x : x; }
-long long llabs(long long x) { return x < 0 ? -x : x; }
-intmax_t imaxabs(intmax_t x) { return x < 0 ? -x : x; }
+/* Branch-free: the sign mask flips and corrects negative values. */
+int abs(int x) {
+  int m = x >> 31;
+  return (int)(((unsigned)x ^ (unsigned)m) - (unsigned)m);
+}
+long labs(long x) {
+  long m = x >> 63;
+  return (long)(((unsigned long)x ^ (unsigned long)m) - (unsigned long)m);
+}
+long long llabs(long long x) { return labs(x); }
+intmax_t imaxabs(intmax_t x) { return labs(x); }
 
 div_t div(int a, int b) {
   div_t r = {a / b, a % b};

@@ -76,6 +76,9 @@ pub fn prepare(
         }
         std::fs::copy(&host.source, &target)
             .map_err(|e| format!("copying --host-file {}: {e}", host.source.display()))?;
+        // Read-only, as under sear.
+        std::fs::set_permissions(&target, std::fs::Permissions::from_mode(0o444))
+            .map_err(|e| format!("chmod {}: {e}", target.display()))?;
     }
     let stdin = match &inputs.stdin {
         Some(bytes) => {

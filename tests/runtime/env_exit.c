@@ -1,0 +1,27 @@
+// The environment is empty (getenv finds nothing, natively too: sear replay clears it);
+// setenv/getenv work; atexit handlers run in reverse order at exit; abs is branch-free,
+// so only the program's test forks: 2 paths, both exiting with status 3.
+// expect-completed: 2
+// expect-error-paths: 0
+// expect-stdout: no HOME\nX=1\nbig\nsecond\nfirst\n
+// expect-stdout: no HOME\nX=1\nsmall\nsecond\nfirst\n
+#include <stdio.h>
+#include <stdlib.h>
+#include "klee/klee.h"
+
+static void first(void) { puts("first"); }
+static void second(void) { puts("second"); }
+
+int main(void) {
+    int x = klee_int("x");
+    klee_assume(x > -1000);
+    klee_assume(x < 1000);
+    atexit(first);
+    atexit(second);
+    if (getenv("HOME") == NULL)
+        puts("no HOME");
+    setenv("X", "1", 1);
+    printf("X=%s\n", getenv("X"));
+    puts(abs(x) > 5 ? "big" : "small");
+    exit(3);
+}

@@ -1,0 +1,25 @@
+// strchr and strspn over 3 symbolic bytes (then NUL).
+//   strchr(s, 'x'): found at 0, 1 or 2, or NUL at 0, 1, 2, or the final NUL = 7;
+//   strspn(s, "ab"): stopping at position k by NUL or another byte after k bytes of
+//   'a'/'b' (2^k choices): 2 + 4 + 8, or all three in the set (8) = 22.
+// expect-completed: 29
+// expect-error-paths: 0
+// expect-stdout: strchr 1\n
+// expect-stdout: strchr -1\n
+// expect-stdout: strspn 3\n
+#include <stdio.h>
+#include <string.h>
+#include "klee/klee.h"
+
+int main(void) {
+    char s[4];
+    klee_make_symbolic(s, sizeof s, "s");
+    s[3] = '\0';
+    if (klee_range(0, 2, "which") == 0) {
+        char *p = strchr(s, 'x');
+        printf("strchr %d\n", p ? (int)(p - s) : -1);
+    } else {
+        printf("strspn %zu\n", strspn(s, "ab"));
+    }
+    return 0;
+}
