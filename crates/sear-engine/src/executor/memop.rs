@@ -367,7 +367,12 @@ impl Executor<'_> {
 
     /// Every object `p` may point into with `len` bytes in bounds: `(base, size)` pairs,
     /// the object containing a feasible value of `p` first.
-    fn resolve_symbolic(&mut self, state: &mut State, p: &Expr, len: u64) -> Exec<Vec<(u64, u64)>> {
+    pub(crate) fn resolve_symbolic(
+        &mut self,
+        state: &mut State,
+        p: &Expr,
+        len: u64,
+    ) -> Exec<Vec<(u64, u64)>> {
         let example = self.get_value(state, p, "resolve")? as u64;
         let mut found: Vec<(u64, u64)> = Vec::new();
         let start = match state.memory.lookup(example) {

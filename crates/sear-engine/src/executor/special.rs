@@ -513,7 +513,51 @@ impl Executor<'_> {
     }
 
     fn free(&mut self, state: &mut State, ptr: &Value) -> Exec<()> {
+        if let Value::Symbolic(p) = ptr {
+            return self.free_symbolic(state, &Expr::zext_or_trunc(p.clone(), 64));
+        }
         let address = self.concretize(state, ptr, "free pointer")? as u64;
+        self.free_at(state, address)
+    }
+
+    /// `free` of a symbolic pointer, as KLEE's exact resolution: one path per object base
+    /// (or NULL) the pointer may equal, and an error path where it may equal none of them.
+    fn free_symbolic(&mut self, state: &mut State, p: &Expr) -> Exec<()> {
+        let is = |base: u64| Expr::eq(Expr::constant(base as u128, 64), p.clone());
+        let mut bases: Vec<u64> = Vec::new();
+        let candidates = self.resolve_symbolic(state, p, 1)?;
+        for base in std::iter::once(0).chain(candidates.into_iter().map(|(b, _)| b)) {
+            if self.may_be_true(state, &is(base), "free")? {
+                bases.push(base);
+            }
+        }
+        let none = Expr::and_all(bases.iter().map(|b| Expr::not(is(*b))));
+        if self.may_be_true(state, &none, "free")? {
+            let mut bad = self.fork_state(state);
+            bad.add_constraint(none);
+            let error = match self.get_value(&bad, p, "free") {
+                Ok(address) => self.bad_free(&bad, address as u64),
+                Err(t) => t,
+            };
+            if bases.is_empty() {
+                return Err(error);
+            }
+            self.terminate(bad, error);
+        }
+        for base in bases.iter().skip(1) {
+            let mut other = self.fork_state(state);
+            other.add_constraint(is(*base));
+            match self.free_at(&mut other, *base) {
+                Ok(()) => self.pending.push(other),
+                Err(t) => self.terminate(other, t),
+            }
+        }
+        state.add_constraint(is(bases[0]));
+        self.free_at(state, bases[0])
+    }
+
+    /// `free` of a concrete address (NULL is a no-op).
+    fn free_at(&mut self, state: &mut State, address: u64) -> Exec<()> {
         if address == 0 {
             return Ok(());
         }
