@@ -433,7 +433,7 @@ impl Executor<'_> {
     fn malloc(&mut self, module: &Module, state: &mut State, inst: &Inst, size: &Value, init: Init) -> Exec<Option<Value>> {
         let size = match size {
             Value::Concrete(s, _) => *s as u64,
-            Value::Symbolic(e) => match self.concretize_size(state, e, inst.dest)? {
+            Value::Symbolic(e) => match self.concretize_size(module, state, inst, e, &init)? {
                 Some(s) => s,
                 None => return Ok(Some(Value::Concrete(0, 64))),
             },
@@ -449,9 +449,18 @@ impl Executor<'_> {
     }
 
     /// KLEE's concretisation of a symbolic allocation size: the smallest power-of-two
-    /// halving of a feasible value; the other sizes fork a path where `malloc` returns NULL
-    /// for huge sizes, and a `model` error for the rest. `None` means "return NULL".
-    fn concretize_size(&mut self, state: &mut State, size: &Expr, dest: Option<sear_ir::Slot>) -> Exec<Option<u64>> {
+    /// halving of a feasible value; if exactly one other size is feasible, a fork allocates
+    /// it; otherwise the other sizes fork a path where `malloc` returns NULL for huge sizes,
+    /// and a `model` error for the rest. `None` means "return NULL".
+    fn concretize_size(
+        &mut self,
+        module: &Module,
+        state: &mut State,
+        inst: &Inst,
+        size: &Expr,
+        init: &Init,
+    ) -> Exec<Option<u64>> {
+        let dest = inst.dest;
         let w = size.width();
         let mut example = self.get_value(state, size, "allocation size")?;
         while example > 128 {
@@ -466,8 +475,21 @@ impl Executor<'_> {
         if !self.must_be_true(state, &fixed, "allocation size")? {
             let mut other = self.fork_state(state);
             other.add_constraint(Expr::not(fixed.clone()));
+            let second = self.get_value(&other, size, "allocation size")?;
+            let only = Expr::eq(Expr::constant(second, w), size.clone());
             let huge = Expr::ult(Expr::constant(1u128 << 31, w), size.clone());
-            if self.may_be_true(&other, &huge, "allocation size")? {
+            if self.must_be_true(&other, &only, "allocation size")? {
+                let second = Value::Concrete(second, w);
+                match self.malloc(module, &mut other, inst, &second, init.clone()) {
+                    Ok(address) => {
+                        if let (Some(dest), Some(address)) = (dest, address) {
+                            other.frame_mut().locals[dest.0 as usize] = address;
+                        }
+                        self.pending.push(other);
+                    }
+                    Err(t) => self.terminate(other, t),
+                }
+            } else if self.may_be_true(&other, &huge, "allocation size")? {
                 if self.may_be_true(&other, &Expr::not(huge.clone()), "allocation size")? {
                     let mut rest = self.fork_state(&mut other);
                     rest.add_constraint(Expr::not(huge.clone()));
