@@ -75,14 +75,24 @@ pub fn compare(
     OutputCheck::Match
 }
 
-/// stderr without the replay runtime's own lines.
+/// stderr without the replay runtime's own lines and the sanitizers' warnings
+/// (`==PID==WARNING: ...`, e.g. when `malloc` returns NULL for a huge size).
 fn without_replay_lines(stderr: &[u8]) -> Vec<u8> {
     stderr
         .split_inclusive(|&b| b == b'\n')
-        .filter(|line| !line.starts_with(b"sear-replay: "))
+        .filter(|line| !line.starts_with(b"sear-replay: ") && !is_sanitizer_warning(line))
         .flatten()
         .copied()
         .collect()
+}
+
+/// True for a line such as `==1234==WARNING: AddressSanitizer failed to allocate ...`.
+fn is_sanitizer_warning(line: &[u8]) -> bool {
+    let Some(rest) = line.strip_prefix(b"==") else {
+        return false;
+    };
+    let digits = rest.iter().take_while(|b| b.is_ascii_digit()).count();
+    digits > 0 && rest[digits..].starts_with(b"==WARNING: ")
 }
 
 fn difference(what: &str, sear: &[u8], native: &[u8]) -> Option<String> {
@@ -117,7 +127,8 @@ mod tests {
     #[test]
     fn equal_runs_match() {
         let e = expected(1, b"a\n", b"warn\n");
-        let native_stderr = b"sear-replay: warning: x\nwarn\n";
+        let native_stderr =
+            b"sear-replay: warning: x\n==42==WARNING: AddressSanitizer failed\nwarn\n";
         assert_eq!(
             compare(&e, &NativeOutcome::Exit { code: 1 }, b"a\n", native_stderr),
             OutputCheck::Match
