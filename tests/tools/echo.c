@@ -4,7 +4,7 @@
 // 2 (strcmp: 1 + 2 + 2 = 5 paths with their lengths); two arguments: the first as
 // before, times the second's length (3) = 6 x 3 = 18. Total 1 + 6 + 18 = 25.
 // run: --sym-args 0 2 2 ;; ;; 25
-// run: ;; -n hello --sym-arg 1 ;; 2
+// run: ;; -n hello -sym-arg 1 ;; 2
 // expect-object: n_args
 // expect-object: arg00
 // expect-object: arg01
