@@ -15,6 +15,14 @@
 //!   with sear's exit code and output, and no test may end natively with an input mismatch,
 //!   a timeout, an error sear did not report, or a violated assumption (except for tests of
 //!   `user` errors, which are provably false assumptions).
+//! * `// sear-configs: ARGS | ARGS | ...` — run the program once per configuration (each with
+//!   `sear-args` plus its own ARGS); every expectation applies to every run, and all runs
+//!   must end the same paths: equal path counts and equal `trace_digest` in `summary.json`
+//!   (the instruction traces of the ended paths). Used to check that the array
+//!   transformations change no path.
+//! * `// expect-summary: KEY OP N [if TEXT]` — a number in `summary.json` (KEY is a dotted
+//!   path such as `array_opt.index_successes`; OP is `==`, `>=`, `<=` or `>`), checked in the
+//!   runs whose configuration ARGS contain TEXT (all runs without `if`).
 //!
 //! `SEAR_E2E_FILTER=substring` runs only matching programs.
 
@@ -32,6 +40,33 @@ struct Expectations {
     exits: Option<Vec<i64>>,
     errors: Vec<(String, u32)>,
     replay: bool,
+    configs: Vec<Vec<String>>,
+    summary_checks: Vec<SummaryCheck>,
+}
+
+/// An `expect-summary:` line.
+#[derive(Debug, PartialEq)]
+struct SummaryCheck {
+    key: String,
+    op: String,
+    value: f64,
+    only_if: Option<String>,
+}
+
+fn parse_summary_check(v: &str) -> SummaryCheck {
+    let (check, only_if) = match v.split_once(" if ") {
+        Some((c, t)) => (c, Some(t.trim().to_string())),
+        None => (v, None),
+    };
+    let parts: Vec<&str> = check.split_whitespace().collect();
+    assert_eq!(parts.len(), 3, "expect-summary: KEY OP N [if TEXT], got '{v}'");
+    assert!(["==", ">=", "<=", ">"].contains(&parts[1]), "expect-summary: bad operator in '{v}'");
+    SummaryCheck {
+        key: parts[0].to_string(),
+        op: parts[1].to_string(),
+        value: parts[2].parse().expect("expect-summary: number"),
+        only_if,
+    }
 }
 
 fn parse_expectations(source: &str) -> Expectations {
@@ -44,6 +79,8 @@ fn parse_expectations(source: &str) -> Expectations {
         exits: None,
         errors: Vec::new(),
         replay: true,
+        configs: Vec::new(),
+        summary_checks: Vec::new(),
     };
     for (index, line) in source.lines().enumerate() {
         let Some(comment) = line.find("//").map(|i| line[i + 2..].trim()) else {
@@ -71,6 +108,13 @@ fn parse_expectations(source: &str) -> Expectations {
             e.errors.push((v.to_string(), index as u32 + 1));
         } else if let Some(v) = value("expect-replay:") {
             e.replay = v != "no";
+        } else if let Some(v) = value("sear-configs:") {
+            e.configs = v
+                .split('|')
+                .map(|c| c.split_whitespace().map(str::to_string).collect())
+                .collect();
+        } else if let Some(v) = value("expect-summary:") {
+            e.summary_checks.push(parse_summary_check(v));
         }
     }
     e.errors.sort();
@@ -148,10 +192,48 @@ fn programs() -> Vec<PathBuf> {
     files
 }
 
-/// Runs one program; returns a description of every mismatch.
+/// Runs one program under each of its configurations; returns a description of every
+/// mismatch.
 fn check(program: &Path) -> Vec<String> {
     let source = std::fs::read_to_string(program).expect("readable program");
     let expect = parse_expectations(&source);
+    let configs = if expect.configs.is_empty() {
+        vec![Vec::new()]
+    } else {
+        expect.configs.clone()
+    };
+    let name = program.file_name().unwrap().to_string_lossy().to_string();
+    let mut problems = Vec::new();
+    let mut first: Option<(String, Value)> = None;
+    for config in &configs {
+        let (mut p, summary) = check_config(program, &expect, config);
+        problems.append(&mut p);
+        let Some(summary) = summary else { continue };
+        let label = config.join(" ");
+        match &first {
+            None => first = Some((label, summary)),
+            Some((first_label, first_summary)) => {
+                for key in ["completed_paths", "error_paths", "early_paths", "trace_digest"] {
+                    if summary[key] != first_summary[key] {
+                        problems.push(format!(
+                            "{name}: {key} = {} under '{label}' but {} under '{first_label}'",
+                            summary[key], first_summary[key]
+                        ));
+                    }
+                }
+            }
+        }
+    }
+    problems
+}
+
+/// The number at a dotted path of a JSON value.
+fn lookup_number(v: &Value, key: &str) -> Option<f64> {
+    key.split('.').try_fold(v, |v, k| v.get(k))?.as_f64()
+}
+
+/// Runs one program under one configuration; returns the mismatches and the summary.
+fn check_config(program: &Path, expect: &Expectations, config: &[String]) -> (Vec<String>, Option<Value>) {
     let out_root = tempfile::tempdir().expect("tempdir");
     let out = out_root.path().join("out");
     let mut cmd = Command::new(sear());
@@ -159,9 +241,10 @@ fn check(program: &Path) -> Vec<String> {
     if !expect.sear_args.iter().any(|a| a.starts_with("--search")) {
         cmd.args(["--search", "dfs"]);
     }
-    cmd.args(&expect.sear_args).arg(program).args(&expect.program_args);
+    cmd.args(&expect.sear_args).args(config).arg(program).args(&expect.program_args);
     let output = cmd.output().expect("sear runs");
-    let name = program.file_name().unwrap().to_string_lossy().to_string();
+    let file = program.file_name().unwrap().to_string_lossy().to_string();
+    let name = if config.is_empty() { file } else { format!("{file} [{}]", config.join(" ")) };
     let mut problems = Vec::new();
     if !output.status.success() {
         problems.push(format!(
@@ -169,7 +252,7 @@ fn check(program: &Path) -> Vec<String> {
             output.status,
             String::from_utf8_lossy(&output.stderr)
         ));
-        return problems;
+        return (problems, None);
     }
     let summary: Value = serde_json::from_str(
         &std::fs::read_to_string(out.join("summary.json")).expect("summary.json"),
@@ -222,10 +305,26 @@ fn check(program: &Path) -> Vec<String> {
     if expect.replay {
         problems.extend(check_replay(&name, &out));
     }
+    let label = config.join(" ");
+    for c in &expect.summary_checks {
+        if c.only_if.as_ref().is_some_and(|t| !label.contains(t.as_str())) {
+            continue;
+        }
+        let actual = lookup_number(&summary, &c.key);
+        let ok = actual.is_some_and(|a| match c.op.as_str() {
+            "==" => a == c.value,
+            ">=" => a >= c.value,
+            "<=" => a <= c.value,
+            _ => a > c.value,
+        });
+        if !ok {
+            problems.push(format!("{name}: {} = {actual:?}, expected {} {}", c.key, c.op, c.value));
+        }
+    }
     if !problems.is_empty() {
         problems.push(format!("{name}: sear stderr:\n{}", String::from_utf8_lossy(&output.stderr)));
     }
-    problems
+    (problems, Some(summary))
 }
 
 #[test]
@@ -250,4 +349,15 @@ fn expectations_parse() {
     assert_eq!(e.errors, vec![("ptr".to_string(), 2)]);
     assert_eq!(e.completed, Some(3));
     assert_eq!(parse_expectations("// expect-exits: 2 -1 0\n").exits, Some(vec![-1, 0, 2]));
+    let e = parse_expectations(
+        "// sear-configs: --a 1 | --b\n// expect-summary: x.y >= 2 if --b\n",
+    );
+    assert_eq!(e.configs, vec![vec!["--a".to_string(), "1".to_string()], vec!["--b".to_string()]]);
+    assert_eq!(
+        e.summary_checks,
+        vec![SummaryCheck { key: "x.y".into(), op: ">=".into(), value: 2.0, only_if: Some("--b".into()) }]
+    );
+    let v: Value = serde_json::from_str(r#"{"x": {"y": 3}}"#).unwrap();
+    assert_eq!(lookup_number(&v, "x.y"), Some(3.0));
+    assert_eq!(lookup_number(&v, "x.z"), None);
 }

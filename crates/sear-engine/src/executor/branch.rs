@@ -36,6 +36,7 @@ impl Executor<'_> {
         if let Some(c) = cond.as_constant() {
             return Ok(if c == 1 { Validity::True } else { Validity::False });
         }
+        let cond = &self.opt_condition(state, cond.clone())?;
         self.timed(|ex| {
             let q = Query::new(&state.constraints, cond.clone(), &ex.meta);
             ex.solver.evaluate(&q)
@@ -48,6 +49,7 @@ impl Executor<'_> {
         if let Some(c) = cond.as_constant() {
             return Ok(c == 1);
         }
+        let cond = &self.opt_condition(state, cond.clone())?;
         self.timed(|ex| {
             let q = Query::new(&state.constraints, cond.clone(), &ex.meta);
             ex.solver.may_be_true(&q)
@@ -60,6 +62,7 @@ impl Executor<'_> {
         if let Some(c) = cond.as_constant() {
             return Ok(c == 1);
         }
+        let cond = &self.opt_condition(state, cond.clone())?;
         self.timed(|ex| {
             let q = Query::new(&state.constraints, cond.clone(), &ex.meta);
             ex.solver.must_be_true(&q)

@@ -290,7 +290,7 @@ impl Executor<'_> {
         let candidates = self.resolve_symbolic(state, &p, len)?;
         let mut conds: Vec<Expr> = Vec::with_capacity(candidates.len());
         for (base, size) in &candidates {
-            conds.push(in_bounds(&p, *base, *size, len));
+            conds.push(self.opt_condition(state, in_bounds(&p, *base, *size, len))?);
         }
         let none = Expr::and_all(conds.iter().map(|c| Expr::not(c.clone())));
         if candidates.is_empty() {
