@@ -61,7 +61,8 @@ pub fn compare(
             }
         }
     };
-    if code != expected.exit {
+    // A process exits with the low 8 bits of its status (`exit(-1)` is 255).
+    if code != expected.exit & 0xFF {
         return OutputCheck::Mismatch {
             detail: format!("exit code: sear {}, native {code}", expected.exit),
         };
@@ -150,6 +151,15 @@ mod tests {
             panic!("expected a mismatch");
         };
         assert!(detail.contains("exit code: sear 0, native 3"), "{detail}");
+        assert_eq!(
+            compare(
+                &expected(-1, b"", b""),
+                &NativeOutcome::Exit { code: 255 },
+                b"",
+                b""
+            ),
+            OutputCheck::Match
+        );
         assert!(matches!(
             compare(&e, &NativeOutcome::Abort, b"abc", b""),
             OutputCheck::Mismatch { .. }
