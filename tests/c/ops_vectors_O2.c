@@ -1,6 +1,7 @@
 // sear-args: -O 2
-// Vectors produced by -O2 from simple loops: element-wise xor/add on <16 x i8>, a
-// vectorised sum (llvm.vector.reduce.add) and vector stores/loads.
+// Vectors produced by -O2 from simple loops: element-wise xor/add on <16 x i8> (into a
+// global, so that the stores stay), a vectorised sum (llvm.vector.reduce.add) and vector
+// loads and stores.
 // Reasoning: the element-wise results are checked by asserts valid on every input (no
 // fork). The only branch is sum == 0, true only when all 16 bytes are zero: 2 paths.
 // expect-completed: 2
@@ -8,8 +9,10 @@
 #include <stdlib.h>
 #include "klee/klee.h"
 
+unsigned char out[16];
+
 int main(void) {
-    unsigned char in[16], out[16];
+    unsigned char in[16];
     klee_make_symbolic(in, sizeof in, "in");
     for (int i = 0; i < 16; i++)
         out[i] = in[i] ^ 0x5a;
