@@ -5,7 +5,7 @@
 // transformation takes over. All configurations explore the same paths.
 // sear-configs: --optimize-array=none --no-array-folding | --optimize-array=index | --optimize-array=value | --optimize-array=all
 // (No --validate-array-opt here: proving the nested rewrites costs as much as the baseline.)
-// expect-completed: 15
+// expect-completed: 6
 // expect-error-paths: 0
 // expect-summary: array_opt.index_successes >= 1 if index
 // expect-summary: array_opt.value_successes >= 1 if value
