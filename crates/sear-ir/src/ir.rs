@@ -456,6 +456,9 @@ pub enum InstKind {
         args: Vec<Operand>,
         /// Types of the arguments.
         arg_types: Vec<TypeId>,
+        /// Arguments passed `byval` at the call site, as (index, pointee type): the callee
+        /// gets a copy of the pointee (for a variadic argument, the bytes `va_arg` reads).
+        byval: Vec<(u32, TypeId)>,
     },
     /// `va_arg` (rare in clang output for x86-64; usually lowered by clang already).
     VaArg {

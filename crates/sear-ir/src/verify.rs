@@ -383,11 +383,18 @@ impl FnChecker<'_, '_> {
                 callee,
                 args,
                 arg_types,
+                byval,
             } => {
                 if args.len() != arg_types.len() {
                     return Err(err("call with mismatched argument types".into()));
                 }
                 for &t in arg_types {
+                    self.v.ty(t)?;
+                }
+                for &(i, t) in byval {
+                    if i as usize >= args.len() {
+                        return Err(err("byval attribute on a missing argument".into()));
+                    }
                     self.v.ty(t)?;
                 }
                 match callee {

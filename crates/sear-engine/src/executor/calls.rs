@@ -109,9 +109,14 @@ impl Executor<'_> {
         args: Vec<Value>,
         arg_types: &[TypeId],
     ) -> Exec<()> {
+        let byval = match &inst.kind {
+            sear_ir::InstKind::Call { byval, .. } => byval.as_slice(),
+            _ => &[],
+        };
+        let dest = inst.dest;
         match self.handlers[f.0 as usize] {
-            Handler::Defined => self.push_frame(module, state, f, args, arg_types, inst.dest),
-            Handler::Alias(g) => self.push_frame(module, state, g, args, arg_types, inst.dest),
+            Handler::Defined => self.push_frame(module, state, f, args, arg_types, byval, dest),
+            Handler::Alias(g) => self.push_frame(module, state, g, args, arg_types, byval, dest),
             Handler::Special(special) => self.call_special(module, state, inst, special, &args, arg_types),
             Handler::Missing => Err(exec(format!(
                 "external function '{}' is not supported",
@@ -120,7 +125,8 @@ impl Executor<'_> {
         }
     }
 
-    /// Enters a defined function.
+    /// Enters a defined function; `byval` lists the call's `byval` arguments.
+    #[allow(clippy::too_many_arguments)]
     pub(crate) fn push_frame(
         &mut self,
         module: &Module,
@@ -128,6 +134,7 @@ impl Executor<'_> {
         f: FuncId,
         args: Vec<Value>,
         arg_types: &[TypeId],
+        byval: &[(u32, TypeId)],
         ret_dest: Option<sear_ir::Slot>,
     ) -> Exec<()> {
         if state.stack.len() >= self.config.max_stack_frames {
@@ -158,7 +165,7 @@ impl Executor<'_> {
             allocas.push(copy);
         }
         let varargs = if function.is_vararg {
-            Some(self.varargs_area(module, state, &args[fixed..], arg_types.get(fixed..).unwrap_or(&[]))?)
+            Some(self.varargs_area(module, state, &args, arg_types, fixed, byval)?)
         } else {
             None
         };
@@ -175,25 +182,44 @@ impl Executor<'_> {
         Ok(())
     }
 
-    /// Lays variadic arguments out in memory, each in an 8-byte aligned slot (16 for
-    /// 16-byte values), as `va_arg` reads them from the overflow area.
-    fn varargs_area(&mut self, module: &Module, state: &mut State, args: &[Value], types: &[TypeId]) -> Exec<u64> {
+    /// Lays the variadic arguments (`args[fixed..]`) out in memory as `va_arg` reads them
+    /// from the x86-64 overflow area: each in a slot of a multiple of 8 bytes, aligned to
+    /// its type's alignment (8 or 16); a `byval` argument is stored as its pointee's bytes.
+    fn varargs_area(
+        &mut self,
+        module: &Module,
+        state: &mut State,
+        args: &[Value],
+        types: &[TypeId],
+        fixed: usize,
+        byval: &[(u32, TypeId)],
+    ) -> Exec<u64> {
         let mut layout = Vec::new();
         let mut size = 0u64;
-        for (i, _) in args.iter().enumerate() {
-            let ty = types.get(i).copied();
+        for i in fixed..args.len() {
+            let pointee = byval
+                .iter()
+                .find(|(b, _)| *b as usize == i)
+                .map(|(_, t)| *t);
+            let ty = pointee.or_else(|| types.get(i).copied());
             let bytes = ty.map_or(8, |t| module.ty(t).size.max(1));
-            let align = if bytes > 8 { 16 } else { 8 };
+            let align = ty.map_or(8, |t| module.ty(t).align.clamp(8, 16));
             size = size.div_ceil(align) * align;
-            layout.push((size, ty));
+            layout.push((i, size, ty, pointee.is_some()));
             size += bytes.div_ceil(8) * 8;
         }
         let name = "varargs".to_string();
         let address = self.allocate(state, size, 16, ObjectKind::Environment, name, Init::Zero, None);
-        for ((offset, ty), value) in layout.iter().zip(args.iter()) {
+        for (i, offset, ty, is_byval) in layout {
             let Some(ty) = ty else { continue };
-            let contents = state.memory.contents_mut(address);
-            write_value(module, contents, *offset, *ty, value);
+            if is_byval {
+                let bytes = self.read_bytes(state, &args[i], module.ty(ty).size)?;
+                let at = Value::Concrete((address + offset) as u128, 64);
+                self.write_bytes(state, &at, &bytes)?;
+            } else {
+                let contents = state.memory.contents_mut(address);
+                write_value(module, contents, offset, ty, &args[i]);
+            }
         }
         Ok(address)
     }

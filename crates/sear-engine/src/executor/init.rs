@@ -50,7 +50,7 @@ impl Executor<'_> {
         self.init_globals(&module, &mut state);
         let args = self.entry_arguments(&module, &mut state, entry)?;
         let param_types = module.function(entry).params.clone();
-        self.push_frame(&module, &mut state, entry, args, &param_types, None)
+        self.push_frame(&module, &mut state, entry, args, &param_types, &[], None)
             .map_err(|t| EngineError::Entry(format!("cannot call the entry function: {t:?}")))?;
         Ok(state)
     }

@@ -199,7 +199,7 @@ impl Executor<'_> {
                     .collect();
                 self.bind(state, inst, Value::Aggregate(Rc::from(items)));
             }
-            InstKind::Call { callee, args, arg_types } => {
+            InstKind::Call { callee, args, arg_types, .. } => {
                 self.call(module, state, inst, *callee, args, arg_types)?;
             }
             InstKind::AtomicRmw { op, ptr, value } => {

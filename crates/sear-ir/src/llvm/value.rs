@@ -210,17 +210,27 @@ impl<'m> Val<'m> {
 
     /// The type of the `byval` attribute of parameter `index` of a function, if it has one.
     pub(crate) fn param_byval_type(self, index: u32) -> Option<Ty<'m>> {
-        let name = b"byval";
         // SAFETY: callers pass functions only; attribute index `index + 1` is parameter
         // `index` (0 is the return value), and the attribute handle is checked for null.
         unsafe {
-            let kind = LLVMGetEnumAttributeKindForName(name.as_ptr().cast(), name.len());
-            let attr = LLVMGetEnumAttributeAtIndex(self.raw, index + 1, kind);
-            if attr.is_null() {
-                return None;
-            }
-            let ty = LLVMGetTypeAttributeValue(attr);
-            (!ty.is_null()).then(|| Ty::new(ty))
+            byval_type(LLVMGetEnumAttributeAtIndex(
+                self.raw,
+                index + 1,
+                byval_kind(),
+            ))
+        }
+    }
+
+    /// The type of the `byval` attribute of argument `index` of a call, if it has one.
+    pub(crate) fn call_byval_type(self, index: u32) -> Option<Ty<'m>> {
+        // SAFETY: callers pass call instructions only; attribute index `index + 1` is
+        // argument `index`, and the attribute handle is checked for null.
+        unsafe {
+            byval_type(LLVMGetCallSiteEnumAttribute(
+                self.raw,
+                index + 1,
+                byval_kind(),
+            ))
         }
     }
 
@@ -496,4 +506,23 @@ unsafe fn raw_bytes<'m>(ptr: *const std::ffi::c_char, len: usize) -> &'m [u8] {
     } else {
         std::slice::from_raw_parts(ptr as *const u8, len)
     }
+}
+
+/// The attribute kind number of `byval`.
+fn byval_kind() -> u32 {
+    let name = b"byval";
+    // SAFETY: the name is a valid byte string of the given length.
+    unsafe { LLVMGetEnumAttributeKindForName(name.as_ptr().cast(), name.len()) }
+}
+
+/// The type carried by a (possibly null) `byval` attribute.
+///
+/// # Safety
+/// `attr` must be null or an attribute handle LLVM returned.
+unsafe fn byval_type<'m>(attr: LLVMAttributeRef) -> Option<Ty<'m>> {
+    if attr.is_null() {
+        return None;
+    }
+    let ty = LLVMGetTypeAttributeValue(attr);
+    (!ty.is_null()).then(|| Ty::new(ty))
 }

@@ -190,15 +190,20 @@ impl<'m> Lowerer<'m> {
         let n = inst.num_arg_operands();
         let mut args = Vec::with_capacity(n as usize);
         let mut arg_types = Vec::with_capacity(n as usize);
+        let mut byval = Vec::new();
         for i in 0..n {
             let arg = inst.operand(i);
             arg_types.push(self.ty(arg.ty()));
             args.push(self.operand(cx, arg));
+            if let Some(pointee) = inst.call_byval_type(i) {
+                byval.push((i, self.ty(pointee)));
+            }
         }
         Some(InstKind::Call {
             callee,
             args,
             arg_types,
+            byval,
         })
     }
 }
