@@ -1,5 +1,6 @@
 // Variadic functions reading ints, longs, doubles and pointers (driven by a format string),
-// and va_copy to read the arguments twice.
+// structs passed by value (a large one is a byval argument, copied into the argument area),
+// a long double, and va_copy to read the arguments twice.
 // Reasoning: values are checked with asserts that hold; the only symbolic value is x,
 // passed as a long: total == 10 forks: 2 paths.
 // expect-completed: 2
@@ -37,7 +38,30 @@ static long twice_sum(int n, ...) {
     return a + b;
 }
 
+struct Big {
+    long x[4];
+};
+struct Small {
+    int a;
+    char b;
+};
+
+static long structs(int n, ...) {
+    va_list ap;
+    va_start(ap, n);
+    long d = va_arg(ap, long);
+    struct Big b = va_arg(ap, struct Big);
+    struct Small s = va_arg(ap, struct Small);
+    long double q = va_arg(ap, long double);
+    long e = va_arg(ap, long);
+    va_end(ap);
+    return d + b.x[0] + b.x[3] + s.a + s.b + (long)q + e;
+}
+
 int main(void) {
+    struct Big big = {{1, 2, 3, 4}};
+    struct Small small = {10, 20};
+    klee_assert(structs(0, 100L, big, small, 0.5L + 1000, 7L) == 1142);
     int seven = 7;
     klee_assert(mix("idlp", 1, 2.5, 3L, &seven) == 13.5);
     klee_assert(mix("ddddddddd", 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0) == 9.0);

@@ -38,6 +38,7 @@ pub enum Intrinsic {
     UMax,
     Abs,
     StackSave,
+    PtrMask,
     Trap,
     ReturnFalse,
     ObjectSize,
@@ -158,6 +159,8 @@ impl Intrinsic {
             UMax
         } else if stem("abs") {
             Abs
+        } else if stem("ptrmask") {
+            PtrMask
         } else if stem("stacksave") {
             StackSave
         } else if stem("trap") || stem("debugtrap") || stem("ubsantrap") {
@@ -275,6 +278,11 @@ impl Executor<'_> {
                 )
             }
             StackSave => Some(Value::Concrete(0, 64)),
+            PtrMask => {
+                let (p, mask) = (a(0)?, a(1)?);
+                let mask = Value::from_expr(Expr::zext_or_trunc(mask.to_expr(), p.width()));
+                Some(ops::int_binary(sear_expr::BinOp::And, p, &mask))
+            }
             Trap => return Err(Termination::error(ErrorKind::Abort, "llvm.trap called")),
             ReturnFalse => Some(Value::Concrete(0, 1)),
             ObjectSize => {
