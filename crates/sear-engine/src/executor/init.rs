@@ -52,6 +52,11 @@ impl Executor<'_> {
         let param_types = module.function(entry).params.clone();
         self.push_frame(&module, &mut state, entry, args, &param_types, &[], None)
             .map_err(|t| EngineError::Entry(format!("cannot call the entry function: {t:?}")))?;
+        // Constructors run first (the last frame pushed runs first), lowest priority first.
+        for f in global_constructors(&module).into_iter().rev() {
+            self.push_frame(&module, &mut state, f, Vec::new(), &[], &[], None)
+                .map_err(|t| EngineError::Entry(format!("cannot call a constructor: {t:?}")))?;
+        }
         Ok(state)
     }
 
@@ -214,4 +219,41 @@ pub(crate) fn entry_function(module: &Module, name: &str) -> Result<sear_ir::Fun
         )));
     }
     Ok(entry)
+}
+
+/// The functions of `llvm.global_ctors` (`__attribute__((constructor))`), in the order they
+/// run: by priority, then in the order of the table. Only defined functions without
+/// parameters are run.
+fn global_constructors(module: &Module) -> Vec<sear_ir::FuncId> {
+    let Some(table) = module
+        .global_index
+        .get("llvm.global_ctors")
+        .and_then(|g| module.global(*g).init)
+    else {
+        return Vec::new();
+    };
+    let Constant::Aggregate { elems, .. } = module.constant(table) else {
+        return Vec::new();
+    };
+    let mut ctors: Vec<(u128, sear_ir::FuncId)> = Vec::new();
+    for entry in elems {
+        let Constant::Aggregate { elems: fields, .. } = module.constant(*entry) else {
+            continue;
+        };
+        let (Some(priority), Some(function)) = (fields.first(), fields.get(1)) else {
+            continue;
+        };
+        let priority = match module.constant(*priority) {
+            Constant::Int { value, .. } => *value,
+            _ => u128::MAX,
+        };
+        if let Constant::FuncAddr(f) = module.constant(*function) {
+            let func = module.function(*f);
+            if !func.is_declaration && func.params.is_empty() {
+                ctors.push((priority, *f));
+            }
+        }
+    }
+    ctors.sort_by_key(|(priority, _)| *priority);
+    ctors.into_iter().map(|(_, f)| f).collect()
 }
