@@ -39,6 +39,7 @@ pub enum Intrinsic {
     Abs,
     StackSave,
     PtrMask,
+    IsFpClass,
     Trap,
     ReturnFalse,
     ObjectSize,
@@ -109,7 +110,7 @@ impl Intrinsic {
             .any(|p| stem(p))
         {
             Nop
-        } else if stem("expect") || stem("expect.with.probability") || stem("annotation") || stem("ptr.annotation") || stem("launder.invariant.group") || stem("strip.invariant.group") {
+        } else if stem("expect") || stem("expect.with.probability") || stem("annotation") || stem("ptr.annotation") || stem("launder.invariant.group") || stem("strip.invariant.group") || stem("threadlocal.address") {
             Identity
         } else if rest == "va_start" || stem("va_start") {
             VaStart
@@ -159,6 +160,8 @@ impl Intrinsic {
             UMax
         } else if stem("abs") {
             Abs
+        } else if stem("is.fpclass") {
+            IsFpClass
         } else if stem("ptrmask") {
             PtrMask
         } else if stem("stacksave") {
@@ -278,6 +281,11 @@ impl Executor<'_> {
                 )
             }
             StackSave => Some(Value::Concrete(0, 64)),
+            IsFpClass => {
+                let x = self.concretize_value(state, a(0)?, "floating-point class test")?;
+                let mask = a(1)?.as_concrete().unwrap_or(0) as u32;
+                Some(ops::lift1(&x, &mut |v| fp_class_test(v, mask)).map_err(unsupported)?)
+            }
             PtrMask => {
                 let (p, mask) = (a(0)?, a(1)?);
                 let mask = Value::from_expr(Expr::zext_or_trunc(mask.to_expr(), p.width()));
@@ -425,6 +433,68 @@ fn unary_bits(intrinsic: Intrinsic, v: &Value) -> Value {
             Expr::select(negative, Expr::sub(c(0), e.clone()), e.clone())
         }
     })
+}
+
+/// `llvm.is.fpclass`: whether the class of the float `v` (`float`, `double` or `x86_fp80`,
+/// by width) is in `mask`: bit 0 signaling NaN, 1 quiet NaN, 2 -inf, 3 -normal,
+/// 4 -subnormal, 5 -0, 6 +0, 7 +subnormal, 8 +normal, 9 +inf.
+fn fp_class_test(v: &Value, mask: u32) -> Result<Value, ops::Unsupported> {
+    let bits = v.as_concrete().unwrap_or(0);
+    // (sign, exponent all ones, exponent zero, fraction is zero, quiet bit)
+    let (negative, max_exp, zero_exp, zero_frac, quiet) = match v.width() {
+        32 => {
+            let (e, f) = ((bits >> 23) & 0xFF, bits & 0x7F_FFFF);
+            (
+                bits >> 31 & 1 == 1,
+                e == 0xFF,
+                e == 0,
+                f == 0,
+                f >> 22 & 1 == 1,
+            )
+        }
+        64 => {
+            let (e, f) = ((bits >> 52) & 0x7FF, bits & 0xF_FFFF_FFFF_FFFF);
+            (
+                bits >> 63 & 1 == 1,
+                e == 0x7FF,
+                e == 0,
+                f == 0,
+                f >> 51 & 1 == 1,
+            )
+        }
+        80 => {
+            // The integer bit (63) is explicit; the fraction is bits 0..63.
+            let (e, f) = ((bits >> 64) & 0x7FFF, bits & 0x7FFF_FFFF_FFFF_FFFF);
+            let zero_exp = e == 0 && bits & (1 << 63) == 0;
+            (
+                bits >> 79 & 1 == 1,
+                e == 0x7FFF,
+                zero_exp,
+                f == 0,
+                f >> 62 & 1 == 1,
+            )
+        }
+        w => {
+            return Err(ops::Unsupported(format!(
+                "llvm.is.fpclass on a {w}-bit value"
+            )))
+        }
+    };
+    let class = match (max_exp, zero_exp, zero_frac) {
+        (true, _, false) if quiet => 1,
+        (true, _, false) => 0,
+        (true, _, true) => 2,
+        (false, true, true) => 5,
+        (false, true, false) => 4,
+        (false, false, _) => 3,
+    };
+    // Negative classes are 2..=5; the positive ones mirror them: 9..=6.
+    let bit = if class < 2 || negative {
+        class
+    } else {
+        11 - class
+    };
+    Ok(Value::bool(mask >> bit & 1 == 1))
 }
 
 fn funnel(left: bool, a: &Value, b: &Value, c: &Value) -> Value {
