@@ -87,7 +87,8 @@ impl Executor<'_> {
         address
     }
 
-    /// `alloca`: a stack object freed when the frame returns.
+    /// `alloca`: a stack object freed when the frame returns; a symbolic element count (a
+    /// variable-length array) is concretised as KLEE does for allocation sizes.
     pub(crate) fn alloca(
         &mut self,
         module: &Module,
@@ -97,8 +98,33 @@ impl Executor<'_> {
         count: Value,
         align: u64,
     ) -> Exec<Value> {
-        let count = self.concretize(state, &count, "alloca size")?;
-        let size = module.ty(elem).size.saturating_mul(count as u64);
+        let elem_size = module.ty(elem).size;
+        let size = match count {
+            Value::Symbolic(n) => {
+                let n = Expr::zext_or_trunc(n, 64);
+                let bytes = Expr::mul(n, Expr::constant(elem_size as u128, 64));
+                let mut allocate_other = |ex: &mut Self, st: &mut State, size: u64| {
+                    ex.alloca_bytes(module, st, inst, size, align)
+                };
+                self.concretize_size(state, inst.dest, &bytes, &mut allocate_other)?
+            }
+            other => {
+                let count = self.concretize(state, &other, "alloca size")?;
+                elem_size.saturating_mul(count as u64)
+            }
+        };
+        self.alloca_bytes(module, state, inst, size, align)
+    }
+
+    /// A stack object of `size` bytes in the current frame.
+    fn alloca_bytes(
+        &mut self,
+        module: &Module,
+        state: &mut State,
+        inst: &Inst,
+        size: u64,
+        align: u64,
+    ) -> Exec<Value> {
         if size > self.config.max_alloc_size {
             return Err(Termination::error(
                 ErrorKind::Model,

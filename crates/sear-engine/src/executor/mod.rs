@@ -11,6 +11,7 @@
 //! failures of sear itself are reported as `EngineError`.
 
 mod arrayopt;
+mod alloc_size;
 mod branch;
 mod calls;
 mod init;

@@ -433,10 +433,14 @@ impl Executor<'_> {
     fn malloc(&mut self, module: &Module, state: &mut State, inst: &Inst, size: &Value, init: Init) -> Exec<Option<Value>> {
         let size = match size {
             Value::Concrete(s, _) => *s as u64,
-            Value::Symbolic(e) => match self.concretize_size(module, state, inst, e, &init)? {
-                Some(s) => s,
-                None => return Ok(Some(Value::Concrete(0, 64))),
-            },
+            Value::Symbolic(e) => {
+                let mut allocate_other = |ex: &mut Self, st: &mut State, n: u64| {
+                    let n = Value::Concrete(n as u128, 64);
+                    let p = ex.malloc(module, st, inst, &n, init.clone())?;
+                    Ok(p.unwrap_or(Value::Concrete(0, 64)))
+                };
+                self.concretize_size(state, inst.dest, e, &mut allocate_other)?
+            }
             Value::Aggregate(_) => return Err(exec("aggregate allocation size")),
         };
         if size > self.config.max_alloc_size {
@@ -446,68 +450,6 @@ impl Executor<'_> {
         let name = module.function(state.frame().func).name.clone();
         let address = self.allocate(state, size, 16, ObjectKind::Heap, name, init, inst.loc);
         Ok(Some(Value::Concrete(address as u128, 64)))
-    }
-
-    /// KLEE's concretisation of a symbolic allocation size: the smallest power-of-two
-    /// halving of a feasible value; if exactly one other size is feasible, a fork allocates
-    /// it; otherwise the other sizes fork a path where `malloc` returns NULL for huge sizes,
-    /// and a `model` error for the rest. `None` means "return NULL".
-    fn concretize_size(
-        &mut self,
-        module: &Module,
-        state: &mut State,
-        inst: &Inst,
-        size: &Expr,
-        init: &Init,
-    ) -> Exec<Option<u64>> {
-        let dest = inst.dest;
-        let w = size.width();
-        let mut example = self.get_value(state, size, "allocation size")?;
-        while example > 128 {
-            let half = example >> 1;
-            let eq = Expr::eq(Expr::constant(half, w), size.clone());
-            if !self.may_be_true(state, &eq, "allocation size")? {
-                break;
-            }
-            example = half;
-        }
-        let fixed = Expr::eq(Expr::constant(example, w), size.clone());
-        if !self.must_be_true(state, &fixed, "allocation size")? {
-            let mut other = self.fork_state(state);
-            other.add_constraint(Expr::not(fixed.clone()));
-            let second = self.get_value(&other, size, "allocation size")?;
-            let only = Expr::eq(Expr::constant(second, w), size.clone());
-            let huge = Expr::ult(Expr::constant(1u128 << 31, w), size.clone());
-            if self.must_be_true(&other, &only, "allocation size")? {
-                let second = Value::Concrete(second, w);
-                match self.malloc(module, &mut other, inst, &second, init.clone()) {
-                    Ok(address) => {
-                        if let (Some(dest), Some(address)) = (dest, address) {
-                            other.frame_mut().locals[dest.0 as usize] = address;
-                        }
-                        self.pending.push(other);
-                    }
-                    Err(t) => self.terminate(other, t),
-                }
-            } else if self.may_be_true(&other, &huge, "allocation size")? {
-                if self.may_be_true(&other, &Expr::not(huge.clone()), "allocation size")? {
-                    let mut rest = self.fork_state(&mut other);
-                    rest.add_constraint(Expr::not(huge.clone()));
-                    let message = format!("concretized symbolic size (tried {example})");
-                    self.terminate(rest, Termination::error(ErrorKind::Model, message));
-                }
-                other.add_constraint(huge);
-                if let Some(dest) = dest {
-                    other.frame_mut().locals[dest.0 as usize] = Value::Concrete(0, 64);
-                }
-                self.pending.push(other);
-            } else {
-                let message = format!("concretized symbolic size (tried {example})");
-                self.terminate(other, Termination::error(ErrorKind::Model, message));
-            }
-            state.add_constraint(fixed);
-        }
-        Ok(Some(example as u64))
     }
 
     fn realloc(&mut self, module: &Module, state: &mut State, inst: &Inst, ptr: &Value, size: &Value) -> Exec<Value> {

@@ -1,0 +1,75 @@
+//! KLEE's concretisation of a symbolic allocation size (`malloc` and friends, and `alloca`
+//! of a variable-length array).
+
+use sear_expr::Expr;
+use sear_ir::Slot;
+
+use super::{Exec, Executor};
+use crate::state::State;
+use crate::termination::{ErrorKind, Termination};
+use crate::value::Value;
+
+impl Executor<'_> {
+    /// Fixes a symbolic allocation size as KLEE does and returns the size to allocate on
+    /// this path: the smallest power-of-two halving of a feasible value. If exactly one
+    /// other size is feasible, a fork allocates it with `allocate_other` (which returns the
+    /// pointer bound to `dest`); otherwise the other sizes fork a path where the allocation
+    /// yields NULL for huge sizes (above 2^31), and a `model` error for the rest.
+    pub(crate) fn concretize_size(
+        &mut self,
+        state: &mut State,
+        dest: Option<Slot>,
+        size: &Expr,
+        allocate_other: &mut dyn FnMut(&mut Self, &mut State, u64) -> Exec<Value>,
+    ) -> Exec<u64> {
+        let w = size.width();
+        let mut example = self.get_value(state, size, "allocation size")?;
+        while example > 128 {
+            let half = example >> 1;
+            let eq = Expr::eq(Expr::constant(half, w), size.clone());
+            if !self.may_be_true(state, &eq, "allocation size")? {
+                break;
+            }
+            example = half;
+        }
+        let fixed = Expr::eq(Expr::constant(example, w), size.clone());
+        if self.must_be_true(state, &fixed, "allocation size")? {
+            return Ok(example as u64);
+        }
+        let mut other = self.fork_state(state);
+        other.add_constraint(Expr::not(fixed.clone()));
+        state.add_constraint(fixed);
+        let second = self.get_value(&other, size, "allocation size")?;
+        let only = Expr::eq(Expr::constant(second, w), size.clone());
+        let huge = Expr::ult(Expr::constant(1u128 << 31, w), size.clone());
+        let model_error = || {
+            let message = format!("concretized symbolic size (tried {example})");
+            Termination::error(ErrorKind::Model, message)
+        };
+        if self.must_be_true(&other, &only, "allocation size")? {
+            match allocate_other(self, &mut other, second as u64) {
+                Ok(pointer) => {
+                    if let Some(dest) = dest {
+                        other.frame_mut().locals[dest.0 as usize] = pointer;
+                    }
+                    self.pending.push(other);
+                }
+                Err(t) => self.terminate(other, t),
+            }
+        } else if self.may_be_true(&other, &huge, "allocation size")? {
+            if self.may_be_true(&other, &Expr::not(huge.clone()), "allocation size")? {
+                let mut rest = self.fork_state(&mut other);
+                rest.add_constraint(Expr::not(huge.clone()));
+                self.terminate(rest, model_error());
+            }
+            other.add_constraint(huge);
+            if let Some(dest) = dest {
+                other.frame_mut().locals[dest.0 as usize] = Value::Concrete(0, 64);
+            }
+            self.pending.push(other);
+        } else {
+            self.terminate(other, model_error());
+        }
+        Ok(example as u64)
+    }
+}
