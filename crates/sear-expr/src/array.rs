@@ -55,6 +55,8 @@ pub struct ArrayRef(Arc<Array>);
 
 static NEXT_ARRAY_ID: AtomicU64 = AtomicU64::new(1);
 
+// `new` returns the shared handle, not the root itself: roots only exist behind `ArrayRef`.
+#[allow(clippy::new_ret_no_self)]
 impl Array {
     /// Creates an array with 32-bit indices. `contents`, when given, must hold `size` bytes
     /// and makes the array constant.
@@ -77,7 +79,11 @@ impl Array {
     ) -> ArrayRef {
         let name = name.into();
         if let Some(bytes) = &contents {
-            assert_eq!(bytes.len() as u64, size, "constant array contents must match its size");
+            assert_eq!(
+                bytes.len() as u64,
+                size,
+                "constant array contents must match its size"
+            );
         }
         let mut hasher = FxHasher::default();
         name.hash(&mut hasher);

@@ -64,11 +64,7 @@ pub fn neg(value: u128, width: u32) -> u128 {
 
 /// Unsigned division with SMT-LIB semantics (`x / 0 = all ones`).
 pub fn udiv(a: u128, b: u128, width: u32) -> u128 {
-    if b == 0 {
-        mask(width)
-    } else {
-        a / b
-    }
+    a.checked_div(b).unwrap_or(mask(width))
 }
 
 /// Unsigned remainder with SMT-LIB semantics (`x % 0 = x`).
@@ -127,11 +123,7 @@ pub fn lshr(a: u128, b: u128, width: u32) -> u128 {
 /// Arithmetic right shift; shifting by `width` or more gives the sign fill.
 pub fn ashr(a: u128, b: u128, width: u32) -> u128 {
     let s = to_signed(a, width);
-    let amount = if b >= width as u128 {
-        127
-    } else {
-        b as u32
-    };
+    let amount = if b >= width as u128 { 127 } else { b as u32 };
     trunc((s >> amount.min(127)) as u128, width)
 }
 

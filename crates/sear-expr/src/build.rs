@@ -10,6 +10,9 @@ use crate::bits::{mask, neg, sext as sext_bits, signed_min, to_signed, trunc};
 use crate::expr::{BinOp, CmpOp, Expr, ExprKind};
 use crate::fold::{fold_binary, fold_cmp, fold_concat, fold_extract, fold_not};
 
+// The constructors are associated functions named after the operators they build; they are
+// not the `std::ops` traits, which would hide the simplification behind operator syntax.
+#[allow(clippy::should_implement_trait)]
 impl Expr {
     /// A `width`-bit constant (the value is truncated to the width).
     pub fn constant(value: u128, width: u32) -> Expr {
@@ -46,7 +49,11 @@ impl Expr {
     /// With dynamic constant folding switched off ([`crate::array_opt::folding`]), skipped
     /// writes stay in the read's update list and constant roots are not folded.
     pub fn read(updates: &UpdateList, index: Expr) -> Expr {
-        assert_eq!(index.width(), updates.root().index_width(), "read index width");
+        assert_eq!(
+            index.width(),
+            updates.root().index_width(),
+            "read index width"
+        );
         if !crate::array_opt::folding::read_folding() {
             return read_unfolded(updates, index);
         }
@@ -58,7 +65,13 @@ impl Expr {
             }
             if !same.is_false() {
                 let trimmed = UpdateList::from_parts(updates.root().clone(), Some(write.clone()));
-                return Expr::make(ExprKind::Read { updates: trimmed, index }, 8);
+                return Expr::make(
+                    ExprKind::Read {
+                        updates: trimmed,
+                        index,
+                    },
+                    8,
+                );
             }
             node = write.next();
         }
@@ -103,24 +116,44 @@ impl Expr {
             }
         }
         // select(c, select(c, a, _), b) = select(c, a, b) and the mirror image.
-        if let ExprKind::Select { cond: c2, then_expr: a, .. } = then_expr.kind() {
+        if let ExprKind::Select {
+            cond: c2,
+            then_expr: a,
+            ..
+        } = then_expr.kind()
+        {
             if *c2 == cond {
                 return Expr::select(cond, a.clone(), else_expr);
             }
         }
-        if let ExprKind::Select { cond: c2, else_expr: b, .. } = else_expr.kind() {
+        if let ExprKind::Select {
+            cond: c2,
+            else_expr: b,
+            ..
+        } = else_expr.kind()
+        {
             if *c2 == cond {
                 return Expr::select(cond, then_expr, b.clone());
             }
         }
         let width = then_expr.width();
-        Expr::make(ExprKind::Select { cond, then_expr, else_expr }, width)
+        Expr::make(
+            ExprKind::Select {
+                cond,
+                then_expr,
+                else_expr,
+            },
+            width,
+        )
     }
 
     /// `hi` above `lo`.
     pub fn concat(hi: Expr, lo: Expr) -> Expr {
         let width = hi.width() + lo.width();
-        assert!(width <= crate::bits::MAX_WIDTH, "concat wider than 128 bits");
+        assert!(
+            width <= crate::bits::MAX_WIDTH,
+            "concat wider than 128 bits"
+        );
         if let (Some(h), Some(l)) = (hi.as_constant(), lo.as_constant()) {
             return Expr::constant(fold_concat(h, l, lo.width()), width);
         }
@@ -128,8 +161,16 @@ impl Expr {
             return Expr::zext(lo, width);
         }
         // Adjacent extracts of the same expression merge.
-        if let (ExprKind::Extract { expr: e1, offset: o1 }, ExprKind::Extract { expr: e2, offset: o2 }) =
-            (hi.kind(), lo.kind())
+        if let (
+            ExprKind::Extract {
+                expr: e1,
+                offset: o1,
+            },
+            ExprKind::Extract {
+                expr: e2,
+                offset: o2,
+            },
+        ) = (hi.kind(), lo.kind())
         {
             if e1 == e2 && *o1 == o2 + lo.width() {
                 return Expr::extract(e1.clone(), *o2, width);
@@ -154,7 +195,10 @@ impl Expr {
 
     /// Bits `offset .. offset + width` of `expr`.
     pub fn extract(expr: Expr, offset: u32, width: u32) -> Expr {
-        assert!(width >= 1 && offset + width <= expr.width(), "extract out of range");
+        assert!(
+            width >= 1 && offset + width <= expr.width(),
+            "extract out of range"
+        );
         if offset == 0 && width == expr.width() {
             return expr;
         }
@@ -162,7 +206,10 @@ impl Expr {
             return Expr::constant(fold_extract(v, offset, width), width);
         }
         match expr.kind() {
-            ExprKind::Extract { expr: inner, offset: o } => {
+            ExprKind::Extract {
+                expr: inner,
+                offset: o,
+            } => {
                 return Expr::extract(inner.clone(), o + offset, width);
             }
             ExprKind::Concat { hi, lo } => {
@@ -188,14 +235,14 @@ impl Expr {
                 }
                 return Expr::zext(Expr::extract(inner.clone(), offset, iw - offset), width);
             }
-            ExprKind::SExt(inner) => {
-                if offset + width <= inner.width() {
-                    return Expr::extract(inner.clone(), offset, width);
-                }
+            ExprKind::SExt(inner) if offset + width <= inner.width() => {
+                return Expr::extract(inner.clone(), offset, width);
             }
-            ExprKind::Select { cond, then_expr, else_expr }
-                if then_expr.is_constant() && else_expr.is_constant() =>
-            {
+            ExprKind::Select {
+                cond,
+                then_expr,
+                else_expr,
+            } if then_expr.is_constant() && else_expr.is_constant() => {
                 return Expr::select(
                     cond.clone(),
                     Expr::extract(then_expr.clone(), offset, width),
@@ -442,7 +489,12 @@ impl Expr {
         let iw = index.width();
         let parts: Vec<Expr> = (0..bytes)
             .rev()
-            .map(|i| Expr::read(updates, Expr::add(Expr::constant(i as u128, iw), index.clone())))
+            .map(|i| {
+                Expr::read(
+                    updates,
+                    Expr::add(Expr::constant(i as u128, iw), index.clone()),
+                )
+            })
             .collect();
         Expr::concat_all(&parts)
     }
@@ -461,7 +513,13 @@ fn read_unfolded(updates: &UpdateList, index: Expr) -> Expr {
             break;
         }
     }
-    Expr::make(ExprKind::Read { updates: updates.clone(), index }, 8)
+    Expr::make(
+        ExprKind::Read {
+            updates: updates.clone(),
+            index,
+        },
+        8,
+    )
 }
 
 /// The deepest expression an extract is pushed into through `Not` and through binary
@@ -495,7 +553,12 @@ fn simplify_binary(op: BinOp, lhs: &Expr, rhs: &Expr, width: u32) -> Option<Expr
             }
             if let Some(c1) = c {
                 // c1 + (c2 + x) = (c1 + c2) + x ; c1 + (c2 - x) = (c1 + c2) - x
-                if let ExprKind::Binary { op: inner, lhs: l2, rhs: r2 } = rhs.kind() {
+                if let ExprKind::Binary {
+                    op: inner,
+                    lhs: l2,
+                    rhs: r2,
+                } = rhs.kind()
+                {
                     if let Some(c2) = l2.as_constant() {
                         let sum = Expr::constant(c1.wrapping_add(c2), width);
                         match inner {
@@ -520,11 +583,19 @@ fn simplify_binary(op: BinOp, lhs: &Expr, rhs: &Expr, width: u32) -> Option<Expr
             }
             if let Some(c2) = rhs.as_constant() {
                 // x - c = (-c) + x
-                return Some(Expr::add(Expr::constant(neg(c2, width), width), lhs.clone()));
+                return Some(Expr::add(
+                    Expr::constant(neg(c2, width), width),
+                    lhs.clone(),
+                ));
             }
             if let Some(c1) = c {
                 // c1 - (c2 + x) = (c1 - c2) - x
-                if let ExprKind::Binary { op: BinOp::Add, lhs: l2, rhs: r2 } = rhs.kind() {
+                if let ExprKind::Binary {
+                    op: BinOp::Add,
+                    lhs: l2,
+                    rhs: r2,
+                } = rhs.kind()
+                {
                     if let Some(c2) = l2.as_constant() {
                         let diff = Expr::constant(c1.wrapping_sub(c2), width);
                         return Some(Expr::sub(diff, r2.clone()));
@@ -532,7 +603,12 @@ fn simplify_binary(op: BinOp, lhs: &Expr, rhs: &Expr, width: u32) -> Option<Expr
                 }
             }
             // (x + y) - y = x and (y + x) - y = x.
-            if let ExprKind::Binary { op: BinOp::Add, lhs: a, rhs: b } = lhs.kind() {
+            if let ExprKind::Binary {
+                op: BinOp::Add,
+                lhs: a,
+                rhs: b,
+            } = lhs.kind()
+            {
                 if b == rhs {
                     return Some(a.clone());
                 }
@@ -550,7 +626,12 @@ fn simplify_binary(op: BinOp, lhs: &Expr, rhs: &Expr, width: u32) -> Option<Expr
                 Some(0) => return Some(lhs.clone()),
                 Some(1) => return Some(rhs.clone()),
                 Some(c1) => {
-                    if let ExprKind::Binary { op: BinOp::Mul, lhs: l2, rhs: r2 } = rhs.kind() {
+                    if let ExprKind::Binary {
+                        op: BinOp::Mul,
+                        lhs: l2,
+                        rhs: r2,
+                    } = rhs.kind()
+                    {
                         if let Some(c2) = l2.as_constant() {
                             let prod = Expr::constant(c1.wrapping_mul(c2), width);
                             return Some(Expr::mul(prod, r2.clone()));
@@ -587,7 +668,12 @@ fn simplify_binary(op: BinOp, lhs: &Expr, rhs: &Expr, width: u32) -> Option<Expr
                 return Some(Expr::constant(0, width));
             }
             if let Some(c1) = c {
-                if let ExprKind::Binary { op: BinOp::And, lhs: l2, rhs: r2 } = rhs.kind() {
+                if let ExprKind::Binary {
+                    op: BinOp::And,
+                    lhs: l2,
+                    rhs: r2,
+                } = rhs.kind()
+                {
                     if let Some(c2) = l2.as_constant() {
                         return Some(Expr::and(Expr::constant(c1 & c2, width), r2.clone()));
                     }
@@ -609,7 +695,12 @@ fn simplify_binary(op: BinOp, lhs: &Expr, rhs: &Expr, width: u32) -> Option<Expr
                 return Some(Expr::constant(all_ones, width));
             }
             if let Some(c1) = c {
-                if let ExprKind::Binary { op: BinOp::Or, lhs: l2, rhs: r2 } = rhs.kind() {
+                if let ExprKind::Binary {
+                    op: BinOp::Or,
+                    lhs: l2,
+                    rhs: r2,
+                } = rhs.kind()
+                {
                     if let Some(c2) = l2.as_constant() {
                         return Some(Expr::or(Expr::constant(c1 | c2, width), r2.clone()));
                     }
@@ -628,7 +719,12 @@ fn simplify_binary(op: BinOp, lhs: &Expr, rhs: &Expr, width: u32) -> Option<Expr
                 return Some(Expr::constant(0, width));
             }
             if let Some(c1) = c {
-                if let ExprKind::Binary { op: BinOp::Xor, lhs: l2, rhs: r2 } = rhs.kind() {
+                if let ExprKind::Binary {
+                    op: BinOp::Xor,
+                    lhs: l2,
+                    rhs: r2,
+                } = rhs.kind()
+                {
                     if let Some(c2) = l2.as_constant() {
                         return Some(Expr::xor(Expr::constant(c1 ^ c2, width), r2.clone()));
                     }
@@ -659,7 +755,10 @@ fn simplify_binary(op: BinOp, lhs: &Expr, rhs: &Expr, width: u32) -> Option<Expr
 fn simplify_cmp(op: CmpOp, lhs: &Expr, rhs: &Expr, width: u32) -> Option<Expr> {
     let max = mask(width);
     if lhs == rhs {
-        return Some(Expr::bool(matches!(op, CmpOp::Eq | CmpOp::Ule | CmpOp::Sle)));
+        return Some(Expr::bool(matches!(
+            op,
+            CmpOp::Eq | CmpOp::Ule | CmpOp::Sle
+        )));
     }
     match op {
         CmpOp::Eq => {
@@ -714,7 +813,11 @@ fn simplify_cmp(op: CmpOp, lhs: &Expr, rhs: &Expr, width: u32) -> Option<Expr> {
 /// `c == rhs` for a constant `c` and a non-constant `rhs`.
 fn simplify_eq_const(c: u128, rhs: &Expr, width: u32) -> Option<Expr> {
     if width == 1 {
-        return Some(if c == 1 { rhs.clone() } else { Expr::not(rhs.clone()) });
+        return Some(if c == 1 {
+            rhs.clone()
+        } else {
+            Expr::not(rhs.clone())
+        });
     }
     // Peel the invertible layers with a constant operand in a loop: in a chain such as
     // `h = (h + 1) ^ 3` iterated by a program, there is one layer per iteration.
@@ -763,7 +866,11 @@ fn simplify_eq_const(c: u128, rhs: &Expr, width: u32) -> Option<Expr> {
                 Expr::eq(Expr::constant(c_lo, lw), lo.clone()),
             ))
         }
-        ExprKind::Select { cond, then_expr, else_expr } => {
+        ExprKind::Select {
+            cond,
+            then_expr,
+            else_expr,
+        } => {
             let (t, e) = (then_expr.as_constant()?, else_expr.as_constant()?);
             Some(match (t == c, e == c) {
                 (true, true) => Expr::true_(),
@@ -804,7 +911,10 @@ fn signed_vs_extended(op: CmpOp, lhs: &Expr, rhs: &Expr) -> Option<Expr> {
     let width = lhs.width();
     if let (ExprKind::SExt(x), Some(c)) = (lhs.kind(), rhs.as_constant()) {
         let xw = x.width();
-        let (lo, hi) = (to_signed(signed_min(xw), xw), to_signed(signed_min(xw) - 1, xw));
+        let (lo, hi) = (
+            to_signed(signed_min(xw), xw),
+            to_signed(signed_min(xw) - 1, xw),
+        );
         let cv = to_signed(c, width);
         if cv > hi || (!strict && cv == hi) {
             return Some(Expr::true_());
@@ -816,7 +926,10 @@ fn signed_vs_extended(op: CmpOp, lhs: &Expr, rhs: &Expr) -> Option<Expr> {
     }
     if let (Some(c), ExprKind::SExt(x)) = (lhs.as_constant(), rhs.kind()) {
         let xw = x.width();
-        let (lo, hi) = (to_signed(signed_min(xw), xw), to_signed(signed_min(xw) - 1, xw));
+        let (lo, hi) = (
+            to_signed(signed_min(xw), xw),
+            to_signed(signed_min(xw) - 1, xw),
+        );
         let cv = to_signed(c, width);
         if cv < lo || (!strict && cv == lo) {
             return Some(Expr::true_());

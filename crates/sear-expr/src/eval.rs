@@ -145,7 +145,11 @@ impl<'a> Evaluator<'a> {
                 let i = self.value_of(index);
                 self.eval_read(updates, i)
             }
-            ExprKind::Select { cond, then_expr, else_expr } => {
+            ExprKind::Select {
+                cond,
+                then_expr,
+                else_expr,
+            } => {
                 if self.value_of(cond) == 1 {
                     self.value_of(then_expr)
                 } else {
@@ -155,9 +159,7 @@ impl<'a> Evaluator<'a> {
             ExprKind::Concat { hi, lo } => {
                 fold_concat(self.value_of(hi), self.value_of(lo), lo.width())
             }
-            ExprKind::Extract { expr, offset } => {
-                fold_extract(self.value_of(expr), *offset, width)
-            }
+            ExprKind::Extract { expr, offset } => fold_extract(self.value_of(expr), *offset, width),
             ExprKind::ZExt(x) => self.value_of(x),
             ExprKind::SExt(x) => sext(self.value_of(x), x.width(), width),
             ExprKind::Not(x) => fold_not(self.value_of(x), width),

@@ -54,7 +54,10 @@ pub enum BinOp {
 impl BinOp {
     /// True for operators whose operands may be swapped.
     pub fn is_commutative(self) -> bool {
-        matches!(self, BinOp::Add | BinOp::Mul | BinOp::And | BinOp::Or | BinOp::Xor)
+        matches!(
+            self,
+            BinOp::Add | BinOp::Mul | BinOp::And | BinOp::Or | BinOp::Xor
+        )
     }
     /// All binary operators.
     pub const ALL: [BinOp; 13] = [
@@ -187,25 +190,63 @@ impl Internable for Node {
         match (&self.kind, &other.kind) {
             (Constant(a), Constant(b)) => a == b,
             (
-                Read { updates: u1, index: i1 },
-                Read { updates: u2, index: i2 },
+                Read {
+                    updates: u1,
+                    index: i1,
+                },
+                Read {
+                    updates: u2,
+                    index: i2,
+                },
             ) => u1 == u2 && i1 == i2,
             (
-                Select { cond: c1, then_expr: t1, else_expr: e1 },
-                Select { cond: c2, then_expr: t2, else_expr: e2 },
+                Select {
+                    cond: c1,
+                    then_expr: t1,
+                    else_expr: e1,
+                },
+                Select {
+                    cond: c2,
+                    then_expr: t2,
+                    else_expr: e2,
+                },
             ) => c1 == c2 && t1 == t2 && e1 == e2,
             (Concat { hi: h1, lo: l1 }, Concat { hi: h2, lo: l2 }) => h1 == h2 && l1 == l2,
-            (Extract { expr: e1, offset: o1 }, Extract { expr: e2, offset: o2 }) => {
-                e1 == e2 && o1 == o2
-            }
+            (
+                Extract {
+                    expr: e1,
+                    offset: o1,
+                },
+                Extract {
+                    expr: e2,
+                    offset: o2,
+                },
+            ) => e1 == e2 && o1 == o2,
             (ZExt(a), ZExt(b)) | (SExt(a), SExt(b)) | (Not(a), Not(b)) => a == b,
             (
-                Binary { op: o1, lhs: a1, rhs: b1 },
-                Binary { op: o2, lhs: a2, rhs: b2 },
+                Binary {
+                    op: o1,
+                    lhs: a1,
+                    rhs: b1,
+                },
+                Binary {
+                    op: o2,
+                    lhs: a2,
+                    rhs: b2,
+                },
             ) => o1 == o2 && a1 == a2 && b1 == b2,
-            (Cmp { op: o1, lhs: a1, rhs: b1 }, Cmp { op: o2, lhs: a2, rhs: b2 }) => {
-                o1 == o2 && a1 == a2 && b1 == b2
-            }
+            (
+                Cmp {
+                    op: o1,
+                    lhs: a1,
+                    rhs: b1,
+                },
+                Cmp {
+                    op: o2,
+                    lhs: a2,
+                    rhs: b2,
+                },
+            ) => o1 == o2 && a1 == a2 && b1 == b2,
             _ => false,
         }
     }
@@ -221,7 +262,11 @@ fn hash_kind(kind: &ExprKind, width: u32) -> u64 {
             updates.structural_hash().hash(&mut h);
             index.structural_hash().hash(&mut h);
         }
-        ExprKind::Select { cond, then_expr, else_expr } => {
+        ExprKind::Select {
+            cond,
+            then_expr,
+            else_expr,
+        } => {
             cond.structural_hash().hash(&mut h);
             then_expr.structural_hash().hash(&mut h);
             else_expr.structural_hash().hash(&mut h);
@@ -270,7 +315,11 @@ fn take_children(kind: &mut ExprKind, out: &mut Vec<Expr>) {
     match old {
         ExprKind::Constant(_) => {}
         ExprKind::Read { index, .. } => out.push(index),
-        ExprKind::Select { cond, then_expr, else_expr } => {
+        ExprKind::Select {
+            cond,
+            then_expr,
+            else_expr,
+        } => {
             out.push(cond);
             out.push(then_expr);
             out.push(else_expr);
@@ -295,8 +344,17 @@ impl Expr {
     pub(crate) fn make(kind: ExprKind, width: u32) -> Expr {
         debug_assert!((1..=crate::bits::MAX_WIDTH).contains(&width));
         let hash = hash_kind(&kind, width);
-        let depth = 1 + children_of(&kind).iter().map(|c| c.depth()).max().unwrap_or(0);
-        Expr(EXPR_INTERNER.intern(Node { kind, width, hash, depth }))
+        let depth = 1 + children_of(&kind)
+            .iter()
+            .map(|c| c.depth())
+            .max()
+            .unwrap_or(0);
+        Expr(EXPR_INTERNER.intern(Node {
+            kind,
+            width,
+            hash,
+            depth,
+        }))
     }
 
     /// The node's shape.
@@ -362,7 +420,11 @@ pub(crate) fn children_of(kind: &ExprKind) -> Vec<Expr> {
     match kind {
         ExprKind::Constant(_) => vec![],
         ExprKind::Read { index, .. } => vec![index.clone()],
-        ExprKind::Select { cond, then_expr, else_expr } => {
+        ExprKind::Select {
+            cond,
+            then_expr,
+            else_expr,
+        } => {
             vec![cond.clone(), then_expr.clone(), else_expr.clone()]
         }
         ExprKind::Concat { hi, lo } => vec![hi.clone(), lo.clone()],

@@ -65,7 +65,11 @@ impl<T: Internable> Interner<T> {
             }
         }
         let node = Arc::new(value);
-        shard.map.entry(hash).or_default().push(Arc::downgrade(&node));
+        shard
+            .map
+            .entry(hash)
+            .or_default()
+            .push(Arc::downgrade(&node));
         shard.live_estimate += 1;
         if shard.live_estimate >= shard.sweep_at {
             shard.map.retain(|_, bucket| {

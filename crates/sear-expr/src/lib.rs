@@ -31,9 +31,9 @@ pub mod expr;
 pub mod fold;
 pub mod intern;
 pub mod smtlib;
-pub mod visit;
 #[cfg(feature = "testing")]
 pub mod testing;
+pub mod visit;
 
 pub use array::{Array, ArrayKind, ArrayRef, UpdateList, UpdateNode};
 pub use eval::{Assignment, Evaluator};

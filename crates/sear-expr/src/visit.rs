@@ -153,13 +153,13 @@ impl<F: FnMut(&Expr, &Expr) -> Option<Expr>> Rewriter<F> {
                 let updates = self.rebuild_updates(updates);
                 Expr::read(&updates, self.get(index))
             }
-            ExprKind::Select { cond, then_expr, else_expr } => {
-                Expr::select(self.get(cond), self.get(then_expr), self.get(else_expr))
-            }
+            ExprKind::Select {
+                cond,
+                then_expr,
+                else_expr,
+            } => Expr::select(self.get(cond), self.get(then_expr), self.get(else_expr)),
             ExprKind::Concat { hi, lo } => Expr::concat(self.get(hi), self.get(lo)),
-            ExprKind::Extract { expr, offset } => {
-                Expr::extract(self.get(expr), *offset, e.width())
-            }
+            ExprKind::Extract { expr, offset } => Expr::extract(self.get(expr), *offset, e.width()),
             ExprKind::ZExt(x) => Expr::zext(self.get(x), e.width()),
             ExprKind::SExt(x) => Expr::sext(self.get(x), e.width()),
             ExprKind::Not(x) => Expr::not(self.get(x)),
