@@ -454,7 +454,38 @@ impl Executor<'_> {
 
     fn realloc(&mut self, module: &Module, state: &mut State, inst: &Inst, ptr: &Value, size: &Value) -> Exec<Value> {
         let address = self.concretize(state, ptr, "realloc pointer")? as u64;
-        let new_size = self.concretize(state, size, "realloc size")? as u64;
+        let new_size = match size {
+            Value::Symbolic(e) => {
+                // As KLEE: fork on a zero size (realloc frees), then concretise the size; a
+                // huge size yields NULL and keeps the old object.
+                let e = Expr::zext_or_trunc(e.clone(), 64);
+                let old = Value::Concrete(address as u128, 64);
+                let mut allocate_other = |ex: &mut Self, st: &mut State, n: u64| {
+                    ex.realloc(module, st, inst, &old, &Value::Concrete(n as u128, 64))
+                };
+                let zero = Expr::eq(Expr::constant(0, 64), e.clone());
+                if self.must_be_true(state, &zero, "realloc size")? {
+                    0
+                } else {
+                    if self.may_be_true(state, &zero, "realloc size")? {
+                        let mut other = self.fork_state(state);
+                        other.add_constraint(zero.clone());
+                        match allocate_other(self, &mut other, 0) {
+                            Ok(pointer) => {
+                                if let Some(dest) = inst.dest {
+                                    other.frame_mut().locals[dest.0 as usize] = pointer;
+                                }
+                                self.pending.push(other);
+                            }
+                            Err(t) => self.terminate(other, t),
+                        }
+                        state.add_constraint(Expr::not(zero));
+                    }
+                    self.concretize_size(state, inst.dest, &e, &mut allocate_other)?
+                }
+            }
+            other => self.concretize(state, other, "realloc size")? as u64,
+        };
         if address == 0 {
             return Ok(self
                 .malloc(module, state, inst, &Value::Concrete(new_size as u128, 64), Init::Garbage)?
