@@ -47,8 +47,13 @@ static void exchange(char **argv) {
   st.last_nonopt = c;
 }
 
+/* Whether two options matched by the same prefix make it ambiguous. */
+static int conflicts(const struct option *a, const struct option *b, int long_only) {
+  return long_only || a->has_arg != b->has_arg || a->flag != b->flag || a->val != b->val;
+}
+
 static int long_option(int argc, char **argv, const struct option *longopts, int *longind,
-                       const char *prefix, int print_errors, int colon) {
+                       const char *prefix, int print_errors, int colon, int long_only) {
   char *name = st.nextchar;
   char *end = name;
   while (*end != '\0' && *end != '=')
@@ -56,28 +61,35 @@ static int long_option(int argc, char **argv, const struct option *longopts, int
   size_t len = (size_t)(end - name);
   const struct option *found = NULL;
   int index = -1, ambiguous = 0;
+  /* An exact match wins; otherwise a unique prefix, or prefixes of options that all do
+   * the same (in getopt_long_only mode, any second prefix is ambiguous). */
   for (int i = 0; longopts[i].name != NULL; i++) {
-    const struct option *o = &longopts[i];
-    if (strncmp(o->name, name, len) != 0)
-      continue;
-    if (strlen(o->name) == len) {
-      found = o;
+    if (strncmp(longopts[i].name, name, len) == 0 && strlen(longopts[i].name) == len) {
+      found = &longopts[i];
       index = i;
-      ambiguous = 0;
       break;
     }
-    if (found == NULL) {
-      found = o;
-      index = i;
-    } else if (found->has_arg != o->has_arg || found->flag != o->flag || found->val != o->val) {
-      ambiguous = 1;
+  }
+  if (found == NULL) {
+    for (int i = 0; longopts[i].name != NULL; i++) {
+      const struct option *o = &longopts[i];
+      if (strncmp(o->name, name, len) != 0)
+        continue;
+      if (found == NULL) {
+        found = o;
+        index = i;
+      } else if (conflicts(found, o, long_only)) {
+        ambiguous = 1;
+      }
     }
   }
   if (ambiguous) {
     if (print_errors) {
+      /* glibc's wording: the first match, then every match that conflicts with it. */
       fprintf(stderr, "%s: option '%s%s' is ambiguous; possibilities:", argv[0], prefix, name);
       for (int i = 0; longopts[i].name != NULL; i++)
-        if (strncmp(longopts[i].name, name, len) == 0)
+        if (strncmp(longopts[i].name, name, len) == 0 &&
+            (i == index || conflicts(found, &longopts[i], long_only)))
           fprintf(stderr, " '%s%s'", prefix, longopts[i].name);
       fputc('\n', stderr);
     }
@@ -179,7 +191,7 @@ static int parse(int argc, char **argv, const char *optstring, const struct opti
     }
     if (longopts != NULL && argv[optind][1] == '-') {
       st.nextchar = argv[optind] + 2;
-      int r = long_option(argc, argv, longopts, longind, "--", print_errors, colon);
+      int r = long_option(argc, argv, longopts, longind, "--", print_errors, colon, long_only);
       if (r == -2) {
         if (print_errors)
           fprintf(stderr, "%s: unrecognized option '--%s'\n", argv[0], st.nextchar);
@@ -193,7 +205,7 @@ static int parse(int argc, char **argv, const char *optstring, const struct opti
     if (longopts != NULL && long_only &&
         (argv[optind][2] != '\0' || strchr(optstring, argv[optind][1]) == NULL)) {
       st.nextchar = argv[optind] + 1;
-      int r = long_option(argc, argv, longopts, longind, "-", print_errors, colon);
+      int r = long_option(argc, argv, longopts, longind, "-", print_errors, colon, long_only);
       if (r != -2)
         return r;
       if (strchr(optstring, *st.nextchar) == NULL) {

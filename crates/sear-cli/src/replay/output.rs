@@ -87,13 +87,14 @@ fn without_replay_lines(stderr: &[u8]) -> Vec<u8> {
         .collect()
 }
 
-/// True for a line such as `==1234==WARNING: AddressSanitizer failed to allocate ...`.
+/// True for a sanitizer's line, such as `==1234==WARNING: AddressSanitizer failed to
+/// allocate ...` or `==1234==AddressSanitizer: WARNING: unexpected format specifier ...`.
 fn is_sanitizer_warning(line: &[u8]) -> bool {
     let Some(rest) = line.strip_prefix(b"==") else {
         return false;
     };
     let digits = rest.iter().take_while(|b| b.is_ascii_digit()).count();
-    digits > 0 && rest[digits..].starts_with(b"==WARNING: ")
+    digits > 0 && rest[digits..].starts_with(b"==")
 }
 
 fn difference(what: &str, sear: &[u8], native: &[u8]) -> Option<String> {
