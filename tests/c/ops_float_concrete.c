@@ -1,4 +1,4 @@
-// Floating point on concrete values: float/double arithmetic, conversions both ways,
+// Floating point on concrete values: float/double/long double arithmetic, conversions,
 // comparisons (ordered, unordered with NaN), fabs and negation.
 // Reasoning: every float value is concrete (volatile locals), so the asserts are decided
 // without forking; one branch on a symbolic int: 2 paths.
@@ -29,6 +29,10 @@ int main(void) {
     double nan = zero / zero;
     klee_assert(nan != nan);
     klee_assert(!(nan < 1.0) & !(nan >= 1.0));
+    volatile long double ld = 1.25L, ltiny = 4.9406564584124654e-324L;
+    klee_assert((double)(ld * 2) == 2.5);
+    klee_assert((double)ltiny == 4.9406564584124654e-324);
+    klee_assert((long long)(ld * 1e6L) == 1250000);
     double inf = 1.0 / zero;
     klee_assert(inf > 1e308);
     klee_assert(-inf < -1e308);

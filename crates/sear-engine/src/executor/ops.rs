@@ -178,7 +178,18 @@ pub fn fp80_to_f64(bits: u128) -> f64 {
             f64::NAN
         }
     } else {
-        (mantissa as f64) * 2f64.powi(exponent - 16383 - 63)
+        // Scale in steps: 2^(exponent - 16383 - 63) alone underflows for subnormal doubles.
+        let mut magnitude = mantissa as f64;
+        let mut e = exponent - 16383 - 63;
+        while e < -1000 {
+            magnitude *= 2f64.powi(-1000);
+            e += 1000;
+        }
+        while e > 1000 {
+            magnitude *= 2f64.powi(1000);
+            e -= 1000;
+        }
+        magnitude * 2f64.powi(e)
     };
     if negative {
         -magnitude
