@@ -60,8 +60,15 @@ fn parse_summary_check(v: &str) -> SummaryCheck {
         None => (v, None),
     };
     let parts: Vec<&str> = check.split_whitespace().collect();
-    assert_eq!(parts.len(), 3, "expect-summary: KEY OP N [if TEXT], got '{v}'");
-    assert!(["==", ">=", "<=", ">"].contains(&parts[1]), "expect-summary: bad operator in '{v}'");
+    assert_eq!(
+        parts.len(),
+        3,
+        "expect-summary: KEY OP N [if TEXT], got '{v}'"
+    );
+    assert!(
+        ["==", ">=", "<=", ">"].contains(&parts[1]),
+        "expect-summary: bad operator in '{v}'"
+    );
     SummaryCheck {
         key: parts[0].to_string(),
         op: parts[1].to_string(),
@@ -217,7 +224,12 @@ fn check(program: &Path) -> Vec<String> {
         match &first {
             None => first = Some((label, summary)),
             Some((first_label, first_summary)) => {
-                for key in ["completed_paths", "error_paths", "early_paths", "trace_digest"] {
+                for key in [
+                    "completed_paths",
+                    "error_paths",
+                    "early_paths",
+                    "trace_digest",
+                ] {
                     if summary[key] != first_summary[key] {
                         problems.push(format!(
                             "{name}: {key} = {} under '{label}' but {} under '{first_label}'",
@@ -237,7 +249,11 @@ fn lookup_number(v: &Value, key: &str) -> Option<f64> {
 }
 
 /// Runs one program under one configuration; returns the mismatches and the summary.
-fn check_config(program: &Path, expect: &Expectations, config: &[String]) -> (Vec<String>, Option<Value>) {
+fn check_config(
+    program: &Path,
+    expect: &Expectations,
+    config: &[String],
+) -> (Vec<String>, Option<Value>) {
     let out_root = tempfile::tempdir().expect("tempdir");
     let out = out_root.path().join("out");
     let mut cmd = Command::new(sear());
@@ -245,10 +261,17 @@ fn check_config(program: &Path, expect: &Expectations, config: &[String]) -> (Ve
     if !expect.sear_args.iter().any(|a| a.starts_with("--search")) {
         cmd.args(["--search", "dfs"]);
     }
-    cmd.args(&expect.sear_args).args(config).arg(program).args(&expect.program_args);
+    cmd.args(&expect.sear_args)
+        .args(config)
+        .arg(program)
+        .args(&expect.program_args);
     let output = cmd.output().expect("sear runs");
     let file = program.file_name().unwrap().to_string_lossy().to_string();
-    let name = if config.is_empty() { file } else { format!("{file} [{}]", config.join(" ")) };
+    let name = if config.is_empty() {
+        file
+    } else {
+        format!("{file} [{}]", config.join(" "))
+    };
     let mut problems = Vec::new();
     if !output.status.success() {
         problems.push(format!(
@@ -311,7 +334,10 @@ fn check_config(program: &Path, expect: &Expectations, config: &[String]) -> (Ve
     }
     let label = config.join(" ");
     for c in &expect.summary_checks {
-        if c.only_if.as_ref().is_some_and(|t| !label.contains(t.as_str())) {
+        if c.only_if
+            .as_ref()
+            .is_some_and(|t| !label.contains(t.as_str()))
+        {
             continue;
         }
         let actual = lookup_number(&summary, &c.key);
@@ -322,7 +348,10 @@ fn check_config(program: &Path, expect: &Expectations, config: &[String]) -> (Ve
             _ => a > c.value,
         });
         if !ok {
-            problems.push(format!("{name}: {} = {actual:?}, expected {} {}", c.key, c.op, c.value));
+            problems.push(format!(
+                "{name}: {} = {actual:?}, expected {} {}",
+                c.key, c.op, c.value
+            ));
         }
     }
     if !problems.is_empty() {
@@ -353,13 +382,23 @@ fn expectations_parse() {
     assert_eq!(e.errors, vec![("ptr".to_string(), 2)]);
     assert_eq!(e.completed, Some(3));
     assert_eq!(parse_expectations("// expect-exits: 2 -1 0\n").exits, Some(vec![-1, 0, 2]));
-    let e = parse_expectations(
-        "// sear-configs: --a 1 | --b\n// expect-summary: x.y >= 2 if --b\n",
+    let e =
+        parse_expectations("// sear-configs: --a 1 | --b\n// expect-summary: x.y >= 2 if --b\n");
+    assert_eq!(
+        e.configs,
+        vec![
+            vec!["--a".to_string(), "1".to_string()],
+            vec!["--b".to_string()]
+        ]
     );
-    assert_eq!(e.configs, vec![vec!["--a".to_string(), "1".to_string()], vec!["--b".to_string()]]);
     assert_eq!(
         e.summary_checks,
-        vec![SummaryCheck { key: "x.y".into(), op: ">=".into(), value: 2.0, only_if: Some("--b".into()) }]
+        vec![SummaryCheck {
+            key: "x.y".into(),
+            op: ">=".into(),
+            value: 2.0,
+            only_if: Some("--b".into())
+        }]
     );
     let v: Value = serde_json::from_str(r#"{"x": {"y": 3}}"#).unwrap();
     assert_eq!(lookup_number(&v, "x.y"), Some(3.0));
