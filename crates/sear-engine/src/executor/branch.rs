@@ -1,7 +1,7 @@
 //! Forking on symbolic conditions, requirements that fork error paths, and
 //! concretisation; the engine's only entry points into the solver.
 
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use sear_expr::Expr;
 use sear_ir::{BlockId, Module};
@@ -24,11 +24,38 @@ pub(crate) fn solver_failure(error: SolverError, during: &str) -> Termination {
 
 impl Executor<'_> {
     fn timed<T>(&mut self, f: impl FnOnce(&mut Self) -> Result<T, SolverError>) -> Result<T, SolverError> {
+        self.apply_deadline();
         let start = Instant::now();
         let r = f(self);
         self.stats.queries += 1;
         self.stats.solver_time += start.elapsed();
         r
+    }
+
+    /// Caps the solver's timeout at the time left under `--max-time`, so that one hard query
+    /// cannot hold the run past its limit.
+    fn apply_deadline(&mut self) {
+        let Some(limit) = self.config.max_time else {
+            return;
+        };
+        let left = limit
+            .saturating_sub(self.start.elapsed())
+            .max(Duration::from_millis(10));
+        let timeout = self.base_solver_timeout.map_or(left, |base| base.min(left));
+        self.solver.set_timeout(Some(timeout));
+    }
+
+    /// The termination for a failed query: a solver error, or an early termination when the
+    /// run's time is up (the query was cut short by `--max-time`).
+    fn failure(&self, error: SolverError, during: &str) -> Termination {
+        let out_of_time = self
+            .config
+            .max_time
+            .is_some_and(|limit| self.start.elapsed() >= limit);
+        if out_of_time && error == SolverError::Timeout {
+            return Termination::Early("max-time reached during a solver query".into());
+        }
+        solver_failure(error, during)
     }
 
     /// Whether `cond` must be true, must be false, or may be either on this path.
@@ -41,7 +68,7 @@ impl Executor<'_> {
             let q = Query::new(&state.constraints, cond.clone(), &ex.meta);
             ex.solver.evaluate(&q)
         })
-        .map_err(|e| solver_failure(e, during))
+        .map_err(|e| self.failure(e, during))
     }
 
     /// Whether `cond` may be true on this path.
@@ -54,7 +81,7 @@ impl Executor<'_> {
             let q = Query::new(&state.constraints, cond.clone(), &ex.meta);
             ex.solver.may_be_true(&q)
         })
-        .map_err(|e| solver_failure(e, during))
+        .map_err(|e| self.failure(e, during))
     }
 
     /// Whether `cond` must be true on this path.
@@ -67,7 +94,7 @@ impl Executor<'_> {
             let q = Query::new(&state.constraints, cond.clone(), &ex.meta);
             ex.solver.must_be_true(&q)
         })
-        .map_err(|e| solver_failure(e, during))
+        .map_err(|e| self.failure(e, during))
     }
 
     /// A feasible value of `e` on this path.
@@ -80,7 +107,7 @@ impl Executor<'_> {
             let q = Query::new(&state.constraints, e.clone(), &ex.meta);
             ex.solver.get_value(&q)
         })
-        .map_err(|err| solver_failure(err, during))
+        .map_err(|e| self.failure(e, during))
     }
 
     /// Continues only where `ok` holds: if `ok` may be false, a copy of the state where it

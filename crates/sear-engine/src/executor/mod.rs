@@ -145,6 +145,8 @@ pub struct Executor<'o> {
     pub(crate) observer: &'o mut dyn Observer,
     pub(crate) start: Instant,
     pub(crate) last_memory_check: Instant,
+    /// The solver's own per-query timeout (`--max-solver-time`).
+    pub(crate) base_solver_timeout: Option<Duration>,
     pub(crate) stop: Option<StopReason>,
     /// Array-read transformations (`executor/arrayopt.rs`).
     pub(crate) array_opt: arrayopt::ArrayOpt,
@@ -194,6 +196,7 @@ impl<'o> Executor<'o> {
             observer,
             start: Instant::now(),
             last_memory_check: Instant::now(),
+            base_solver_timeout: solver_config.timeout,
             stop: None,
             array_opt,
             trace_hashes: Vec::new(),

@@ -92,6 +92,14 @@ impl Executor<'_> {
 
     /// Solves for the state's inputs and writes a `.ktest`; returns the test name.
     fn write_test(&mut self, state: &State) -> Option<String> {
+        // Test generation is not cut short by --max-time: remaining states still get their
+        // tests when the run halts (bounded by the solver timeout, or 10 s per test).
+        let test_timeout = match (self.base_solver_timeout, self.config.max_time) {
+            (Some(base), _) => Some(base),
+            (None, Some(_)) => Some(std::time::Duration::from_secs(10)),
+            (None, None) => None,
+        };
+        self.solver.set_timeout(test_timeout);
         let mut constraints: Vec<Expr> = state.constraints.as_ref().clone();
         for preference in &state.cex_preferences {
             let q = sear_solver::Query::new(&constraints, preference.clone(), &self.meta);
