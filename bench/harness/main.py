@@ -221,7 +221,8 @@ def main(argv=None) -> int:
                   and r["paths"] != suite.programs[r["program"]].expect_paths]
     table = report.markdown(rows, means, suite.baseline)
     header = (f"Machine: {info['cpu']} ({info['cores']} cores), load {info['load_start']:.1f} → "
-              f"{info['load_end']:.1f}; sear {info['commit']}{' (dirty)' if info['dirty'] else ''}; "
+              f"{info['load_end']:.1f}; checkout {info['commit']}{' (dirty)' if info['dirty'] else ''}, "
+              f"sear {info['sear']}; "
               f"{info['date']}; {reps} rep(s), DFS, seed {suite.seed}\n\n")
     with open(os.path.join(out, "table.md"), "w") as f:
         f.write(header + table)
