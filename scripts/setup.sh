@@ -3,7 +3,7 @@
 # Idempotent: packages already present are not reinstalled. Needs root or sudo.
 set -euo pipefail
 
-packages=(clang-19 llvm-19-dev llvm-19-tools libz3-dev flex)
+packages=(clang-19 llvm-19-dev llvm-19-tools libz3-dev flex python3 python3-venv)
 missing=()
 for p in "${packages[@]}"; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
