@@ -61,7 +61,10 @@ fn ktest_dump(files: &[std::path::PathBuf]) -> anyhow::Result<i32> {
     for file in files {
         let ktest = sear_ktest::KTest::read(file)
             .map_err(|e| anyhow::anyhow!("{}: {e}", file.display()))?;
-        print!("{}", sear_ktest::dump_named(&file.display().to_string(), &ktest));
+        print!(
+            "{}",
+            sear_ktest::dump_named(&file.display().to_string(), &ktest)
+        );
     }
     Ok(0)
 }

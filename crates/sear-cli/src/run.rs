@@ -91,7 +91,11 @@ pub fn run(args: &RunArgs) -> Result<i32> {
         .with_context(|| format!("resolving {}", args.program.display()))?;
     let output_dir = match &args.output_dir {
         Some(dir) => {
-            if dir.exists() && std::fs::read_dir(dir).map(|mut d| d.next().is_some()).unwrap_or(true) {
+            if dir.exists()
+                && std::fs::read_dir(dir)
+                    .map(|mut d| d.next().is_some())
+                    .unwrap_or(true)
+            {
                 bail!("output directory {} exists and is not empty", dir.display());
             }
             dir.clone()
@@ -101,12 +105,15 @@ pub fn run(args: &RunArgs) -> Result<i32> {
     let scratch = tempfile::tempdir().context("creating a temporary directory")?;
     let (hosts, host_infos) = args.runtime.host_files()?;
     let (bitcode, cflags) = prepare_bitcode(args, &program, scratch.path(), &hosts)?;
-    let module = sear_ir::load_module(&bitcode).with_context(|| format!("loading {}", bitcode.display()))?;
+    let module =
+        sear_ir::load_module(&bitcode).with_context(|| format!("loading {}", bitcode.display()))?;
     let mut config = engine_config(args, &program, output_dir.clone())?;
     // With the runtime, main is run by the runtime's entry (the POSIX model's set-up).
     let posix = !args.runtime.no_runtime
         && args.entry == "main"
-        && module.function_by_name("main").is_some_and(|f| !module.function(f).is_declaration);
+        && module
+            .function_by_name("main")
+            .is_some_and(|f| !module.function(f).is_declaration);
     if posix {
         config.entry = sear_runtime::ENTRY_FUNCTION.to_string();
     }
@@ -125,7 +132,10 @@ pub fn run(args: &RunArgs) -> Result<i32> {
     eprintln!("sear: done: total instructions = {}", summary.instructions);
     eprintln!("sear: done: completed paths = {}", summary.completed_paths);
     eprintln!("sear: done: error paths = {}", summary.error_paths);
-    eprintln!("sear: done: partially completed paths = {}", summary.early_paths);
+    eprintln!(
+        "sear: done: partially completed paths = {}",
+        summary.early_paths
+    );
     eprintln!("sear: done: generated tests = {}", summary.tests);
     eprintln!("sear: done: errors = {}", summary.errors.len());
     Ok(0)

@@ -62,10 +62,20 @@ fn malformed_bitcode_is_rejected() {
 #[test]
 fn unsupported_main_signature_is_rejected_before_any_output() {
     let tmp = tempfile::tempdir().unwrap();
-    write(tmp.path(), "m.c", "int f(double d) { return d > 1; }\nint main(void) { return 0; }\n");
-    let o = sear(&["run", "--output-dir", "out", "--entry", "f", "m.c"], tmp.path());
+    write(
+        tmp.path(),
+        "m.c",
+        "int f(double d) { return d > 1; }\nint main(void) { return 0; }\n",
+    );
+    let o = sear(
+        &["run", "--output-dir", "out", "--entry", "f", "m.c"],
+        tmp.path(),
+    );
     assert_clean_failure(&o, "unsupported signature");
-    assert!(!tmp.path().join("out").exists(), "output directory was created");
+    assert!(
+        !tmp.path().join("out").exists(),
+        "output directory was created"
+    );
 }
 
 #[test]
@@ -76,7 +86,10 @@ fn output_directory_is_never_overwritten() {
     write(&tmp.path().join("out"), "keep.txt", "precious");
     let o = sear(&["run", "--output-dir", "out", "p.c"], tmp.path());
     assert_clean_failure(&o, "not empty");
-    assert_eq!(std::fs::read_to_string(tmp.path().join("out/keep.txt")).unwrap(), "precious");
+    assert_eq!(
+        std::fs::read_to_string(tmp.path().join("out/keep.txt")).unwrap(),
+        "precious"
+    );
     // An output directory that cannot be created.
     write(tmp.path(), "afile", "x");
     let o = sear(&["run", "--output-dir", "afile/sub", "p.c"], tmp.path());
@@ -87,8 +100,12 @@ fn output_directory_is_never_overwritten() {
 fn default_output_directory_and_last_link() {
     let tmp = tempfile::tempdir().unwrap();
     write(tmp.path(), "p.c", "int main(void) { return 0; }\n");
-    assert!(sear(&["run", "--no-progress", "p.c"], tmp.path()).status.success());
-    assert!(sear(&["run", "--no-progress", "p.c"], tmp.path()).status.success());
+    assert!(sear(&["run", "--no-progress", "p.c"], tmp.path())
+        .status
+        .success());
+    assert!(sear(&["run", "--no-progress", "p.c"], tmp.path())
+        .status
+        .success());
     assert!(tmp.path().join("sear-out-0/test000001.ktest").is_file());
     assert!(tmp.path().join("sear-out-1/test000001.ktest").is_file());
     let link = std::fs::read_link(tmp.path().join("sear-last")).unwrap();
@@ -113,7 +130,15 @@ fn limits_stop_the_run_and_keep_every_test() {
     let tmp = tempfile::tempdir().unwrap();
     write(tmp.path(), "endless.c", ENDLESS);
     let o = sear(
-        &["run", "--no-progress", "--output-dir", "out", "--max-instructions", "20000", "endless.c"],
+        &[
+            "run",
+            "--no-progress",
+            "--output-dir",
+            "out",
+            "--max-instructions",
+            "20000",
+            "endless.c",
+        ],
         tmp.path(),
     );
     assert!(o.status.success(), "{}", stderr(&o));
@@ -124,12 +149,26 @@ fn limits_stop_the_run_and_keep_every_test() {
     assert_eq!(s["early_paths"].as_u64().unwrap(), tests);
     let files = std::fs::read_dir(tmp.path().join("out"))
         .unwrap()
-        .filter(|e| e.as_ref().unwrap().path().extension().is_some_and(|x| x == "ktest"))
+        .filter(|e| {
+            e.as_ref()
+                .unwrap()
+                .path()
+                .extension()
+                .is_some_and(|x| x == "ktest")
+        })
         .count() as u64;
     assert_eq!(files, tests);
 
     let o = sear(
-        &["run", "--no-progress", "--output-dir", "out2", "--max-time", "1", "endless.c"],
+        &[
+            "run",
+            "--no-progress",
+            "--output-dir",
+            "out2",
+            "--max-time",
+            "1",
+            "endless.c",
+        ],
         tmp.path(),
     );
     assert!(o.status.success(), "{}", stderr(&o));
@@ -153,7 +192,17 @@ int main(void) {
     write(tmp.path(), "d.c", program);
     for dir in ["r1", "r2"] {
         let o = sear(
-            &["run", "--no-progress", "--output-dir", dir, "--seed", "7", "--max-instructions", "3000", "d.c"],
+            &[
+                "run",
+                "--no-progress",
+                "--output-dir",
+                dir,
+                "--seed",
+                "7",
+                "--max-instructions",
+                "3000",
+                "d.c",
+            ],
             tmp.path(),
         );
         assert!(o.status.success(), "{}", stderr(&o));
@@ -175,8 +224,17 @@ int main(void) {
         let y = std::fs::read(tmp.path().join("r2").join(name)).unwrap();
         assert_eq!(x, y, "{name} differs");
     }
-    let (s1, s2) = (summary(&tmp.path().join("r1")), summary(&tmp.path().join("r2")));
-    for key in ["completed_paths", "error_paths", "tests", "instructions", "forks"] {
+    let (s1, s2) = (
+        summary(&tmp.path().join("r1")),
+        summary(&tmp.path().join("r2")),
+    );
+    for key in [
+        "completed_paths",
+        "error_paths",
+        "tests",
+        "instructions",
+        "forks",
+    ] {
         assert_eq!(s1[key], s2[key], "{key}");
     }
 }
@@ -189,7 +247,10 @@ fn unsupported_external_function_is_an_exec_error_naming_it() {
         "ext.c",
         "int mystery(int);\nint main(void) {\n  return mystery(3);\n}\n",
     );
-    let o = sear(&["run", "--no-progress", "--output-dir", "out", "ext.c"], tmp.path());
+    let o = sear(
+        &["run", "--no-progress", "--output-dir", "out", "ext.c"],
+        tmp.path(),
+    );
     assert!(o.status.success(), "{}", stderr(&o));
     let s = summary(&tmp.path().join("out"));
     let errors = s["errors"].as_array().unwrap();

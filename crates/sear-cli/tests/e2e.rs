@@ -98,7 +98,8 @@ fn parse_expectations(source: &str) -> Expectations {
         if let Some(v) = value("sear-args:") {
             e.sear_args.extend(v.split_whitespace().map(str::to_string));
         } else if let Some(v) = value("program-args:") {
-            e.program_args.extend(v.split_whitespace().map(str::to_string));
+            e.program_args
+                .extend(v.split_whitespace().map(str::to_string));
         } else if let Some(v) = value("expect-completed:") {
             e.completed = Some(v.parse().expect("expect-completed: number"));
         } else if let Some(v) = value("expect-error-paths:") {
@@ -171,7 +172,14 @@ fn check_replay(name: &str, out: &Path) -> Vec<String> {
             None
         } else if outcome == "assumption_violated" && expected_kind == Some("user") {
             None
-        } else if ["assumption_violated", "input_mismatch", "setup_error", "timeout"].contains(&outcome) {
+        } else if [
+            "assumption_violated",
+            "input_mismatch",
+            "setup_error",
+            "timeout",
+        ]
+        .contains(&outcome)
+        {
             Some(format!("native run ended with {outcome}"))
         } else if expected_kind.is_none() && native_error {
             Some("native error sear did not report".to_string())
@@ -257,7 +265,10 @@ fn check_config(
     let out_root = tempfile::tempdir().expect("tempdir");
     let out = out_root.path().join("out");
     let mut cmd = Command::new(sear());
-    cmd.arg("run").arg("--no-progress").arg("--output-dir").arg(&out);
+    cmd.arg("run")
+        .arg("--no-progress")
+        .arg("--output-dir")
+        .arg(&out);
     if !expect.sear_args.iter().any(|a| a.starts_with("--search")) {
         cmd.args(["--search", "dfs"]);
     }
@@ -293,34 +304,59 @@ fn check_config(
     ] {
         if let Some(expected) = expected {
             if number(key) != expected {
-                problems.push(format!("{name}: {key} = {}, expected {expected}", number(key)));
+                problems.push(format!(
+                    "{name}: {key} = {}, expected {expected}",
+                    number(key)
+                ));
             }
         }
     }
     let ktests = std::fs::read_dir(&out)
         .unwrap()
-        .filter(|e| e.as_ref().unwrap().path().extension().is_some_and(|x| x == "ktest"))
+        .filter(|e| {
+            e.as_ref()
+                .unwrap()
+                .path()
+                .extension()
+                .is_some_and(|x| x == "ktest")
+        })
         .count() as u64;
     if ktests != number("tests") {
-        problems.push(format!("{name}: summary says {} tests, directory has {ktests}", number("tests")));
+        problems.push(format!(
+            "{name}: summary says {} tests, directory has {ktests}",
+            number("tests")
+        ));
     }
     if let Some(expected) = &expect.exits {
         let mut exits: Vec<i64> = std::fs::read_dir(&out)
             .unwrap()
             .map(|e| e.unwrap().path())
             .filter(|p| p.extension().is_some_and(|x| x == "exit"))
-            .map(|p| std::fs::read_to_string(p).unwrap().trim().parse().unwrap_or(i64::MIN))
+            .map(|p| {
+                std::fs::read_to_string(p)
+                    .unwrap()
+                    .trim()
+                    .parse()
+                    .unwrap_or(i64::MIN)
+            })
             .collect();
         exits.sort();
         if exits != *expected {
-            problems.push(format!("{name}: exit statuses {exits:?}, expected {expected:?}"));
+            problems.push(format!(
+                "{name}: exit statuses {exits:?}, expected {expected:?}"
+            ));
         }
     }
     let mut reported: Vec<(String, u32)> = summary["errors"]
         .as_array()
         .unwrap()
         .iter()
-        .map(|e| (e["kind"].as_str().unwrap().to_string(), e["line"].as_u64().unwrap() as u32))
+        .map(|e| {
+            (
+                e["kind"].as_str().unwrap().to_string(),
+                e["line"].as_u64().unwrap() as u32,
+            )
+        })
         .collect();
     reported.sort();
     if reported != expect.errors {
@@ -355,7 +391,10 @@ fn check_config(
         }
     }
     if !problems.is_empty() {
-        problems.push(format!("{name}: sear stderr:\n{}", String::from_utf8_lossy(&output.stderr)));
+        problems.push(format!(
+            "{name}: sear stderr:\n{}",
+            String::from_utf8_lossy(&output.stderr)
+        ));
     }
     (problems, Some(summary))
 }
@@ -368,20 +407,35 @@ fn c_programs_meet_their_expectations() {
         let chunks: Vec<&[PathBuf]> = programs.chunks(programs.len().div_ceil(4)).collect();
         let handles: Vec<_> = chunks
             .into_iter()
-            .map(|chunk| scope.spawn(move || chunk.iter().flat_map(|p| check(p)).collect::<Vec<_>>()))
+            .map(|chunk| {
+                scope.spawn(move || chunk.iter().flat_map(|p| check(p)).collect::<Vec<_>>())
+            })
             .collect();
-        handles.into_iter().flat_map(|h| h.join().unwrap()).collect()
+        handles
+            .into_iter()
+            .flat_map(|h| h.join().unwrap())
+            .collect()
     });
-    assert!(problems.is_empty(), "{} problem(s):\n{}", problems.len(), problems.join("\n"));
+    assert!(
+        problems.is_empty(),
+        "{} problem(s):\n{}",
+        problems.len(),
+        problems.join("\n")
+    );
 }
 
 #[test]
 fn expectations_parse() {
-    let e = parse_expectations("// sear-args: --max-time 5\nint x; // expect-error: ptr\n// expect-completed: 3\n");
+    let e = parse_expectations(
+        "// sear-args: --max-time 5\nint x; // expect-error: ptr\n// expect-completed: 3\n",
+    );
     assert_eq!(e.sear_args, vec!["--max-time", "5"]);
     assert_eq!(e.errors, vec![("ptr".to_string(), 2)]);
     assert_eq!(e.completed, Some(3));
-    assert_eq!(parse_expectations("// expect-exits: 2 -1 0\n").exits, Some(vec![-1, 0, 2]));
+    assert_eq!(
+        parse_expectations("// expect-exits: 2 -1 0\n").exits,
+        Some(vec![-1, 0, 2])
+    );
     let e =
         parse_expectations("// sear-configs: --a 1 | --b\n// expect-summary: x.y >= 2 if --b\n");
     assert_eq!(

@@ -103,7 +103,12 @@ impl State {
         if c.is_true() {
             return;
         }
-        if let sear_expr::ExprKind::Binary { op: sear_expr::BinOp::And, lhs, rhs } = c.kind() {
+        if let sear_expr::ExprKind::Binary {
+            op: sear_expr::BinOp::And,
+            lhs,
+            rhs,
+        } = c.kind()
+        {
             let (l, r) = (lhs.clone(), rhs.clone());
             self.add_constraint(l);
             self.add_constraint(r);

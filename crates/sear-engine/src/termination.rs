@@ -108,7 +108,11 @@ impl ErrorKind {
                     .chars()
                     .filter(|c| c.is_ascii_alphanumeric() || *c == '_' || *c == '-')
                     .collect();
-                ErrorKind::Custom(if clean.is_empty() { "report".into() } else { clean })
+                ErrorKind::Custom(if clean.is_empty() {
+                    "report".into()
+                } else {
+                    clean
+                })
             }
         }
     }

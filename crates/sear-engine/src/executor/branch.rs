@@ -23,7 +23,10 @@ pub(crate) fn solver_failure(error: SolverError, during: &str) -> Termination {
 }
 
 impl Executor<'_> {
-    fn timed<T>(&mut self, f: impl FnOnce(&mut Self) -> Result<T, SolverError>) -> Result<T, SolverError> {
+    fn timed<T>(
+        &mut self,
+        f: impl FnOnce(&mut Self) -> Result<T, SolverError>,
+    ) -> Result<T, SolverError> {
         self.apply_deadline();
         let start = Instant::now();
         let r = f(self);
@@ -61,7 +64,11 @@ impl Executor<'_> {
     /// Whether `cond` must be true, must be false, or may be either on this path.
     pub(crate) fn evaluate(&mut self, state: &State, cond: &Expr, during: &str) -> Exec<Validity> {
         if let Some(c) = cond.as_constant() {
-            return Ok(if c == 1 { Validity::True } else { Validity::False });
+            return Ok(if c == 1 {
+                Validity::True
+            } else {
+                Validity::False
+            });
         }
         let cond = &self.opt_condition(state, cond.clone())?;
         self.timed(|ex| {
@@ -135,9 +142,7 @@ impl Executor<'_> {
     /// Ends the path early if forking would exceed `--max-depth`.
     fn check_depth(&self, state: &State) -> Exec<()> {
         match self.config.max_depth {
-            Some(max) if state.depth >= max => {
-                Err(Termination::Early("max-depth exceeded".into()))
-            }
+            Some(max) if state.depth >= max => Err(Termination::Early("max-depth exceeded".into())),
             _ => Ok(()),
         }
     }
@@ -215,7 +220,10 @@ impl Executor<'_> {
             }
         }
         let Some((first_block, first_cond)) = feasible.first().cloned() else {
-            return Err(Termination::error(ErrorKind::Exec, "switch with no feasible target"));
+            return Err(Termination::error(
+                ErrorKind::Exec,
+                "switch with no feasible target",
+            ));
         };
         if feasible.len() > 1 {
             self.check_depth(state)?;
@@ -253,7 +261,12 @@ impl Executor<'_> {
     }
 
     /// Concretises every scalar inside `v`.
-    pub(crate) fn concretize_value(&mut self, state: &mut State, v: &Value, reason: &str) -> Exec<Value> {
+    pub(crate) fn concretize_value(
+        &mut self,
+        state: &mut State,
+        v: &Value,
+        reason: &str,
+    ) -> Exec<Value> {
         match v {
             Value::Concrete(..) => Ok(v.clone()),
             Value::Symbolic(e) => {

@@ -73,7 +73,9 @@ impl Executor<'_> {
             let v = self.get_value(&probe, &p, "function pointer")? as u64;
             targets.push(v);
             let other = Expr::ne(p.clone(), Expr::constant(v as u128, p.width()));
-            if targets.len() >= module.functions.len() + 1 || !self.may_be_true(&probe, &other, "function pointer")? {
+            if targets.len() >= module.functions.len() + 1
+                || !self.may_be_true(&probe, &other, "function pointer")?
+            {
                 break;
             }
             probe.add_constraint(other);
@@ -117,7 +119,9 @@ impl Executor<'_> {
         match self.handlers[f.0 as usize] {
             Handler::Defined => self.push_frame(module, state, f, args, arg_types, byval, dest),
             Handler::Alias(g) => self.push_frame(module, state, g, args, arg_types, byval, dest),
-            Handler::Special(special) => self.call_special(module, state, inst, special, &args, arg_types),
+            Handler::Special(special) => {
+                self.call_special(module, state, inst, special, &args, arg_types)
+            }
             Handler::Missing => Err(exec(format!(
                 "external function '{}' is not supported",
                 module.function(f).name
@@ -209,7 +213,15 @@ impl Executor<'_> {
             size += bytes.div_ceil(8) * 8;
         }
         let name = "varargs".to_string();
-        let address = self.allocate(state, size, 16, ObjectKind::Environment, name, Init::Zero, None);
+        let address = self.allocate(
+            state,
+            size,
+            16,
+            ObjectKind::Environment,
+            name,
+            Init::Zero,
+            None,
+        );
         for (i, offset, ty, is_byval) in layout {
             let Some(ty) = ty else { continue };
             if is_byval {
@@ -225,7 +237,12 @@ impl Executor<'_> {
     }
 
     /// Returns from the current function.
-    pub(crate) fn ret(&mut self, _module: &Module, state: &mut State, value: Option<Value>) -> Exec<()> {
+    pub(crate) fn ret(
+        &mut self,
+        _module: &Module,
+        state: &mut State,
+        value: Option<Value>,
+    ) -> Exec<()> {
         let frame = state.stack.pop().expect("frame to return from");
         for address in &frame.allocas {
             state.memory.free(*address);
@@ -260,11 +277,16 @@ impl Executor<'_> {
             .frame()
             .varargs
             .ok_or_else(|| exec("va_start in a function without variadic arguments"))?;
-        let bytes: Vec<Expr> = [48u64.to_le_bytes()[..4].to_vec(), 304u64.to_le_bytes()[..4].to_vec(), area.to_le_bytes().to_vec(), 0u64.to_le_bytes().to_vec()]
-            .concat()
-            .into_iter()
-            .map(|b| Expr::constant(b as u128, 8))
-            .collect();
+        let bytes: Vec<Expr> = [
+            48u64.to_le_bytes()[..4].to_vec(),
+            304u64.to_le_bytes()[..4].to_vec(),
+            area.to_le_bytes().to_vec(),
+            0u64.to_le_bytes().to_vec(),
+        ]
+        .concat()
+        .into_iter()
+        .map(|b| Expr::constant(b as u128, 8))
+        .collect();
         self.write_bytes(state, list, &bytes)
     }
 

@@ -137,8 +137,26 @@ impl Executor<'_> {
             Constant::Cast { op, value, to } => {
                 let v = c(self, *value);
                 let from = match v.width() {
-                    32 if matches!(op, sear_ir::CastOp::FpExt | sear_ir::CastOp::FpToSi | sear_ir::CastOp::FpToUi | sear_ir::CastOp::FpTrunc) => Scalar::Float(FloatKind::Single),
-                    64 if matches!(op, sear_ir::CastOp::FpExt | sear_ir::CastOp::FpToSi | sear_ir::CastOp::FpToUi | sear_ir::CastOp::FpTrunc) => Scalar::Float(FloatKind::Double),
+                    32 if matches!(
+                        op,
+                        sear_ir::CastOp::FpExt
+                            | sear_ir::CastOp::FpToSi
+                            | sear_ir::CastOp::FpToUi
+                            | sear_ir::CastOp::FpTrunc
+                    ) =>
+                    {
+                        Scalar::Float(FloatKind::Single)
+                    }
+                    64 if matches!(
+                        op,
+                        sear_ir::CastOp::FpExt
+                            | sear_ir::CastOp::FpToSi
+                            | sear_ir::CastOp::FpToUi
+                            | sear_ir::CastOp::FpTrunc
+                    ) =>
+                    {
+                        Scalar::Float(FloatKind::Double)
+                    }
                     w => Scalar::Int(w),
                 };
                 let to = match &module.ty(*to).kind {
@@ -159,7 +177,11 @@ impl Executor<'_> {
                 let (a, b) = (c(self, *lhs), c(self, *rhs));
                 ops::icmp(*pred, &a, &b)
             }
-            Constant::Select { cond, then_value, else_value } => {
+            Constant::Select {
+                cond,
+                then_value,
+                else_value,
+            } => {
                 let (x, t, e) = (c(self, *cond), c(self, *then_value), c(self, *else_value));
                 select_value(&x, &t, &e)
             }
@@ -172,7 +194,12 @@ impl Executor<'_> {
     }
 
     /// The arguments of the entry function: `()`, `(argc, argv)` or `(argc, argv, envp)`.
-    fn entry_arguments(&mut self, module: &Module, state: &mut State, entry: sear_ir::FuncId) -> Result<Vec<Value>, EngineError> {
+    fn entry_arguments(
+        &mut self,
+        module: &Module,
+        state: &mut State,
+        entry: sear_ir::FuncId,
+    ) -> Result<Vec<Value>, EngineError> {
         let f = module.function(entry);
         let kinds: Vec<&TypeKind> = f.params.iter().map(|t| &module.ty(*t).kind).collect();
         if kinds.is_empty() {
@@ -184,15 +211,42 @@ impl Executor<'_> {
             let mut bytes = arg.as_bytes().to_vec();
             bytes.push(0);
             let size = bytes.len() as u64;
-            let address = self.allocate(state, size, 1, ObjectKind::Environment, format!("argv[{i}]"), Init::Bytes(bytes), None);
+            let address = self.allocate(
+                state,
+                size,
+                1,
+                ObjectKind::Environment,
+                format!("argv[{i}]"),
+                Init::Bytes(bytes),
+                None,
+            );
             pointers.push(address);
         }
         pointers.push(0);
         let table: Vec<u8> = pointers.iter().flat_map(|p| p.to_le_bytes()).collect();
-        let argv_addr = self.allocate(state, table.len() as u64, 8, ObjectKind::Environment, "argv".into(), Init::Bytes(table), None);
-        let mut args = vec![Value::concrete(argv.len() as u128, 32), Value::Concrete(argv_addr as u128, 64)];
+        let argv_addr = self.allocate(
+            state,
+            table.len() as u64,
+            8,
+            ObjectKind::Environment,
+            "argv".into(),
+            Init::Bytes(table),
+            None,
+        );
+        let mut args = vec![
+            Value::concrete(argv.len() as u128, 32),
+            Value::Concrete(argv_addr as u128, 64),
+        ];
         if kinds.len() == 3 {
-            let envp = self.allocate(state, 8, 8, ObjectKind::Environment, "envp".into(), Init::Zero, None);
+            let envp = self.allocate(
+                state,
+                8,
+                8,
+                ObjectKind::Environment,
+                "envp".into(),
+                Init::Zero,
+                None,
+            );
             args.push(Value::Concrete(envp as u128, 64));
         }
         Ok(args)

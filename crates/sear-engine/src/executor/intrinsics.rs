@@ -105,12 +105,36 @@ impl Intrinsic {
             MemMove
         } else if stem("memset") || stem("memset.inline") {
             MemSet
-        } else if ["lifetime.start", "lifetime.end", "dbg.declare", "dbg.value", "dbg.label", "assume", "experimental.noalias.scope.decl", "prefetch", "va_end", "stackrestore", "invariant.start", "invariant.end", "donothing", "sideeffect", "pseudoprobe", "var.annotation"]
-            .iter()
-            .any(|p| stem(p))
+        } else if [
+            "lifetime.start",
+            "lifetime.end",
+            "dbg.declare",
+            "dbg.value",
+            "dbg.label",
+            "assume",
+            "experimental.noalias.scope.decl",
+            "prefetch",
+            "va_end",
+            "stackrestore",
+            "invariant.start",
+            "invariant.end",
+            "donothing",
+            "sideeffect",
+            "pseudoprobe",
+            "var.annotation",
+        ]
+        .iter()
+        .any(|p| stem(p))
         {
             Nop
-        } else if stem("expect") || stem("expect.with.probability") || stem("annotation") || stem("ptr.annotation") || stem("launder.invariant.group") || stem("strip.invariant.group") || stem("threadlocal.address") {
+        } else if stem("expect")
+            || stem("expect.with.probability")
+            || stem("annotation")
+            || stem("ptr.annotation")
+            || stem("launder.invariant.group")
+            || stem("strip.invariant.group")
+            || stem("threadlocal.address")
+        {
             Identity
         } else if rest == "va_start" || stem("va_start") {
             VaStart
@@ -229,7 +253,8 @@ impl Executor<'_> {
     ) -> Exec<Option<Value>> {
         use Intrinsic::*;
         let a = |i: usize| -> Exec<&Value> {
-            args.get(i).ok_or_else(|| exec("intrinsic called with too few arguments"))
+            args.get(i)
+                .ok_or_else(|| exec("intrinsic called with too few arguments"))
         };
         Ok(match intrinsic {
             MemCpy | MemMove => {
@@ -276,8 +301,10 @@ impl Executor<'_> {
                     _ => sear_ir::IntPredicate::Ugt,
                 };
                 Some(
-                    ops::lift2(a(0)?, a(1)?, &mut |x, y| Ok(select_value(&ops::icmp(pred, x, y), x, y)))
-                        .map_err(unsupported)?,
+                    ops::lift2(a(0)?, a(1)?, &mut |x, y| {
+                        Ok(select_value(&ops::icmp(pred, x, y), x, y))
+                    })
+                    .map_err(unsupported)?,
                 )
             }
             StackSave => Some(Value::Concrete(0, 64)),
@@ -300,10 +327,13 @@ impl Executor<'_> {
             }
             Reduce(op) => Some(reduce(op, a(0)?)),
             FloatUnary(f) | FloatBinary(f) => {
-                let kind = float_kind(module, inst.ty).ok_or_else(|| exec("float intrinsic on non-float"))?;
+                let kind = float_kind(module, inst.ty)
+                    .ok_or_else(|| exec("float intrinsic on non-float"))?;
                 let x = self.concretize_value(state, a(0)?, "floating-point intrinsic")?;
                 let y = match intrinsic {
-                    FloatBinary(_) => self.concretize_value(state, a(1)?, "floating-point intrinsic")?,
+                    FloatBinary(_) => {
+                        self.concretize_value(state, a(1)?, "floating-point intrinsic")?
+                    }
                     _ => x.clone(),
                 };
                 Some(
@@ -320,8 +350,10 @@ impl Executor<'_> {
                 let y = self.concretize_value(state, a(1)?, "fma")?;
                 let z = self.concretize_value(state, a(2)?, "fma")?;
                 let bits = |v: &Value| v.as_concrete().unwrap_or(0);
-                let xy = ops::float_binary(sear_ir::BinaryOp::FMul, kind, bits(&x), bits(&y)).map_err(unsupported)?;
-                let r = ops::float_binary(sear_ir::BinaryOp::FAdd, kind, xy, bits(&z)).map_err(unsupported)?;
+                let xy = ops::float_binary(sear_ir::BinaryOp::FMul, kind, bits(&x), bits(&y))
+                    .map_err(unsupported)?;
+                let r = ops::float_binary(sear_ir::BinaryOp::FAdd, kind, xy, bits(&z))
+                    .map_err(unsupported)?;
                 Some(Value::concrete(r, ops::float_width(kind)))
             }
         })
@@ -350,16 +382,26 @@ fn overflow(op: OverflowOp, a: &Value, b: &Value) -> Exec<Value> {
         }
         OverflowOp::UMul | OverflowOp::SMul => {
             if 2 * w > sear_expr::bits::MAX_WIDTH {
-                return Err(exec(format!("{op:?} overflow check on i{w} is not supported")));
+                return Err(exec(format!(
+                    "{op:?} overflow check on i{w} is not supported"
+                )));
             }
             let signed = op == OverflowOp::SMul;
-            let ext = |e: Expr| if signed { Expr::sext(e, 2 * w) } else { Expr::zext(e, 2 * w) };
+            let ext = |e: Expr| {
+                if signed {
+                    Expr::sext(e, 2 * w)
+                } else {
+                    Expr::zext(e, 2 * w)
+                }
+            };
             let full = Expr::mul(ext(x), ext(y));
             let r = Expr::trunc(full.clone(), w);
             (r.clone(), Expr::ne(ext(r), full))
         }
     };
-    Ok(Value::Aggregate(vec![Value::from_expr(result), Value::from_expr(flag)].into()))
+    Ok(Value::Aggregate(
+        vec![Value::from_expr(result), Value::from_expr(flag)].into(),
+    ))
 }
 
 /// Saturating addition or subtraction of two scalars (the overflow check, then a select
@@ -421,7 +463,9 @@ fn unary_bits(intrinsic: Intrinsic, v: &Value) -> Value {
         }
         Intrinsic::Ctpop => (0..w).fold(c(0), |acc, i| Expr::add(acc, Expr::zext(bit(i), w))),
         Intrinsic::Bswap => {
-            let bytes: Vec<Expr> = (0..w / 8).map(|i| Expr::extract(e.clone(), 8 * i, 8)).collect();
+            let bytes: Vec<Expr> = (0..w / 8)
+                .map(|i| Expr::extract(e.clone(), 8 * i, 8))
+                .collect();
             Expr::concat_all(&bytes)
         }
         Intrinsic::BitReverse => {
@@ -504,9 +548,17 @@ fn funnel(left: bool, a: &Value, b: &Value, c: &Value) -> Value {
     let inv = Expr::sub(Expr::constant(w as u128, w), r.clone());
     let is_zero = Expr::eq(Expr::constant(0, w), r.clone());
     Value::from_expr(if left {
-        Expr::select(is_zero, x.clone(), Expr::or(Expr::shl(x, r), Expr::lshr(y, inv)))
+        Expr::select(
+            is_zero,
+            x.clone(),
+            Expr::or(Expr::shl(x, r), Expr::lshr(y, inv)),
+        )
     } else {
-        Expr::select(is_zero, y.clone(), Expr::or(Expr::shl(x, inv), Expr::lshr(y, r)))
+        Expr::select(
+            is_zero,
+            y.clone(),
+            Expr::or(Expr::shl(x, inv), Expr::lshr(y, r)),
+        )
     })
 }
 
@@ -534,7 +586,12 @@ fn reduce(op: ReduceOp, v: &Value) -> Value {
     acc
 }
 
-fn float_fn(f: FloatFn, kind: sear_ir::FloatKind, a: u128, b: u128) -> Result<u128, ops::Unsupported> {
+fn float_fn(
+    f: FloatFn,
+    kind: sear_ir::FloatKind,
+    a: u128,
+    b: u128,
+) -> Result<u128, ops::Unsupported> {
     let as64 = |h: HostFloat| match h {
         HostFloat::F32(x) => x as f64,
         HostFloat::F64(x) => x,

@@ -57,7 +57,13 @@ pub fn aggregate_elements(module: &Module, ty: TypeId) -> Option<Vec<(u64, TypeI
 }
 
 /// The byte-level pieces of a value, for writing to memory at `base`.
-pub fn value_to_bytes(module: &Module, ty: TypeId, value: &Value, base: u64, out: &mut Vec<(u64, Expr)>) {
+pub fn value_to_bytes(
+    module: &Module,
+    ty: TypeId,
+    value: &Value,
+    base: u64,
+    out: &mut Vec<(u64, Expr)>,
+) {
     match value {
         Value::Aggregate(items) => {
             let elems = aggregate_elements(module, ty).expect("aggregate value of scalar type");
@@ -67,10 +73,7 @@ pub fn value_to_bytes(module: &Module, ty: TypeId, value: &Value, base: u64, out
         }
         Value::Concrete(bits, width) => {
             for i in 0..store_bytes(*width) {
-                out.push((
-                    base + i as u64,
-                    Expr::constant((bits >> (8 * i)) & 0xff, 8),
-                ));
+                out.push((base + i as u64, Expr::constant((bits >> (8 * i)) & 0xff, 8)));
             }
         }
         Value::Symbolic(e) => {
@@ -84,7 +87,13 @@ pub fn value_to_bytes(module: &Module, ty: TypeId, value: &Value, base: u64, out
 }
 
 /// Writes a value of type `ty` at a constant offset of an object.
-pub fn write_value(module: &Module, contents: &mut ObjectContents, offset: u64, ty: TypeId, value: &Value) {
+pub fn write_value(
+    module: &Module,
+    contents: &mut ObjectContents,
+    offset: u64,
+    ty: TypeId,
+    value: &Value,
+) {
     if let Value::Concrete(bits, width) = value {
         contents.write_concrete(offset as usize, store_bytes(*width) as usize, *bits);
         return;

@@ -132,7 +132,15 @@ impl Executor<'_> {
             ));
         }
         let name = module.function(state.frame().func).name.clone();
-        let address = self.allocate(state, size, align, ObjectKind::Stack, name, Init::Garbage, inst.loc);
+        let address = self.allocate(
+            state,
+            size,
+            align,
+            ObjectKind::Stack,
+            name,
+            Init::Garbage,
+            inst.loc,
+        );
         state.frame_mut().allocas.push(address);
         Ok(Value::Concrete(address as u128, 64))
     }
@@ -198,17 +206,33 @@ impl Executor<'_> {
     }
 
     /// Reads a value of type `ty` at a resolved target.
-    pub(crate) fn read_target(&mut self, module: &Module, state: &mut State, target: &Target, ty: TypeId) -> Value {
+    pub(crate) fn read_target(
+        &mut self,
+        module: &Module,
+        state: &mut State,
+        target: &Target,
+        ty: TypeId,
+    ) -> Value {
         match &target.offset {
             Offset::Concrete(o) => {
-                let entry = state.memory.get_by_base(target.base).expect("resolved object");
+                let entry = state
+                    .memory
+                    .get_by_base(target.base)
+                    .expect("resolved object");
                 read_value(module, &entry.contents, *o, ty)
             }
             Offset::Symbolic(off) => self.read_symbolic(module, state, target.base, off, ty),
         }
     }
 
-    fn read_symbolic(&mut self, module: &Module, state: &mut State, base: u64, off: &Expr, ty: TypeId) -> Value {
+    fn read_symbolic(
+        &mut self,
+        module: &Module,
+        state: &mut State,
+        base: u64,
+        off: &Expr,
+        ty: TypeId,
+    ) -> Value {
         if let Some(width) = scalar_width(module, ty) {
             let prefix = self.flush_prefix(state, base);
             let contents = state.memory.contents_mut(base);
@@ -228,7 +252,14 @@ impl Executor<'_> {
     }
 
     /// Writes a value of type `ty` at a resolved target.
-    pub(crate) fn write_target(&mut self, module: &Module, state: &mut State, target: &Target, ty: TypeId, value: &Value) {
+    pub(crate) fn write_target(
+        &mut self,
+        module: &Module,
+        state: &mut State,
+        target: &Target,
+        ty: TypeId,
+        value: &Value,
+    ) {
         match &target.offset {
             Offset::Concrete(o) => {
                 let contents = state.memory.contents_mut(target.base);
@@ -249,12 +280,18 @@ impl Executor<'_> {
     fn read_byte_at(&mut self, state: &mut State, target: &Target) -> Expr {
         match &target.offset {
             Offset::Concrete(o) => {
-                let entry = state.memory.get_by_base(target.base).expect("resolved object");
+                let entry = state
+                    .memory
+                    .get_by_base(target.base)
+                    .expect("resolved object");
                 entry.contents.read_byte(*o as usize)
             }
             Offset::Symbolic(off) => {
                 let prefix = self.flush_prefix(state, target.base);
-                let e = state.memory.contents_mut(target.base).read_symbolic(off, 1, &prefix);
+                let e = state
+                    .memory
+                    .contents_mut(target.base)
+                    .read_symbolic(off, 1, &prefix);
                 self.note_access_granularity(state, target.base);
                 e
             }
@@ -264,10 +301,16 @@ impl Executor<'_> {
     /// Writes one byte at a resolved target.
     fn write_byte_at(&mut self, state: &mut State, target: &Target, byte: Expr) {
         match &target.offset {
-            Offset::Concrete(o) => state.memory.contents_mut(target.base).write_byte(*o as usize, byte),
+            Offset::Concrete(o) => state
+                .memory
+                .contents_mut(target.base)
+                .write_byte(*o as usize, byte),
             Offset::Symbolic(off) => {
                 let prefix = self.flush_prefix(state, target.base);
-                state.memory.contents_mut(target.base).write_symbolic(off, &[(0, byte)], &prefix);
+                state
+                    .memory
+                    .contents_mut(target.base)
+                    .write_symbolic(off, &[(0, byte)], &prefix);
                 self.note_access_granularity(state, target.base);
             }
         }
@@ -368,7 +411,13 @@ impl Executor<'_> {
         })
     }
 
-    fn resolve_concrete(&mut self, state: &State, address: u64, len: u64, write: bool) -> Exec<Target> {
+    fn resolve_concrete(
+        &mut self,
+        state: &State,
+        address: u64,
+        len: u64,
+        write: bool,
+    ) -> Exec<Target> {
         match state.memory.lookup(address) {
             Lookup::Live(entry) => {
                 if !entry.object.contains_range(address, len) {
@@ -464,7 +513,15 @@ impl Executor<'_> {
     }
 
     /// `atomicrmw`: load, combine, store; the old value is the result.
-    pub(crate) fn atomic_rmw(&mut self, module: &Module, state: &mut State, inst: &Inst, op: RmwOp, ptr: &Value, value: &Value) -> Exec<()> {
+    pub(crate) fn atomic_rmw(
+        &mut self,
+        module: &Module,
+        state: &mut State,
+        inst: &Inst,
+        op: RmwOp,
+        ptr: &Value,
+        value: &Value,
+    ) -> Exec<()> {
         let ty = inst.ty;
         let len = module.ty(ty).size.max(1);
         let value = value.clone();
@@ -502,7 +559,15 @@ impl Executor<'_> {
     }
 
     /// `cmpxchg`: yields `{old, success}`.
-    pub(crate) fn cmpxchg(&mut self, module: &Module, state: &mut State, inst: &Inst, ptr: &Value, expected: &Value, replacement: &Value) -> Exec<()> {
+    pub(crate) fn cmpxchg(
+        &mut self,
+        module: &Module,
+        state: &mut State,
+        inst: &Inst,
+        ptr: &Value,
+        expected: &Value,
+        replacement: &Value,
+    ) -> Exec<()> {
         let elem_ty = layout::aggregate_elements(module, inst.ty)
             .and_then(|e| e.first().map(|(_, t)| *t))
             .ok_or_else(|| super::step::exec("cmpxchg with unexpected result type"))?;
@@ -513,14 +578,20 @@ impl Executor<'_> {
             let new = super::step::select_value(&success, replacement, &old);
             ex.write_target(module, st, target, elem_ty, &new);
             if let Some(d) = inst.dest {
-                st.frame_mut().locals[d.0 as usize] = Value::Aggregate(vec![old.clone(), success].into());
+                st.frame_mut().locals[d.0 as usize] =
+                    Value::Aggregate(vec![old.clone(), success].into());
             }
             Ok(())
         })
     }
 
     /// Reads `len` bytes at `ptr` as byte expressions (resolving, and forking, like a load).
-    pub(crate) fn read_bytes(&mut self, state: &mut State, ptr: &Value, len: u64) -> Exec<Vec<Expr>> {
+    pub(crate) fn read_bytes(
+        &mut self,
+        state: &mut State,
+        ptr: &Value,
+        len: u64,
+    ) -> Exec<Vec<Expr>> {
         if len == 0 {
             return Ok(Vec::new());
         }
@@ -537,20 +608,36 @@ impl Executor<'_> {
     }
 
     /// Writes byte expressions at `ptr`.
-    pub(crate) fn write_bytes(&mut self, state: &mut State, ptr: &Value, bytes: &[Expr]) -> Exec<()> {
+    pub(crate) fn write_bytes(
+        &mut self,
+        state: &mut State,
+        ptr: &Value,
+        bytes: &[Expr],
+    ) -> Exec<()> {
         if bytes.is_empty() {
             return Ok(());
         }
-        self.resolve_access(state, ptr, bytes.len() as u64, true, &mut |ex, st, target| {
-            for (i, b) in bytes.iter().enumerate() {
-                ex.write_byte_at(st, &shifted(target, i as u64), b.clone());
-            }
-            Ok(())
-        })
+        self.resolve_access(
+            state,
+            ptr,
+            bytes.len() as u64,
+            true,
+            &mut |ex, st, target| {
+                for (i, b) in bytes.iter().enumerate() {
+                    ex.write_byte_at(st, &shifted(target, i as u64), b.clone());
+                }
+                Ok(())
+            },
+        )
     }
 
     /// Reads a NUL-terminated string at a concrete pointer (symbolic bytes are concretised).
-    pub(crate) fn read_c_string(&mut self, state: &mut State, ptr: &Value, what: &str) -> Exec<String> {
+    pub(crate) fn read_c_string(
+        &mut self,
+        state: &mut State,
+        ptr: &Value,
+        what: &str,
+    ) -> Exec<String> {
         let address = self.concretize(state, ptr, what)? as u64;
         let entry = match state.memory.lookup(address) {
             Lookup::Live(e) => e.clone(),

@@ -10,8 +10,8 @@
 //! Program errors end a path through `Err(Termination)` from the step functions; only
 //! failures of sear itself are reported as `EngineError`.
 
-mod arrayopt;
 mod alloc_size;
+mod arrayopt;
 mod branch;
 mod calls;
 mod init;
@@ -322,8 +322,8 @@ impl<'o> Executor<'o> {
         }
         // Drop a fraction of the states proportional to the excess, at least one.
         let excess = (rss - limit_mib) as f64 / rss as f64;
-        let to_drop = ((self.states.len() as f64 * excess).ceil() as usize)
-            .clamp(1, self.states.len() - 1);
+        let to_drop =
+            ((self.states.len() as f64 * excess).ceil() as usize).clamp(1, self.states.len() - 1);
         let mut ids: Vec<StateId> = self.states.keys().copied().collect();
         ids.sort();
         for _ in 0..to_drop {
@@ -334,8 +334,9 @@ impl<'o> Executor<'o> {
                 self.terminate(state, Termination::Early("memory limit exceeded".into()));
             }
         }
-        self.observer
-            .warning(&format!("memory limit of {limit_mib} MiB exceeded: dropped {to_drop} states"));
+        self.observer.warning(&format!(
+            "memory limit of {limit_mib} MiB exceeded: dropped {to_drop} states"
+        ));
     }
 
     /// Ends the run: remaining states get early-termination tests; writes the summary.

@@ -250,8 +250,16 @@ pub fn float_binary(op: BinaryOp, kind: FloatKind, a: u128, b: u128) -> Result<u
 }
 
 /// A floating-point comparison on concrete scalars.
-pub fn float_cmp(pred: FloatPredicate, kind: FloatKind, a: u128, b: u128) -> Result<bool, Unsupported> {
-    let (x, y) = (as_f64(decode_float(kind, a)?), as_f64(decode_float(kind, b)?));
+pub fn float_cmp(
+    pred: FloatPredicate,
+    kind: FloatKind,
+    a: u128,
+    b: u128,
+) -> Result<bool, Unsupported> {
+    let (x, y) = (
+        as_f64(decode_float(kind, a)?),
+        as_f64(decode_float(kind, b)?),
+    );
     let unordered = x.is_nan() || y.is_nan();
     use FloatPredicate::*;
     Ok(match pred {

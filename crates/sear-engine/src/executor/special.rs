@@ -124,8 +124,12 @@ fn user_error(message: impl Into<String>) -> Termination {
 }
 
 fn arg(args: &[Value], i: usize) -> Exec<&Value> {
-    args.get(i)
-        .ok_or_else(|| exec(format!("special function called with too few arguments (need {})", i + 1)))
+    args.get(i).ok_or_else(|| {
+        exec(format!(
+            "special function called with too few arguments (need {})",
+            i + 1
+        ))
+    })
 }
 
 impl Executor<'_> {
@@ -170,7 +174,9 @@ impl Executor<'_> {
             GetValue => {
                 let v = arg(args, 0)?;
                 Some(match v {
-                    Value::Symbolic(e) => Value::concrete(self.get_value(state, e, "klee_get_value")?, width),
+                    Value::Symbolic(e) => {
+                        Value::concrete(self.get_value(state, e, "klee_get_value")?, width)
+                    }
                     other => other.clone(),
                 })
             }
@@ -216,7 +222,11 @@ impl Executor<'_> {
                 let address = self.concretize(state, arg(args, 0)?, "klee_get_obj_size")? as u64;
                 match state.memory.lookup(address) {
                     Lookup::Live(e) => Some(Value::concrete(e.object.size as u128, width)),
-                    _ => return Err(user_error("klee_get_obj_size: pointer does not point to an object")),
+                    _ => {
+                        return Err(user_error(
+                            "klee_get_obj_size: pointer does not point to an object",
+                        ))
+                    }
                 }
             }
             CheckMemoryAccess => {
@@ -231,7 +241,10 @@ impl Executor<'_> {
             }
             AssertFail => {
                 let text = self.optional_string(state, arg(args, 0)?)?;
-                return Err(Termination::error(ErrorKind::Assert, format!("ASSERTION FAIL: {text}")));
+                return Err(Termination::error(
+                    ErrorKind::Assert,
+                    format!("ASSERTION FAIL: {text}"),
+                ));
             }
             Exit => {
                 let code = match arg(args, 0)? {
@@ -279,7 +292,9 @@ impl Executor<'_> {
                 state.output.append(stream as u8, bytes);
                 None
             }
-            Intrinsic(intrinsic) => self.call_intrinsic(module, state, inst, intrinsic, args, arg_types)?,
+            Intrinsic(intrinsic) => {
+                self.call_intrinsic(module, state, inst, intrinsic, args, arg_types)?
+            }
         };
         if let (Some(dest), Some(v)) = (inst.dest, result) {
             state.frame_mut().locals[dest.0 as usize] = v;
@@ -289,7 +304,10 @@ impl Executor<'_> {
 
     fn callee_of(&self, _module: &Module, inst: &Inst) -> sear_ir::FuncId {
         match &inst.kind {
-            sear_ir::InstKind::Call { callee: sear_ir::Callee::Direct(f), .. } => *f,
+            sear_ir::InstKind::Call {
+                callee: sear_ir::Callee::Direct(f),
+                ..
+            } => *f,
             _ => sear_ir::FuncId(0),
         }
     }
@@ -306,9 +324,19 @@ impl Executor<'_> {
     pub(crate) fn unique_array_name(&mut self, base: &str) -> String {
         let clean: String = base
             .chars()
-            .map(|c| if c.is_ascii_alphanumeric() || c == '_' { c } else { '_' })
+            .map(|c| {
+                if c.is_ascii_alphanumeric() || c == '_' {
+                    c
+                } else {
+                    '_'
+                }
+            })
             .collect();
-        let clean = if clean.is_empty() { "unnamed".to_string() } else { clean };
+        let clean = if clean.is_empty() {
+            "unnamed".to_string()
+        } else {
+            clean
+        };
         let n = self.array_names.entry(clean.clone()).or_insert(0);
         *n += 1;
         if *n == 1 {
@@ -358,9 +386,25 @@ impl Executor<'_> {
         let bytes = width.div_ceil(8);
         let array_name = self.unique_array_name(name);
         let array = Array::new(array_name, bytes as u64, ArrayKind::SymbolicInput, None);
-        let value = Expr::read_lsb(&UpdateList::new(array.clone()), Expr::constant(0, 32), bytes);
-        let address = self.allocate(state, bytes as u64, 8, ObjectKind::Environment, name.to_string(), Init::Zero, None);
-        let object = state.memory.get_by_base(address).map(|e| e.object.id).expect("fresh object");
+        let value = Expr::read_lsb(
+            &UpdateList::new(array.clone()),
+            Expr::constant(0, 32),
+            bytes,
+        );
+        let address = self.allocate(
+            state,
+            bytes as u64,
+            8,
+            ObjectKind::Environment,
+            name.to_string(),
+            Init::Zero,
+            None,
+        );
+        let object = state
+            .memory
+            .get_by_base(address)
+            .map(|e| e.object.id)
+            .expect("fresh object");
         state.symbolics.push(Symbolic {
             object,
             array,
@@ -430,7 +474,14 @@ impl Executor<'_> {
     }
 
     /// `malloc`-like allocation; a symbolic size is concretised as KLEE does.
-    fn malloc(&mut self, module: &Module, state: &mut State, inst: &Inst, size: &Value, init: Init) -> Exec<Option<Value>> {
+    fn malloc(
+        &mut self,
+        module: &Module,
+        state: &mut State,
+        inst: &Inst,
+        size: &Value,
+        init: Init,
+    ) -> Exec<Option<Value>> {
         let size = match size {
             Value::Concrete(s, _) => *s as u64,
             Value::Symbolic(e) => {
@@ -444,7 +495,9 @@ impl Executor<'_> {
             Value::Aggregate(_) => return Err(exec("aggregate allocation size")),
         };
         if size > self.config.max_alloc_size {
-            self.warn_once(&format!("allocation of {size} bytes exceeds the limit; returning NULL"));
+            self.warn_once(&format!(
+                "allocation of {size} bytes exceeds the limit; returning NULL"
+            ));
             return Ok(Some(Value::Concrete(0, 64)));
         }
         let name = module.function(state.frame().func).name.clone();
@@ -452,7 +505,14 @@ impl Executor<'_> {
         Ok(Some(Value::Concrete(address as u128, 64)))
     }
 
-    fn realloc(&mut self, module: &Module, state: &mut State, inst: &Inst, ptr: &Value, size: &Value) -> Exec<Value> {
+    fn realloc(
+        &mut self,
+        module: &Module,
+        state: &mut State,
+        inst: &Inst,
+        ptr: &Value,
+        size: &Value,
+    ) -> Exec<Value> {
         let address = self.concretize(state, ptr, "realloc pointer")? as u64;
         let new_size = match size {
             Value::Symbolic(e) => {
@@ -488,7 +548,13 @@ impl Executor<'_> {
         };
         if address == 0 {
             return Ok(self
-                .malloc(module, state, inst, &Value::Concrete(new_size as u128, 64), Init::Garbage)?
+                .malloc(
+                    module,
+                    state,
+                    inst,
+                    &Value::Concrete(new_size as u128, 64),
+                    Init::Garbage,
+                )?
                 .unwrap_or(Value::Concrete(0, 64)));
         }
         let old = self.object_at(state, address);
@@ -499,9 +565,21 @@ impl Executor<'_> {
             state.memory.free(address);
             return Ok(Value::Concrete(0, 64));
         }
-        let bytes = self.read_bytes(state, &Value::Concrete(address as u128, 64), old.size.min(new_size))?;
+        let bytes = self.read_bytes(
+            state,
+            &Value::Concrete(address as u128, 64),
+            old.size.min(new_size),
+        )?;
         let name = module.function(state.frame().func).name.clone();
-        let new = self.allocate(state, new_size, 16, ObjectKind::Heap, name, Init::Garbage, inst.loc);
+        let new = self.allocate(
+            state,
+            new_size,
+            16,
+            ObjectKind::Heap,
+            name,
+            Init::Garbage,
+            inst.loc,
+        );
         self.write_bytes(state, &Value::Concrete(new as u128, 64), &bytes)?;
         state.memory.free(address);
         Ok(Value::Concrete(new as u128, 64))
@@ -579,4 +657,3 @@ impl Executor<'_> {
         }
     }
 }
-

@@ -79,7 +79,8 @@ impl Executor<'_> {
             }
             InstKind::ICmp { pred, lhs, rhs } => {
                 let (a, b) = (self.operand(state, *lhs), self.operand(state, *rhs));
-                let v = ops::lift2(&a, &b, &mut |x, y| Ok(ops::icmp(*pred, x, y))).map_err(unsupported)?;
+                let v = ops::lift2(&a, &b, &mut |x, y| Ok(ops::icmp(*pred, x, y)))
+                    .map_err(unsupported)?;
                 self.bind(state, inst, v);
             }
             InstKind::FCmp { pred, lhs, rhs } => {
@@ -89,8 +90,13 @@ impl Executor<'_> {
                 let a = self.concretize_value(state, &a, "floating-point comparison")?;
                 let b = self.concretize_value(state, &b, "floating-point comparison")?;
                 let v = ops::lift2(&a, &b, &mut |x, y| {
-                    ops::float_cmp(*pred, kind, x.as_concrete().unwrap_or(0), y.as_concrete().unwrap_or(0))
-                        .map(Value::bool)
+                    ops::float_cmp(
+                        *pred,
+                        kind,
+                        x.as_concrete().unwrap_or(0),
+                        y.as_concrete().unwrap_or(0),
+                    )
+                    .map(Value::bool)
                 })
                 .map_err(unsupported)?;
                 self.bind(state, inst, v);
@@ -115,20 +121,33 @@ impl Executor<'_> {
                 };
                 let is_float_cast = !matches!(
                     op,
-                    CastOp::Trunc | CastOp::ZExt | CastOp::SExt | CastOp::PtrToInt | CastOp::IntToPtr
-                        | CastOp::BitCast | CastOp::AddrSpaceCast
+                    CastOp::Trunc
+                        | CastOp::ZExt
+                        | CastOp::SExt
+                        | CastOp::PtrToInt
+                        | CastOp::IntToPtr
+                        | CastOp::BitCast
+                        | CastOp::AddrSpaceCast
                 );
                 let v = if is_float_cast {
                     self.concretize_value(state, &v, "floating-point conversion")?
                 } else {
                     v
                 };
-                let r = ops::lift1(&v, &mut |x| ops::cast(*op, x, from_s, to_s)).map_err(unsupported)?;
+                let r = ops::lift1(&v, &mut |x| ops::cast(*op, x, from_s, to_s))
+                    .map_err(unsupported)?;
                 self.bind(state, inst, r);
             }
-            InstKind::Select { cond, then_value, else_value } => {
+            InstKind::Select {
+                cond,
+                then_value,
+                else_value,
+            } => {
                 let c = self.operand(state, *cond);
-                let (t, e) = (self.operand(state, *then_value), self.operand(state, *else_value));
+                let (t, e) = (
+                    self.operand(state, *then_value),
+                    self.operand(state, *else_value),
+                );
                 let v = select_value(&c, &t, &e);
                 self.bind(state, inst, v);
             }
@@ -141,12 +160,21 @@ impl Executor<'_> {
                 let p = self.operand(state, *ptr);
                 self.load(module, state, &p, inst.ty, inst.dest)?;
             }
-            InstKind::Store { ptr, value, value_ty, .. } => {
+            InstKind::Store {
+                ptr,
+                value,
+                value_ty,
+                ..
+            } => {
                 let p = self.operand(state, *ptr);
                 let v = self.operand(state, *value);
                 self.store(module, state, &p, &v, *value_ty)?;
             }
-            InstKind::Gep { base, offset, indices } => {
+            InstKind::Gep {
+                base,
+                offset,
+                indices,
+            } => {
                 let v = self.gep(state, *base, *offset, indices);
                 self.bind(state, inst, v);
             }
@@ -157,7 +185,11 @@ impl Executor<'_> {
                 }
                 self.bind(state, inst, v);
             }
-            InstKind::InsertValue { agg, value, indices } => {
+            InstKind::InsertValue {
+                agg,
+                value,
+                indices,
+            } => {
                 let a = self.operand(state, *agg);
                 let v = self.operand(state, *value);
                 let r = insert_path(&a, indices, v);
@@ -169,7 +201,11 @@ impl Executor<'_> {
                 let v = self.extract_element(state, &vec, &idx)?;
                 self.bind(state, inst, v);
             }
-            InstKind::InsertElement { vector, element, index } => {
+            InstKind::InsertElement {
+                vector,
+                element,
+                index,
+            } => {
                 let vec = self.operand(state, *vector);
                 let elem = self.operand(state, *element);
                 let idx = self.operand(state, *index);
@@ -193,13 +229,19 @@ impl Executor<'_> {
                         if *m < 0 {
                             elem_zero.clone()
                         } else {
-                            all.get(*m as usize).map_or(elem_zero.clone(), |v| (*v).clone())
+                            all.get(*m as usize)
+                                .map_or(elem_zero.clone(), |v| (*v).clone())
                         }
                     })
                     .collect();
                 self.bind(state, inst, Value::Aggregate(Rc::from(items)));
             }
-            InstKind::Call { callee, args, arg_types, .. } => {
+            InstKind::Call {
+                callee,
+                args,
+                arg_types,
+                ..
+            } => {
                 self.call(module, state, inst, *callee, args, arg_types)?;
             }
             InstKind::AtomicRmw { op, ptr, value } => {
@@ -207,7 +249,11 @@ impl Executor<'_> {
                 let v = self.operand(state, *value);
                 self.atomic_rmw(module, state, inst, *op, &p, &v)?;
             }
-            InstKind::CmpXchg { ptr, expected, replacement } => {
+            InstKind::CmpXchg {
+                ptr,
+                expected,
+                replacement,
+            } => {
                 let p = self.operand(state, *ptr);
                 let e = self.operand(state, *expected);
                 let r = self.operand(state, *replacement);
@@ -226,7 +272,12 @@ impl Executor<'_> {
         Ok(())
     }
 
-    fn execute_terminator(&mut self, module: &Module, state: &mut State, term: &Terminator) -> Exec<()> {
+    fn execute_terminator(
+        &mut self,
+        module: &Module,
+        state: &mut State,
+        term: &Terminator,
+    ) -> Exec<()> {
         match term {
             Terminator::Ret(value) => {
                 let v = value.map(|op| self.operand(state, op));
@@ -236,11 +287,19 @@ impl Executor<'_> {
                 self.jump(module, state, *target);
                 Ok(())
             }
-            Terminator::CondBr { cond, then_block, else_block } => {
+            Terminator::CondBr {
+                cond,
+                then_block,
+                else_block,
+            } => {
                 let c = self.operand(state, *cond);
                 self.cond_branch(module, state, &c, *then_block, *else_block)
             }
-            Terminator::Switch { value, default, cases } => {
+            Terminator::Switch {
+                value,
+                default,
+                cases,
+            } => {
                 let v = self.operand(state, *value);
                 self.switch(module, state, &v, *default, cases)
             }
@@ -299,7 +358,10 @@ impl Executor<'_> {
             if let (Value::Concrete(x, w), Value::Concrete(y, _)) = (a, b) {
                 // Fast path: concrete scalars.
                 self.check_concrete_operands(op, *y, *w)?;
-                return Ok(Value::Concrete(sear_expr::fold::fold_binary(int_op, *w, *x, *y), *w));
+                return Ok(Value::Concrete(
+                    sear_expr::fold::fold_binary(int_op, *w, *x, *y),
+                    *w,
+                ));
             }
             return match (a, b) {
                 (Value::Aggregate(xs), Value::Aggregate(ys)) => {
@@ -316,12 +378,18 @@ impl Executor<'_> {
                 }
             };
         }
-        let kind = float_kind(module, ty).ok_or_else(|| exec("floating-point operation on non-float type"))?;
+        let kind = float_kind(module, ty)
+            .ok_or_else(|| exec("floating-point operation on non-float type"))?;
         let a = self.concretize_value(state, a, "floating-point arithmetic")?;
         let b = self.concretize_value(state, b, "floating-point arithmetic")?;
         ops::lift2(&a, &b, &mut |x, y| {
-            ops::float_binary(op, kind, x.as_concrete().unwrap_or(0), y.as_concrete().unwrap_or(0))
-                .map(|bits| Value::concrete(bits, ops::float_width(kind)))
+            ops::float_binary(
+                op,
+                kind,
+                x.as_concrete().unwrap_or(0),
+                y.as_concrete().unwrap_or(0),
+            )
+            .map(|bits| Value::concrete(bits, ops::float_width(kind)))
         })
         .map_err(unsupported)
     }
@@ -341,7 +409,13 @@ impl Executor<'_> {
 
     /// Division-by-zero and oversized-shift checks, forking an error path when the
     /// operand may be bad.
-    fn check_operands(&mut self, state: &mut State, op: BinaryOp, _a: &Value, b: &Value) -> Exec<()> {
+    fn check_operands(
+        &mut self,
+        state: &mut State,
+        op: BinaryOp,
+        _a: &Value,
+        b: &Value,
+    ) -> Exec<()> {
         let width = b.width();
         match op {
             BinaryOp::UDiv | BinaryOp::SDiv | BinaryOp::URem | BinaryOp::SRem => {
@@ -349,14 +423,18 @@ impl Executor<'_> {
                     return self.check_concrete_operands(op, d, width);
                 }
                 let ok = Expr::ne(b.to_expr(), Expr::constant(0, width));
-                self.require(state, ok, || Termination::error(ErrorKind::Div, "divide by zero"))
+                self.require(state, ok, || {
+                    Termination::error(ErrorKind::Div, "divide by zero")
+                })
             }
             BinaryOp::Shl | BinaryOp::LShr | BinaryOp::AShr => {
                 if let Some(d) = b.as_concrete() {
                     return self.check_concrete_operands(op, d, width);
                 }
                 let ok = Expr::ult(b.to_expr(), Expr::constant(width as u128, width));
-                self.require(state, ok, || Termination::error(ErrorKind::Overshift, "overshift error"))
+                self.require(state, ok, || {
+                    Termination::error(ErrorKind::Overshift, "overshift error")
+                })
             }
             _ => Ok(()),
         }
@@ -393,14 +471,16 @@ impl Executor<'_> {
     fn extract_element(&mut self, state: &mut State, vec: &Value, idx: &Value) -> Exec<Value> {
         let items = vec.elements();
         match idx {
-            Value::Concrete(i, _) => Ok(items
-                .get(*i as usize)
-                .cloned()
-                .unwrap_or(Value::Concrete(0, items.first().map_or(8, |v| v.width().max(1))))),
+            Value::Concrete(i, _) => Ok(items.get(*i as usize).cloned().unwrap_or(
+                Value::Concrete(0, items.first().map_or(8, |v| v.width().max(1))),
+            )),
             _ => {
                 // A symbolic index selects among the elements.
                 let i = idx.to_expr();
-                let mut acc = items.last().map(Value::to_expr).ok_or_else(|| exec("empty vector"))?;
+                let mut acc = items
+                    .last()
+                    .map(Value::to_expr)
+                    .ok_or_else(|| exec("empty vector"))?;
                 for (k, item) in items.iter().enumerate().rev().skip(1) {
                     let is_k = Expr::eq(i.clone(), Expr::constant(k as u128, i.width()));
                     acc = Expr::select(is_k, item.to_expr(), acc);

@@ -28,7 +28,8 @@ impl Executor<'_> {
                 self.summary.completed_paths += 1;
                 self.stats.completed_paths += 1;
                 if let Some(test) = self.write_test(&state) {
-                    self.output.write_text(&format!("{test}.exit"), &format!("{code}\n"));
+                    self.output
+                        .write_text(&format!("{test}.exit"), &format!("{code}\n"));
                 }
             }
             Termination::Early(reason) => {
@@ -53,10 +54,17 @@ impl Executor<'_> {
             place.line = line;
             place.loc = None;
         }
-        let key = (kind.suffix().to_string(), place.loc.or_else(|| {
-            // klee_report_error locations are keyed by their file and line.
-            Some(Loc { file: sear_ir::FileId(u32::MAX), line: place.line, col: place.file.len() as u32 })
-        }));
+        let key = (
+            kind.suffix().to_string(),
+            place.loc.or_else(|| {
+                // klee_report_error locations are keyed by their file and line.
+                Some(Loc {
+                    file: sear_ir::FileId(u32::MAX),
+                    line: place.line,
+                    col: place.file.len() as u32,
+                })
+            }),
+        );
         if !self.config.emit_all_errors && !self.emitted_errors.insert(key) {
             return;
         }
@@ -73,7 +81,8 @@ impl Executor<'_> {
             info: "",
         };
         if let Err(e) = self.output.write_err(&test, kind.suffix(), &report) {
-            self.observer.warning(&format!("cannot write error report: {e}"));
+            self.observer
+                .warning(&format!("cannot write error report: {e}"));
         }
         let record = ErrorRecord {
             kind: kind.suffix().to_string(),
@@ -108,14 +117,19 @@ impl Executor<'_> {
             }
         }
         let arrays: Vec<_> = state.symbolics.iter().map(|s| s.array.clone()).collect();
-        let model = match self.solver.get_initial_values(&constraints, &self.meta, &arrays) {
+        let model = match self
+            .solver
+            .get_initial_values(&constraints, &self.meta, &arrays)
+        {
             Ok(Some(model)) => model,
             Ok(None) => {
-                self.observer.warning("path condition unsatisfiable when generating a test");
+                self.observer
+                    .warning("path condition unsatisfiable when generating a test");
                 return None;
             }
             Err(e) => {
-                self.observer.warning(&format!("unable to compute test inputs: {e}"));
+                self.observer
+                    .warning(&format!("unable to compute test inputs: {e}"));
                 return None;
             }
         };
@@ -161,7 +175,12 @@ impl Executor<'_> {
     pub(crate) fn place(&self, state: &State) -> Place {
         let module = &self.module;
         let Some(frame) = state.stack.last() else {
-            return Place { file: String::new(), line: 0, function: String::new(), loc: None };
+            return Place {
+                file: String::new(),
+                line: 0,
+                function: String::new(),
+                loc: None,
+            };
         };
         let function = module.function(frame.func);
         let block = &function.blocks[frame.block.0 as usize];

@@ -46,8 +46,6 @@ impl MemoryObject {
 
     /// True if `[addr, addr + len)` lies inside the object.
     pub fn contains_range(&self, addr: u64, len: u64) -> bool {
-        addr >= self.address
-            && len <= self.size
-            && addr - self.address <= self.size - len
+        addr >= self.address && len <= self.size && addr - self.address <= self.size - len
     }
 }

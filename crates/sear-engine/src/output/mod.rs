@@ -119,7 +119,12 @@ impl OutputWriter {
     }
 
     /// Writes `<test>.<suffix>.err`.
-    pub fn write_err(&mut self, test: &str, suffix: &str, report: &ErrReport) -> Result<(), OutputError> {
+    pub fn write_err(
+        &mut self,
+        test: &str,
+        suffix: &str,
+        report: &ErrReport,
+    ) -> Result<(), OutputError> {
         let path = self.dir.join(format!("{test}.{suffix}.err"));
         let mut text = format!(
             "Error: {}\nFile: {}\nLine: {}\nFunction: {}\n",
@@ -145,7 +150,11 @@ impl OutputWriter {
     }
 
     /// Writes a JSON file in the output directory.
-    pub fn write_json<T: serde::Serialize>(&self, file: &str, value: &T) -> Result<(), OutputError> {
+    pub fn write_json<T: serde::Serialize>(
+        &self,
+        file: &str,
+        value: &T,
+    ) -> Result<(), OutputError> {
         let path = self.dir.join(file);
         let text = serde_json::to_string_pretty(value).expect("serialisable");
         fs::write(&path, text + "\n").map_err(io_err(&path))

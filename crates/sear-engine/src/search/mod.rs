@@ -44,8 +44,14 @@ pub fn build(kinds: &[SearchKind]) -> Box<dyn Searcher> {
 
 fn single(kind: SearchKind) -> Box<dyn Searcher> {
     match kind {
-        SearchKind::Dfs => Box::new(Ordered { states: Vec::new(), lifo: true }),
-        SearchKind::Bfs => Box::new(Ordered { states: Vec::new(), lifo: false }),
+        SearchKind::Dfs => Box::new(Ordered {
+            states: Vec::new(),
+            lifo: true,
+        }),
+        SearchKind::Bfs => Box::new(Ordered {
+            states: Vec::new(),
+            lifo: false,
+        }),
         SearchKind::RandomState => Box::new(RandomState { states: Vec::new() }),
         SearchKind::RandomPath => Box::new(RandomPath),
         SearchKind::CovNew => Box::new(CovNew { states: Vec::new() }),
