@@ -33,7 +33,7 @@ pub fn new_core(kind: CoreKind) -> Box<dyn SatSolver> {
 pub fn new_core_with(kind: CoreKind, array: &ArrayConfig) -> Box<dyn SatSolver> {
     match kind {
         CoreKind::Z3 => Box::new(Z3Core::new(Z3Mode::default())),
-        CoreKind::Eager => Box::new(EagerCore::new()),
+        CoreKind::Eager => Box::new(EagerCore::new(array)),
         CoreKind::Cegar => Box::new(CegarCore::new(array)),
     }
 }

@@ -84,9 +84,10 @@ impl Residues {
                     },
                     BinOp::Shl => {
                         let s = rhs.as_constant()?;
-                        if s >= e.width() as u128 {
-                            Some(0)
-                        } else if s >= 64 || (1u128 << s) % m as u128 == 0 {
+                        if s >= e.width() as u128
+                            || s >= 64
+                            || (1u128 << s).is_multiple_of(m as u128)
+                        {
                             Some(0)
                         } else {
                             Some((a? << s) & mask)

@@ -102,6 +102,62 @@ fn domain_max(width: u32) -> u128 {
     }
 }
 
+impl TermPool {
+    /// The pool description of the read term `root[index]`.
+    pub fn of(
+        root: &ArrayRef,
+        index: &Expr,
+        granularity: &std::collections::BTreeMap<ArrayRef, u32>,
+        intervals: Option<&IndexIntervals>,
+        config: &ArrayConfig,
+        residues: &mut Residues,
+    ) -> TermPool {
+        let elim = config.axiom_elim;
+        let n = root.size() as u128;
+        let full = (0, domain_max(index.width()));
+        let interval = if elim.by_interval() {
+            intervals.and_then(|i| i.get(index)).unwrap_or(full)
+        } else {
+            full
+        };
+        let m = if elim.by_type() {
+            access_size(granularity, root)
+        } else {
+            1
+        };
+        let type_residue = residues.of(index, m).map(|r| (r, m));
+        let (step, residue) = type_residue.map(|(r, m)| (m, r)).unwrap_or((1, 0));
+        let lo = interval.0;
+        let hi = interval.1.min(n.saturating_sub(1));
+        let (lo, hi) = if n == 0 || lo > hi {
+            (1, 0)
+        } else {
+            (lo as u64, hi as u64)
+        };
+        TermPool {
+            lo,
+            hi,
+            step,
+            residue,
+            bounds: interval.1 >= n,
+            interval,
+            type_residue,
+        }
+    }
+
+    /// The cells of the pool (in bounds, in the interval, with the residue).
+    pub fn cells(&self) -> impl Iterator<Item = u64> + '_ {
+        let first = if self.lo > self.hi {
+            u64::MAX
+        } else {
+            self.lo + (self.residue + self.step - self.lo % self.step) % self.step
+        };
+        (0..)
+            .map(move |k: u64| first.saturating_add(k.saturating_mul(self.step)))
+            .take_while(move |j| *j <= self.hi && first != u64::MAX)
+    }
+}
+
 impl Pool {
     /// Builds the pool for `terms`.
     pub fn build(
@@ -112,41 +168,17 @@ impl Pool {
         config: &ArrayConfig,
     ) -> Pool {
         let mut residues = Residues::default();
-        let elim = config.axiom_elim;
         let mut pools = Vec::with_capacity(terms.len());
         let mut counts = PoolCounts::default();
         for t in terms {
-            let n = t.root.size() as u128;
-            let full = (0, domain_max(t.index.width()));
-            let interval = if elim.by_interval() {
-                intervals.and_then(|i| i.get(&t.index)).unwrap_or(full)
-            } else {
-                full
-            };
-            let m = if elim.by_type() {
-                access_size(granularity, &t.root)
-            } else {
-                1
-            };
-            let type_residue = residues.of(&t.index, m).map(|r| (r, m));
-            let (step, residue) = type_residue.map(|(r, m)| (m, r)).unwrap_or((1, 0));
-            let lo = interval.0;
-            let hi = interval.1.min(n.saturating_sub(1));
-            let (lo, hi) = if n == 0 || lo > hi {
-                (1, 0)
-            } else {
-                (lo as u64, hi as u64)
-            };
-            let pool = TermPool {
-                lo,
-                hi,
-                step,
-                residue,
-                bounds: interval.1 >= n,
-                interval,
-                type_residue,
-            };
-            pools.push(pool);
+            pools.push(TermPool::of(
+                &t.root,
+                &t.index,
+                granularity,
+                intervals,
+                config,
+                &mut residues,
+            ));
         }
         let mut pool = Pool {
             terms: pools,
@@ -159,8 +191,8 @@ impl Pool {
             counts.cells += pool.cells_of(i, t).count() as u64;
             counts.bounds += pool.terms[i].bounds as u64;
         }
-        for i in 0..terms.len() {
-            for k in i + 1..terms.len() {
+        for i in 0..pool.terms.len() {
+            for k in i + 1..pool.terms.len() {
                 if pool.pair_kept(terms, i, k) {
                     pool.pairs.insert((i, k));
                 }
@@ -173,19 +205,10 @@ impl Pool {
 
     /// The cells of term `i` in the pool.
     pub fn cells_of<'a>(&'a self, i: usize, t: &'a ReadTerm) -> impl Iterator<Item = u64> + 'a {
-        let p = &self.terms[i];
-        let first = if p.lo > p.hi {
-            u64::MAX
-        } else {
-            p.lo + (p.residue + p.step - p.lo % p.step) % p.step
-        };
         let symbolic = !t.root.is_constant();
-        (0..)
-            .map(move |k: u64| first.saturating_add(k.saturating_mul(p.step)))
-            .take_while(move |j| *j <= p.hi && first != u64::MAX)
-            .filter(move |j| {
-                !(self.extras && symbolic && !self.mentioned.contains(&(t.root.clone(), *j)))
-            })
+        self.terms[i].cells().filter(move |j| {
+            !(self.extras && symbolic && !self.mentioned.contains(&(t.root.clone(), *j)))
+        })
     }
 
     fn pair_kept(&self, terms: &[ReadTerm], i: usize, k: usize) -> bool {
@@ -251,11 +274,8 @@ impl Pool {
     /// Every axiom of the pool.
     pub fn all(&self, terms: &[ReadTerm]) -> Vec<Axiom> {
         let mut out = Vec::new();
-        for i in 0..terms.len() {
-            out.extend(
-                self.cells_of(i, &terms[i])
-                    .map(|j| Axiom::Cell { term: i, j }),
-            );
+        for (i, t) in terms.iter().enumerate() {
+            out.extend(self.cells_of(i, t).map(|j| Axiom::Cell { term: i, j }));
             if self.terms[i].bounds {
                 out.push(Axiom::Bounds { term: i });
             }

@@ -82,13 +82,7 @@ impl CegarCore {
         self.stats.bump("generated_cells", c.cells);
         self.stats.bump("generated_pairs", c.pairs);
         self.stats.bump("generated_bounds", c.bounds);
-        let solver = z3::Solver::new_for_logic("QF_BV").unwrap_or_else(z3::Solver::new);
-        let mut params = z3::Params::new();
-        let ms = self.timeout.map_or(u32::MAX, |t| {
-            t.as_millis().clamp(1, u32::MAX as u128) as u32
-        });
-        params.set_u32("timeout", ms);
-        solver.set_params(&params);
+        let solver = self.fresh_solver();
         for a in &assertions {
             solver.assert(a);
         }
@@ -105,9 +99,8 @@ impl CegarCore {
         }
         let mut added: FxHashSet<Axiom> = FxHashSet::default();
         if self.config.select == CegarSelect::Eager {
-            for ax in pool.all(&abs.terms) {
-                self.add(&mut abs, &solver, &mut added, ax);
-            }
+            let all = pool.all(&abs.terms);
+            self.add(&mut abs, &pool, &solver, &mut added, all);
         }
         for _ in 0..ITERATION_LIMIT {
             if let Some(t) = self.timeout {
@@ -156,9 +149,7 @@ impl CegarCore {
                 }
             }
             let before = added.len();
-            for ax in chosen {
-                self.add(&mut abs, &solver, &mut added, ax);
-            }
+            self.add(&mut abs, &pool, &solver, &mut added, chosen);
             if added.len() == before {
                 return Err(SolverError::Failure(
                     "CEGAR: a violated axiom was already asserted (abstraction bug)".into(),
@@ -168,18 +159,60 @@ impl CegarCore {
         Err(SolverError::Failure("CEGAR: iteration limit".into()))
     }
 
+    /// Asserts the axioms of `batch` not asserted yet. Cell axioms of one term over a constant
+    /// root are encoded run by run: cells consecutive in the term's stride with one value
+    /// become `(a ≤ t ≤ b) ⇒ r = v` (exact, since `t` has the stride's residue).
     fn add(
         &mut self,
         abs: &mut Abstraction,
+        pool: &Pool,
         solver: &z3::Solver,
         added: &mut FxHashSet<Axiom>,
-        ax: Axiom,
+        batch: Vec<Axiom>,
     ) {
-        if !added.insert(ax) {
-            return;
+        let mut cells: Vec<(usize, u64)> = Vec::new();
+        for ax in batch {
+            if !added.insert(ax) {
+                continue;
+            }
+            self.stats.bump("axioms_added", 1);
+            match ax {
+                Axiom::Cell { term, j } if abs.terms[term].root.is_constant() => {
+                    cells.push((term, j))
+                }
+                _ => solver.assert(model::encode(abs, &ax)),
+            }
         }
-        self.stats.bump("axioms_added", 1);
-        solver.assert(&model::encode(abs, &ax));
+        cells.sort_unstable();
+        let mut k = 0;
+        while k < cells.len() {
+            let (term, first) = cells[k];
+            let step = pool.terms[term].step;
+            let bytes = abs.terms[term].root.contents().expect("constant root");
+            let value = bytes[first as usize];
+            let mut last = first;
+            k += 1;
+            while k < cells.len()
+                && cells[k].0 == term
+                && cells[k].1 == last + step
+                && bytes[cells[k].1 as usize] == value
+            {
+                last = cells[k].1;
+                k += 1;
+            }
+            solver.assert(model::encode_run(abs, term, first, last, value));
+        }
+    }
+
+    fn fresh_solver(&self) -> z3::Solver {
+        let solver = z3::Solver::new_for_logic("QF_BV").unwrap_or_default();
+        let mut params = z3::Params::new();
+        let ms = self.timeout.map_or(u32::MAX, |t| {
+            t.as_millis().clamp(1, u32::MAX as u128) as u32
+        });
+        params.set_u32("timeout", ms);
+        solver.set_params(&params);
+        solver
     }
 }
 

@@ -116,6 +116,22 @@ impl Values {
     }
 }
 
+/// `(first ≤ t ≤ last) ⇒ r_t = value`: the cell axioms of a run of equal constant cells.
+pub fn encode_run(abs: &Abstraction, term: usize, first: u64, last: u64, value: u8) -> Bool {
+    let t = &abs.terms[term];
+    let w = t.index.width();
+    let v = BV::from_u64(value as u64, 8);
+    let guard = if first == last {
+        t.index_bv.eq(BV::from_u64(first, w))
+    } else {
+        Bool::and(&[
+            &BV::from_u64(first, w).bvule(&t.index_bv),
+            &t.index_bv.bvule(BV::from_u64(last, w)),
+        ])
+    };
+    guard.implies(t.var.eq(v))
+}
+
 /// The Z3 formula of an axiom.
 pub fn encode(abs: &mut Abstraction, ax: &Axiom) -> Bool {
     match *ax {

@@ -8,6 +8,12 @@
 //! bounds still read zero (the Z3 core's translation of symbolic roots guarantees it), so the
 //! rewritten query is equisatisfiable and has the same models on the original arrays.
 //!
+//! With `--axiom-elim` other than `none`, only the cells some read can reach are asserted:
+//! the cells of each read term's reduced pool ([`crate::cegar::axioms::TermPool`]: inside its
+//! pre-check interval, congruent to its residue modulo the access size). Cells no read can
+//! reach are left unconstrained in `A'`, which changes no answer (this is type- and
+//! interval-aware axiom elimination applied to Z3's array theory).
+//!
 //! The CEGAR core's `--cegar-select=eager` is the other eager variant: all (reduced) read
 //! axioms asserted over bit-vectors at once (Ackermannisation).
 
@@ -17,7 +23,10 @@ use rustc_hash::FxHashMap;
 use sear_expr::visit::{for_each_node, Rewriter};
 use sear_expr::{Array, ArrayKind, ArrayRef, Assignment, Expr, ExprKind, UpdateList};
 
+use crate::cegar::axioms::TermPool;
+use crate::config::ArrayConfig;
 use crate::query::SolverError;
+use crate::residue::Residues;
 use crate::sat::{SatQuery, SatResult, SatSolver};
 use crate::stats::LayerStats;
 use crate::z3core::{Z3Core, Z3Mode};
@@ -28,25 +37,71 @@ struct Twin {
     assertions: Vec<Expr>,
 }
 
+/// The cells of `root` some read of `conjuncts` may reach, or None for all.
+fn reachable_cells(
+    root: &ArrayRef,
+    conjuncts: &[Expr],
+    meta: &crate::QueryMeta,
+    config: &ArrayConfig,
+) -> Option<Vec<bool>> {
+    if config.axiom_elim == crate::AxiomElim::None {
+        return None;
+    }
+    let mut residues = Residues::default();
+    let mut reach = vec![false; root.size() as usize];
+    let mut complete = true;
+    for_each_node(conjuncts, |e| {
+        if let ExprKind::Read { updates, index } = e.kind() {
+            if updates.root() != root || !complete {
+                return;
+            }
+            if let Some(i) = index.as_constant() {
+                if let Some(r) = reach.get_mut(i as usize) {
+                    *r = true;
+                }
+                return;
+            }
+            let pool = TermPool::of(
+                root,
+                index,
+                &meta.access_granularity,
+                meta.index_intervals.as_deref(),
+                config,
+                &mut residues,
+            );
+            if pool.hi.saturating_sub(pool.lo) / pool.step >= reach.len() as u64 {
+                complete = false;
+                return;
+            }
+            for j in pool.cells() {
+                reach[j as usize] = true;
+            }
+        }
+    });
+    complete.then_some(reach)
+}
+
 /// The eager (assertion-encoding) core.
 pub struct EagerCore {
     inner: Z3Core,
     twins: FxHashMap<ArrayRef, Twin>,
+    config: ArrayConfig,
     stats: LayerStats,
 }
 
 impl Default for EagerCore {
     fn default() -> Self {
-        Self::new()
+        Self::new(&ArrayConfig::default())
     }
 }
 
 impl EagerCore {
-    /// A core over a default Z3 core.
-    pub fn new() -> Self {
+    /// A core over a default Z3 core; `config.axiom_elim` selects the reduction.
+    pub fn new(config: &ArrayConfig) -> Self {
         EagerCore {
             inner: Z3Core::new(Z3Mode::default()),
             twins: FxHashMap::default(),
+            config: config.clone(),
             stats: LayerStats::new_core("eager"),
         }
     }
@@ -94,9 +149,23 @@ impl EagerCore {
         let mut map: FxHashMap<ArrayRef, ArrayRef> = FxHashMap::default();
         let mut rewritten: Vec<Expr> = Vec::new();
         for r in &roots {
+            let reach = reachable_cells(r, &conjuncts, query.meta, &self.config);
             let twin = self.twin(r);
             map.insert(r.clone(), twin.array.clone());
-            rewritten.extend(twin.assertions.iter().cloned());
+            let before = rewritten.len();
+            match &reach {
+                Some(cells) => rewritten.extend(
+                    twin.assertions
+                        .iter()
+                        .zip(cells)
+                        .filter(|(_, keep)| **keep)
+                        .map(|(a, _)| a.clone()),
+                ),
+                None => rewritten.extend(twin.assertions.iter().cloned()),
+            }
+            let n = (rewritten.len() - before) as u64;
+            self.stats.bump("cell_assertions", n);
+            self.stats.bump("cells_total", r.size());
         }
         let mut rewriter = Rewriter::new(|_: &Expr, rebuilt: &Expr| {
             let ExprKind::Read { updates, index } = rebuilt.kind() else {
