@@ -218,3 +218,37 @@ impl ObjectContents {
         self.concrete.len() * 3 + self.symbolic.len() * 8
     }
 }
+
+#[cfg(test)]
+mod tests {
+    //! Access-type inference (spec 001 §11 T4) at the level of one object's contents.
+
+    use super::*;
+
+    fn off() -> Expr {
+        let a = Array::new("k", 4, ArrayKind::SymbolicInput, None);
+        Expr::read_lsb(&UpdateList::new(a), Expr::constant(0, 32), 4)
+    }
+
+    #[test]
+    fn smallest_symbolic_access_width_per_object() {
+        let mut c = ObjectContents::zeroed(32);
+        // Constant-offset accesses never set the access type.
+        c.write_concrete(0, 4, 7);
+        assert_eq!(c.access_granularity(), None);
+        // int a[8] accessed via a[k]: 4.
+        c.read_symbolic(&off(), 4, "a");
+        let (root, w) = c.access_granularity().unwrap();
+        assert_eq!(w, 4);
+        // A fork copies the contents: the two paths evolve independently.
+        let mut other = c.clone();
+        // short view on one path: 2; a char access: 1.
+        other.read_symbolic(&off(), 2, "a");
+        assert_eq!(other.access_granularity().unwrap().1, 2);
+        other.write_symbolic(&off(), &[(0, Expr::constant(1, 8))], "a");
+        assert_eq!(other.access_granularity().unwrap().1, 1);
+        assert_eq!(c.access_granularity(), Some((root, 4)));
+        // A new allocation starts without an access type.
+        assert_eq!(ObjectContents::zeroed(32).access_granularity(), None);
+    }
+}
