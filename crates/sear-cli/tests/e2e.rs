@@ -25,7 +25,10 @@
 //!   path such as `array_opt.index_successes`; OP is `==`, `>=`, `<=` or `>`), checked in the
 //!   runs whose configuration ARGS contain TEXT (all runs without `if`).
 //!
-//! `SEAR_E2E_FILTER=substring` runs only matching programs.
+//! `SEAR_E2E_FILTER=substring` runs only matching programs. `SEAR_E2E_EXTRA_ARGS="--flag=value
+//! ..."` adds arguments to every run (in `=` form), except flags the program or its
+//! configuration sets itself; e.g. the whole suite under the CEGAR core:
+//! `SEAR_E2E_EXTRA_ARGS="--core-solver=cegar --ilp-precheck" cargo test -p sear-cli --test e2e`.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -257,6 +260,17 @@ fn lookup_number(v: &Value, key: &str) -> Option<f64> {
 }
 
 /// Runs one program under one configuration; returns the mismatches and the summary.
+/// The arguments of `SEAR_E2E_EXTRA_ARGS` whose flag `own` does not set.
+fn extra_args(own: &[String]) -> Vec<String> {
+    let flag = |a: &str| a.split('=').next().unwrap_or("").to_string();
+    std::env::var("SEAR_E2E_EXTRA_ARGS")
+        .unwrap_or_default()
+        .split_whitespace()
+        .filter(|a| !own.iter().any(|o| flag(o) == flag(a)))
+        .map(str::to_string)
+        .collect()
+}
+
 fn check_config(
     program: &Path,
     expect: &Expectations,
@@ -272,7 +286,9 @@ fn check_config(
     if !expect.sear_args.iter().any(|a| a.starts_with("--search")) {
         cmd.args(["--search", "dfs"]);
     }
-    cmd.args(&expect.sear_args)
+    let own: Vec<String> = expect.sear_args.iter().chain(config).cloned().collect();
+    cmd.args(extra_args(&own))
+        .args(&expect.sear_args)
         .args(config)
         .arg(program)
         .args(&expect.program_args);
