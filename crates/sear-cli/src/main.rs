@@ -24,7 +24,7 @@ struct Cli {
 #[derive(Subcommand)]
 enum Command {
     /// Explore a C program (or .bc/.ll) symbolically and write a test per path.
-    Run(run::RunArgs),
+    Run(Box<run::RunArgs>),
     /// Replay tests natively (with AddressSanitizer) and check that errors reproduce.
     Replay(replay::ReplayArgs),
     /// Answer an SMT-LIB2 (QF_ABV/QF_BV) script through the solver chain, like KLEE's kleaver.

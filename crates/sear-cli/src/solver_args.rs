@@ -124,7 +124,6 @@ impl SolverArgs {
                 .then(|| Duration::from_secs_f64(self.max_solver_time)),
             log_queries: self.log_queries.clone().map(|dir| QueryLog { dir, scope }),
             validate: self.validate_solver,
-            ..SolverConfig::default()
         })
     }
 }

@@ -20,7 +20,7 @@ pub(crate) fn function_address(f: FuncId) -> u64 {
 
 /// The function at a pseudo-address, if any.
 pub(crate) fn function_at(module: &Module, address: u64) -> Option<FuncId> {
-    if address < FUNCTION_BASE || (address - FUNCTION_BASE) % 16 != 0 {
+    if address < FUNCTION_BASE || !(address - FUNCTION_BASE).is_multiple_of(16) {
         return None;
     }
     let index = (address - FUNCTION_BASE) / 16;
@@ -73,7 +73,7 @@ impl Executor<'_> {
             let v = self.get_value(&probe, &p, "function pointer")? as u64;
             targets.push(v);
             let other = Expr::ne(p.clone(), Expr::constant(v as u128, p.width()));
-            if targets.len() >= module.functions.len() + 1
+            if targets.len() > module.functions.len()
                 || !self.may_be_true(&probe, &other, "function pointer")?
             {
                 break;

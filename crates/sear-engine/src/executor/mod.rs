@@ -28,7 +28,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use rustc_hash::{FxHashMap, FxHashSet};
-use sear_ir::{Loc, Module};
+use sear_ir::Module;
 use sear_solver::{QueryMeta, Solver, SolverConfig};
 
 use crate::config::EngineConfig;
@@ -136,7 +136,7 @@ pub struct Executor<'o> {
     pub(crate) stats: Stats,
     pub(crate) summary: Summary,
     pub(crate) output: OutputWriter,
-    pub(crate) emitted_errors: FxHashSet<(String, Option<Loc>)>,
+    pub(crate) emitted_errors: FxHashSet<(String, String, u32, u32)>,
     pub(crate) warned_once: FxHashSet<String>,
     pub(crate) array_names: FxHashMap<String, u32>,
     /// The location given by `klee_report_error`, for the error being reported.

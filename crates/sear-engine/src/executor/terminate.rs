@@ -54,16 +54,13 @@ impl Executor<'_> {
             place.line = line;
             place.loc = None;
         }
+        // One error per (kind, source location); klee_report_error locations count by their
+        // file and line.
         let key = (
             kind.suffix().to_string(),
-            place.loc.or_else(|| {
-                // klee_report_error locations are keyed by their file and line.
-                Some(Loc {
-                    file: sear_ir::FileId(u32::MAX),
-                    line: place.line,
-                    col: place.file.len() as u32,
-                })
-            }),
+            place.file.clone(),
+            place.line,
+            place.loc.map_or(0, |l| l.col),
         );
         if !self.config.emit_all_errors && !self.emitted_errors.insert(key) {
             return;
