@@ -14,7 +14,9 @@ use super::layout::{self, read_value, scalar_width, store_bytes, value_to_bytes,
 use super::ops;
 use super::{Exec, Executor};
 use crate::memory::allocator::NULL_PAGE;
-use crate::memory::{Lookup, MemoryObject, ObjectContents, ObjectId, ObjectKind};
+use crate::memory::{
+    in_bounds, Lookup, MemoryObject, ObjectContents, ObjectId, ObjectKind, Oracle,
+};
 use crate::state::State;
 use crate::termination::{ErrorKind, Termination};
 use crate::value::Value;
@@ -63,10 +65,11 @@ impl Executor<'_> {
         init: Init,
         alloc_site: Option<sear_ir::Loc>,
     ) -> u64 {
-        let address = match kind {
-            ObjectKind::Stack => state.stack_alloc.allocate(size, align),
-            _ => state.heap.allocate(size, align),
-        };
+        let address = self
+            .memory_model
+            .as_mut()
+            .expect("memory model present")
+            .place(state, size, align, kind);
         let id = ObjectId(self.next_object);
         self.next_object += 1;
         let object = Arc::new(MemoryObject {
@@ -440,63 +443,19 @@ impl Executor<'_> {
         }
     }
 
-    /// Every object `p` may point into with `len` bytes in bounds: `(base, size)` pairs,
-    /// the object containing a feasible value of `p` first.
+    /// Every object `p` may point into with `len` bytes in bounds, as the memory model
+    /// finds them: `(base, size)` pairs, the most likely first.
     pub(crate) fn resolve_symbolic(
         &mut self,
         state: &mut State,
         p: &Expr,
         len: u64,
     ) -> Exec<Vec<(u64, u64)>> {
-        let example = self.get_value(state, p, "resolve")? as u64;
-        let mut found: Vec<(u64, u64)> = Vec::new();
-        let start = match state.memory.lookup(example) {
-            Lookup::Live(entry) => Some((entry.object.address, entry.object.size)),
-            _ => None,
-        };
-        if let Some((base, size)) = start {
-            let ok = in_bounds(p, base, size, len);
-            if self.must_be_true(state, &ok, "resolve")? {
-                return Ok(vec![(base, size)]);
-            }
-        }
         let max = self.config.max_resolutions;
-        // Search downward from the example, then upward, as KLEE's AddressSpace::resolve.
-        let below: Vec<(u64, u64)> = state
-            .memory
-            .below(example.saturating_add(1))
-            .map(|e| (e.object.address, e.object.size))
-            .collect();
-        for (base, size) in below {
-            if self.may_be_true(state, &in_bounds(p, base, size, len), "resolve")? {
-                found.push((base, size));
-                if found.len() >= max {
-                    break;
-                }
-            }
-            let at_or_above_base = Expr::uge(p.clone(), Expr::constant(base as u128, 64));
-            if self.must_be_true(state, &at_or_above_base, "resolve")? {
-                break;
-            }
-        }
-        let above: Vec<(u64, u64)> = state
-            .memory
-            .at_or_above(example.saturating_add(1))
-            .map(|e| (e.object.address, e.object.size))
-            .collect();
-        for (base, size) in above {
-            if found.len() >= max {
-                break;
-            }
-            let below_base = Expr::ult(p.clone(), Expr::constant(base as u128, 64));
-            if self.must_be_true(state, &below_base, "resolve")? {
-                break;
-            }
-            if self.may_be_true(state, &in_bounds(p, base, size, len), "resolve")? {
-                found.push((base, size));
-            }
-        }
-        Ok(found)
+        let mut model = self.memory_model.take().expect("memory model present");
+        let found = model.candidates(self, state, p, len, max);
+        self.memory_model = Some(model);
+        found
     }
 
     /// The pointer error for a state where `p` points into no live object.
@@ -673,15 +632,6 @@ impl Executor<'_> {
     }
 }
 
-/// `base <= p < base + size - len + 1`, as one unsigned comparison on `p - base`.
-pub(crate) fn in_bounds(p: &Expr, base: u64, size: u64, len: u64) -> Expr {
-    if len > size {
-        return Expr::false_();
-    }
-    let offset = Expr::sub(p.clone(), Expr::constant(base as u128, 64));
-    Expr::ule(offset, Expr::constant((size - len) as u128, 64))
-}
-
 fn shifted(target: &Target, delta: u64) -> Target {
     Target {
         base: target.base,
@@ -695,5 +645,17 @@ fn shifted(target: &Target, delta: u64) -> Target {
                 }
             }
         },
+    }
+}
+
+impl Oracle for Executor<'_> {
+    fn may_be_true(&mut self, state: &State, cond: &Expr) -> Exec<bool> {
+        Executor::may_be_true(self, state, cond, "resolve")
+    }
+    fn must_be_true(&mut self, state: &State, cond: &Expr) -> Exec<bool> {
+        Executor::must_be_true(self, state, cond, "resolve")
+    }
+    fn get_value(&mut self, state: &State, e: &Expr) -> Exec<u128> {
+        Executor::get_value(self, state, e, "resolve")
     }
 }

@@ -147,6 +147,8 @@ pub struct Executor<'o> {
     pub(crate) last_memory_check: Instant,
     /// The solver's own per-query timeout (`--max-solver-time`).
     pub(crate) base_solver_timeout: Option<Duration>,
+    /// Object placement and pointer resolution (taken out while it runs).
+    pub(crate) memory_model: Option<Box<dyn crate::memory::MemoryModel>>,
     pub(crate) stop: Option<StopReason>,
     /// Array-read transformations (`executor/arrayopt.rs`).
     pub(crate) array_opt: arrayopt::ArrayOpt,
@@ -197,6 +199,7 @@ impl<'o> Executor<'o> {
             start: Instant::now(),
             last_memory_check: Instant::now(),
             base_solver_timeout: solver_config.timeout,
+            memory_model: Some(Box::new(crate::memory::StandardModel)),
             stop: None,
             array_opt,
             trace_hashes: Vec::new(),

@@ -1,16 +1,18 @@
 //! Memory: objects, their contents, the address space and the allocator.
 //!
-//! This is KLEE's standard model: concrete base addresses from a deterministic allocator,
-//! contents as concrete plus symbolic bytes flushed to arrays on symbolic-offset access,
-//! and resolution of symbolic pointers by forking once per object they may point into
-//! (in `crate::executor::memop`).
+//! Contents are concrete plus symbolic bytes flushed to arrays on symbolic-offset access
+//! (`contents`); the placement of objects and the resolution of symbolic pointers are a
+//! [`MemoryModel`] (`model`), of which KLEE's standard model is the default; the executor's
+//! `memop` forks once per object a pointer may point into.
 
 pub mod address_space;
 pub mod allocator;
 pub mod contents;
+pub mod model;
 pub mod object;
 
 pub use address_space::{AddressSpace, Lookup, ObjectEntry};
 pub use allocator::Allocator;
 pub use contents::ObjectContents;
+pub use model::{in_bounds, MemoryModel, Oracle, StandardModel};
 pub use object::{MemoryObject, ObjectId, ObjectKind};
