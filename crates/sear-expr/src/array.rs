@@ -46,6 +46,7 @@ pub struct Array {
     index_width: u32,
     kind: ArrayKind,
     contents: Option<Arc<[u8]>>,
+    unbounded: bool,
     hash: u64,
 }
 
@@ -100,8 +101,25 @@ impl Array {
             index_width,
             kind,
             contents,
+            unbounded: false,
             hash: hasher.finish(),
         }))
+    }
+
+    /// Creates a symbolic array over the whole index domain (e.g. one declared in an SMT-LIB
+    /// file without size information): `size` bytes are reported in models densely, and
+    /// reads beyond them are unconstrained, as in the SMT-LIB theory of arrays.
+    pub fn unbounded(
+        name: impl Into<String>,
+        size: u64,
+        index_width: u32,
+        kind: ArrayKind,
+    ) -> ArrayRef {
+        let array = Self::with_index_width(name, size, index_width, kind, None);
+        let mut inner = Arc::try_unwrap(array.0).expect("fresh array is unshared");
+        inner.unbounded = true;
+        inner.hash ^= 0x9e37_79b9_7f4a_7c15;
+        ArrayRef(Arc::new(inner))
     }
 }
 
@@ -133,6 +151,11 @@ impl ArrayRef {
     /// The constant contents, if the array is constant.
     pub fn contents(&self) -> Option<&[u8]> {
         self.0.contents.as_deref()
+    }
+    /// True for arrays over the whole index domain (see [`Array::unbounded`]); reads beyond
+    /// [`ArrayRef::size`] are then not zero but free.
+    pub fn is_unbounded(&self) -> bool {
+        self.0.unbounded
     }
     /// True if the array's contents are known constants.
     pub fn is_constant(&self) -> bool {

@@ -18,6 +18,8 @@ use crate::fold::{fold_binary, fold_cmp, fold_concat, fold_extract, fold_not};
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Assignment {
     arrays: BTreeMap<ArrayRef, Vec<u8>>,
+    /// Bytes of unbounded arrays beyond their dense part.
+    outside: BTreeMap<ArrayRef, BTreeMap<u128, u8>>,
 }
 
 impl Assignment {
@@ -47,8 +49,36 @@ impl Assignment {
         }
         match self.arrays.get(array) {
             Some(bytes) if index < bytes.len() as u128 => bytes[index as usize],
-            _ => 0,
+            _ => self
+                .outside
+                .get(array)
+                .and_then(|m| m.get(&index))
+                .copied()
+                .unwrap_or(0),
         }
+    }
+
+    /// Sets one byte of an unbounded array beyond its dense part.
+    pub fn set_outside(&mut self, array: ArrayRef, index: u128, byte: u8) {
+        self.outside.entry(array).or_default().insert(index, byte);
+    }
+
+    /// Copies the bytes of `array` that `other` sets beyond its dense part.
+    pub fn copy_outside_from(&mut self, other: &Assignment, array: &ArrayRef) {
+        if let Some(m) = other.outside.get(array) {
+            self.outside
+                .entry(array.clone())
+                .or_default()
+                .extend(m.iter().map(|(i, b)| (*i, *b)));
+        }
+    }
+
+    /// The bytes of `array` set beyond its dense part, by index.
+    pub fn outside(&self, array: &ArrayRef) -> impl Iterator<Item = (u128, u8)> + '_ {
+        self.outside
+            .get(array)
+            .into_iter()
+            .flat_map(|m| m.iter().map(|(i, b)| (*i, *b)))
     }
 
     /// The assigned arrays in creation order.
@@ -70,6 +100,9 @@ impl Assignment {
     pub fn merge(&mut self, other: &Assignment) {
         for (a, b) in &other.arrays {
             self.arrays.insert(a.clone(), b.clone());
+        }
+        for (a, m) in &other.outside {
+            self.outside.insert(a.clone(), m.clone());
         }
     }
 

@@ -131,6 +131,7 @@ impl Solver {
         for a in arrays {
             let bytes = (0..a.size()).map(|i| model.byte(a, i as u128)).collect();
             out.insert(a.clone(), bytes);
+            out.copy_outside_from(&model, a);
         }
         Ok(Some(out))
     }

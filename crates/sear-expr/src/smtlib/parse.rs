@@ -500,7 +500,18 @@ impl<'t> Parser<'t> {
                 self.pass.declared += 1;
                 let given = self.info.get(name).and_then(|i| i.size);
                 let size = given.or(self.size_overrides.get(ordinal).copied().flatten());
-                let array = self.new_array(name, size.unwrap_or(0), iw, None);
+                let array = if given.is_some() {
+                    self.new_array(name, size.unwrap_or(0), iw, None)
+                } else {
+                    // No size metadata: an array of the SMT-LIB theory, free everywhere;
+                    // models list the bytes up to the largest constant index read.
+                    let kind = self
+                        .info
+                        .get(name)
+                        .and_then(|i| i.kind)
+                        .unwrap_or(ArrayKind::Other);
+                    Array::unbounded(name, size.unwrap_or(0), iw, kind)
+                };
                 if given.is_none() {
                     self.pass.unknown_sizes.insert(array.id(), ordinal);
                 }

@@ -233,6 +233,11 @@ impl Independence {
                 member_fps.push(&fps[n]);
             }
             copy_bytes(&model, &member_fps, &mut merged_bytes);
+            for fp in &member_fps {
+                for a in &fp.whole {
+                    merged.copy_outside_from(&model, a);
+                }
+            }
         }
         for (a, bytes) in merged_bytes {
             merged.insert(a, bytes);

@@ -14,8 +14,8 @@ pub mod translate;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::time::{Duration, Instant};
 
-use sear_expr::visit::collect_symbolic_arrays;
-use sear_expr::Assignment;
+use sear_expr::visit::{collect_reads, collect_symbolic_arrays};
+use sear_expr::{Assignment, ExprKind};
 use z3::ast::BV;
 use z3::{Params, SatResult as Z3Result};
 
@@ -147,7 +147,47 @@ impl Z3Core {
             }
             assignment.insert(array, bytes);
         }
+        self.extract_outside(query, model, &mut assignment)?;
         Ok(assignment)
+    }
+
+    /// For unbounded arrays, the bytes the query reads beyond the dense part, so that the
+    /// model evaluates exactly as Z3 interpreted it.
+    fn extract_outside(
+        &mut self,
+        query: &SatQuery,
+        model: &z3::Model,
+        assignment: &mut Assignment,
+    ) -> Result<(), SolverError> {
+        for read in collect_reads(query.conjuncts()) {
+            let ExprKind::Read { updates, index } = read.kind() else {
+                continue;
+            };
+            let array = updates.root();
+            if !array.is_unbounded() || index.is_constant() {
+                continue;
+            }
+            let z3_index = self.translator.term(index).to_bv();
+            let Some(i) = model.eval(&z3_index, true).and_then(|v| v.as_u64()) else {
+                continue;
+            };
+            if i < array.size() {
+                continue;
+            }
+            let cell = self
+                .translator
+                .root(array)
+                .select(&BV::from_u64(i, array.index_width()));
+            let value = model
+                .eval(&cell, true)
+                .and_then(|v| v.as_bv())
+                .and_then(|v| v.as_u64())
+                .ok_or_else(|| {
+                    SolverError::Failure(format!("no model value for {}[{i}]", array.name()))
+                })?;
+            assignment.set_outside(array.clone(), i as u128, value as u8);
+        }
+        Ok(())
     }
 }
 

@@ -6,6 +6,8 @@
 //! * A symbolic array becomes a Z3 array constant `(Array (_ BitVec iw) (_ BitVec 8))`; a
 //!   constant array becomes `const-array 0` with a `store` per non-zero byte; an update list
 //!   becomes a `store` chain, cached per update node.
+//! * Reads of an unbounded array (see `sear_expr::Array::unbounded`) are plain `select`s:
+//!   the model lists the bytes read beyond its dense part.
 //! * Reads outside `0..size` of a symbolic array read zero, exactly as
 //!   [`sear_expr::Evaluator`] does, so models, evaluation and the caches agree: a read at an
 //!   index not known to be in bounds is `ite(idx < size, select(chain, idx), select(chain0,
@@ -232,7 +234,7 @@ impl Translator {
         let idx = self.bv(index);
         let in_bounds_known = index.as_constant().map(|i| i < root.size() as u128);
         // Constant roots already read zero out of bounds; so does a root of the full domain.
-        let full_domain = iw < 64 && root.size() >= (1u64 << iw);
+        let full_domain = root.is_unbounded() || (iw < 64 && root.size() >= (1u64 << iw));
         if root.is_constant() || full_domain || in_bounds_known == Some(true) {
             return self
                 .chain(updates, false)
