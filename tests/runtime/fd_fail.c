@@ -7,6 +7,7 @@
 // expect-error-paths: 0
 // expect-object: read_fail
 // expect-object: write_fail
+// expect-object: getcwd_fail
 #include <errno.h>
 #include <unistd.h>
 

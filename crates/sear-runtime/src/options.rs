@@ -8,12 +8,22 @@
 //! | `--sym-args MIN MAX N` | `n_args` (an int in MIN..=MAX; absent when MIN = MAX), then that many `argNN` |
 //! | `--sym-files NUM N` | `A-data` (N bytes), `A-data-stat` (a `struct stat`), `B-data`, ... |
 //! | `--sym-stdin N` | `stdin`, `stdin-stat` |
-//! | `--fd-fail`, `--max-fail N` | `read_fail`, `write_fail` (ints) |
+//! | `--fd-fail`, `--max-fail N` | `read_fail`, `write_fail`, `close_fail`, `ftruncate_fail`, `getcwd_fail` (ints; the last three only for KLEE's klee-replay) |
 //! | `--sym-stdout` | `stdout` (1024 bytes), `stdout-stat` |
 //! | any of them | `model_version` (the int 1), last |
 //!
 //! Arguments are numbered `arg00`, `arg01`, ... across all `--sym-arg(s)`. Every option
-//! also has a one-dash spelling.
+//! also has a one-dash spelling. `--save-all-writes` is accepted (and removed) as in KLEE,
+//! without effect. Order and sizes are KLEE's, so KLEE's klee-replay accepts the tests.
+
+/// The failure counters of `--fd-fail`, in creation order.
+pub const FAIL_OBJECTS: [&str; 5] = [
+    "read_fail",
+    "write_fail",
+    "close_fail",
+    "ftruncate_fail",
+    "getcwd_fail",
+];
 
 /// Size of glibc's `struct stat` on x86-64 (the `*-stat` objects).
 pub const STAT_SIZE: usize = 144;
@@ -61,6 +71,8 @@ pub struct ModelOptions {
     pub sym_stdout: bool,
     /// `--fd-fail` (1) or `--max-fail N`: injected read/write failures allowed.
     pub max_fail: u32,
+    /// `--save-all-writes` (no effect, accepted for KLEE compatibility).
+    pub save_all_writes: bool,
 }
 
 /// A malformed model option or a test that does not match the options.
@@ -83,6 +95,7 @@ fn option_name(arg: &str) -> Option<&str> {
         "sym-stdout",
         "fd-fail",
         "max-fail",
+        "save-all-writes",
     ]
     .into_iter()
     .find(|n| *n == name)
@@ -161,6 +174,10 @@ impl ModelOptions {
                     o.max_fail = 1;
                     k += 1;
                 }
+                "save-all-writes" => {
+                    o.save_all_writes = true;
+                    k += 1;
+                }
                 _ => {
                     o.max_fail = number(args, k + 1, "--max-fail expects a count: --max-fail N")?;
                     k += 2;
@@ -179,6 +196,7 @@ impl ModelOptions {
             || self.stdin.is_some()
             || self.sym_stdout
             || self.max_fail > 0
+            || self.save_all_writes
             || self.args.iter().any(|a| !matches!(a, Arg::Plain(_)))
     }
 }
@@ -295,8 +313,11 @@ pub fn native_inputs(
             c.take("stdin-stat", Some(STAT_SIZE))?;
         }
         if options.max_fail > 0 {
-            out.read_fail = Some(c.int("read_fail")?);
-            out.write_fail = Some(c.int("write_fail")?);
+            out.read_fail = Some(c.int(FAIL_OBJECTS[0])?);
+            out.write_fail = Some(c.int(FAIL_OBJECTS[1])?);
+            for name in &FAIL_OBJECTS[2..] {
+                c.int(name)?;
+            }
         }
         if options.sym_stdout {
             c.take("stdout", Some(SYM_STDOUT_SIZE))?;
@@ -411,6 +432,25 @@ mod tests {
         assert_eq!(inputs.files, vec![("A".to_string(), b"abc".to_vec())]);
         assert_eq!(inputs.stdin, Some(vec![0, 255]));
         assert_eq!(inputs.model_objects, 7);
+    }
+
+    #[test]
+    fn failure_counters_are_read_in_klee_order() {
+        let o = ModelOptions::parse(&strings(&["--save-all-writes", "--fd-fail"])).unwrap();
+        assert!(o.save_all_writes && o.args.is_empty());
+        let mut objects: Vec<_> = FAIL_OBJECTS
+            .iter()
+            .enumerate()
+            .map(|(i, n)| obj(n, &(i as i32 + 1).to_le_bytes()))
+            .collect();
+        objects.push(obj("model_version", &1u32.to_le_bytes()));
+        let inputs = native_inputs(&o, &objects).unwrap();
+        assert_eq!(
+            (inputs.read_fail, inputs.write_fail, inputs.model_objects),
+            (Some(1), Some(2), 6)
+        );
+        objects.remove(2);
+        assert!(native_inputs(&o, &objects).is_err());
     }
 
     #[test]

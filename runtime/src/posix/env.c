@@ -9,9 +9,11 @@
  *                          (A-data, A-data-stat, ...)
  *   --sym-stdin N          N symbolic bytes on stdin (stdin, stdin-stat)
  *   --sym-stdout           stdout has a symbolic status (stdout, stdout-stat)
- *   --fd-fail              one read and one write may fail with EIO
- *                          (read_fail, write_fail)
+ *   --fd-fail              one read and one write may fail with EIO (read_fail,
+ *                          write_fail; close_fail, ftruncate_fail and getcwd_fail
+ *                          are created as in KLEE but not used)
  *   --max-fail N           up to N such failures
+ *   --save-all-writes      accepted for KLEE compatibility; no effect
  *
  * Each option also has a one-dash spelling. Every other argument is kept, in
  * order. When any option was given, a model_version object (value 1) ends
@@ -122,6 +124,9 @@ void __sear_init_env(int *argcp, char ***argvp) {
       max_fail = 1;
       k += 1;
       any = 1;
+    } else if (is_option(a, "save-all-writes")) {
+      k += 1;
+      any = 1;
     } else if (is_option(a, "max-fail")) {
       max_fail = number(argc, argv, k + 1, "--max-fail expects a count: --max-fail N");
       k += 2;
@@ -194,6 +199,10 @@ void __sear_init_fds(unsigned n_files, unsigned file_len, unsigned stdin_len, in
     __sear_fail.max_failures = max_failures;
     __sear_fail.read_fail = symbolic_int("read_fail");
     __sear_fail.write_fail = symbolic_int("write_fail");
+    /* KLEE's other counters, so that its klee-replay finds the objects it expects. */
+    (void)symbolic_int("close_fail");
+    (void)symbolic_int("ftruncate_fail");
+    (void)symbolic_int("getcwd_fail");
   }
   if (sym_stdout) {
     struct sear_node *n = symbolic_node(NULL, "stdout", 1024);

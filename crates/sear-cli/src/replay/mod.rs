@@ -225,11 +225,10 @@ pub fn format_report(report: &ReplayReport) -> String {
         }
     }
     let s = &report.summary;
-    let _ = writeln!(
+    let _ = write!(
         out,
         "replayed {} tests: {} of {} errors reproduced, {} not reproduced, {} not checkable; \
-         {} unexpected native errors, {} timeouts, {} assumption violations, {} input mismatches; \
-         {} of {} outputs match",
+         {} unexpected native errors, {} timeouts, {} assumption violations, {} input mismatches",
         s.tests,
         s.reproduced,
         s.expected_errors,
@@ -239,9 +238,16 @@ pub fn format_report(report: &ReplayReport) -> String {
         s.timeouts,
         s.assumption_violations,
         s.input_mismatches,
-        s.outputs_checked - s.output_mismatches,
-        s.outputs_checked
     );
+    if s.outputs_checked > 0 {
+        let _ = write!(
+            out,
+            "; {} of {} outputs match",
+            s.outputs_checked - s.output_mismatches,
+            s.outputs_checked
+        );
+    }
+    out.push('\n');
     out
 }
 
