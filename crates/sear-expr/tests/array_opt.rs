@@ -5,6 +5,7 @@
 
 use std::sync::Arc;
 
+use sear_expr::array_opt::distribute::{distribute, MAX_LEAVES};
 use sear_expr::array_opt::folding;
 use sear_expr::array_opt::ranges::{congruence, range_test};
 use sear_expr::array_opt::{
@@ -581,4 +582,133 @@ fn random_tables_and_predicates_are_equivalent() {
             assert_equivalent(&read, &v, &pc, &ka, 0..256);
         }
     }
+}
+
+// ---- constant folding through if-then-else offsets ----
+
+#[test]
+fn nested_lookups_keyed_by_one_byte_compose_into_one_rangeite() {
+    let ec = table("ec", &ec_table());
+    let cha = input("ch", 1);
+    let ch = var(&cha, 1);
+    // tab[ec[ch]] as an int table: the composed function of ch has two values.
+    let tab = table("tab", &ints(&[7, 9, 9, 9, 7]));
+    let class = Expr::zext(Expr::read(&ec, Expr::zext(ch.clone(), 32)), 32);
+    let read = Expr::read_lsb(&tab, Expr::mul(c(4, 32), class), 4);
+    let mut o = opt(OptMode::Value);
+    let t = o.optimize_value(&read);
+    // 9 for letters, digits and '+'; 7 elsewhere (NUL and the rest: the most runs).
+    let r = |lo: u128, hi: u128| {
+        Expr::and(
+            Expr::ule(c(lo, 8), ch.clone()),
+            Expr::ule(ch.clone(), c(hi, 8)),
+        )
+    };
+    let nine = Expr::or_all([
+        Expr::eq(c(b'+' as u128, 8), ch.clone()),
+        r(b'0' as u128, b'9' as u128),
+        r(b'A' as u128, b'Z' as u128),
+        r(b'a' as u128, b'z' as u128),
+    ]);
+    assert_eq!(t, Expr::select(nine, c(9, 32), c(7, 32)));
+    assert_eq!(o.stats().value_composed, 1);
+    assert_equivalent(&read, &t, &Expr::true_(), &cha, 0..256);
+}
+
+#[test]
+fn lookups_keyed_by_two_bytes_compose_into_a_two_level_rangeite() {
+    let ec = table("ec", &ec_table());
+    let (aa, ba) = (input("a", 1), input("b", 1));
+    let (a, b) = (var(&aa, 1), var(&ba, 1));
+    // tab[ec[a] + ec[b]]: rows (functions of b) are shared by all a of one class.
+    let tab: Vec<u8> = (0..9u8).map(|i| i * 11 % 7).collect();
+    let tab = table("tab", &tab);
+    let ca = Expr::zext(Expr::read(&ec, Expr::zext(a.clone(), 32)), 32);
+    let cb = Expr::zext(Expr::read(&ec, Expr::zext(b.clone(), 32)), 32);
+    let read = Expr::read(&tab, Expr::add(ca, cb));
+    let mut o = opt(OptMode::Value);
+    let t = o.optimize_value(&read);
+    assert!(!has_array_term([&t]), "{t}");
+    assert_eq!(o.stats().value_composed, 1);
+    // Five classes of a: five rows, each a RANGEITE over b with at most five values.
+    assert!(count_selects(&t) <= 4 + 5 * 4, "{t}");
+    for av in (0..=255u8).step_by(3) {
+        for bv in (0..=255u8).step_by(5) {
+            let mut m = Assignment::new();
+            m.insert(aa.clone(), vec![av]);
+            m.insert(ba.clone(), vec![bv]);
+            assert_eq!(m.evaluate(&read), m.evaluate(&t), "a={av} b={bv}");
+        }
+    }
+}
+
+#[test]
+fn nested_value_reads_over_three_bytes_fold_at_the_leaves_of_the_inner_ites() {
+    let ec = table("ec", &ec_table());
+    let arrays: Vec<ArrayRef> = ["a", "b", "d"].iter().map(|n| input(n, 1)).collect();
+    // tab[ec[a] + ec[b] + ec[d]]: three bytes, so no composition; the inner reads become
+    // ITEs and the outer offset distributes into a tree of at most 5 × 5 × 5 leaves.
+    let tab: Vec<u8> = (0..13u8).map(|i| i * 11 % 7).collect();
+    let tab = table("tab", &tab);
+    let classes: Vec<Expr> = arrays
+        .iter()
+        .map(|x| Expr::zext(Expr::read(&ec, Expr::zext(var(x, 1), 32)), 32))
+        .collect();
+    let offset = Expr::add(
+        Expr::add(classes[0].clone(), classes[1].clone()),
+        classes[2].clone(),
+    );
+    let read = Expr::read(&tab, offset);
+    let mut o = opt(OptMode::Value);
+    let t = o.optimize_value(&read);
+    assert!(!has_array_term([&t]), "{t}");
+    assert_eq!(o.stats().value_distributed, 1);
+    let mut arithmetic = false;
+    sear_expr::visit::for_each_node([&t], |x| {
+        arithmetic |= matches!(
+            x.kind(),
+            ExprKind::Binary {
+                op: sear_expr::BinOp::Add,
+                ..
+            }
+        )
+    });
+    assert!(!arithmetic, "offsets folded at the leaves: {t}");
+    for (av, bv, dv) in [
+        (0u8, 0u8, 0u8),
+        (b'a', b'1', b'+'),
+        (b'+', b'+', 9),
+        (b'Z', 200, b'z'),
+    ] {
+        let mut m = Assignment::new();
+        for (x, v) in arrays.iter().zip([av, bv, dv]) {
+            m.insert(x.clone(), vec![v]);
+        }
+        assert_eq!(m.evaluate(&read), m.evaluate(&t), "{av} {bv} {dv}");
+    }
+}
+
+#[test]
+fn distribution_combines_two_trees_within_the_leaf_budget() {
+    let (xa, ya) = (input("x", 1), input("y", 1));
+    let (x, y) = (var(&xa, 1), var(&ya, 1));
+    let tx = Expr::select(Expr::ult(x.clone(), c(10, 8)), c(1, 16), c(2, 16));
+    let ty = Expr::select(Expr::eq(c(3, 8), y.clone()), c(10, 16), c(20, 16));
+    let sum = Expr::mul(c(3, 16), Expr::add(tx, ty));
+    let t = distribute(&sum, MAX_LEAVES).expect("a tree");
+    assert_eq!(count_selects(&t), 3, "{t}");
+    for (xv, yv) in [(0u8, 3u8), (0, 4), (50, 3), (50, 9)] {
+        let mut m = Assignment::new();
+        m.insert(xa.clone(), vec![xv]);
+        m.insert(ya.clone(), vec![yv]);
+        assert_eq!(m.evaluate(&sum), m.evaluate(&t));
+    }
+    assert!(
+        distribute(&sum, 3).is_none(),
+        "4 leaves exceed a budget of 3"
+    );
+    assert!(
+        distribute(&Expr::add(x, c(1, 8)), MAX_LEAVES).is_none(),
+        "no ITE, nothing to do"
+    );
 }

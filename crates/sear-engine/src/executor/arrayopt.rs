@@ -67,6 +67,8 @@ impl ArrayOpt {
             "index_infeasible": s.index_infeasible,
             "value_successes": s.value_successes,
             "mixed_successes": s.mixed_successes,
+            "value_composed": s.value_composed,
+            "value_distributed": s.value_distributed,
             "cache_hits": s.cache_hits,
             "time_s": s.time.as_secs_f64(),
             "core_queries_with_arrays": core_queries_with_arrays,

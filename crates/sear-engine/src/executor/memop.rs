@@ -358,7 +358,6 @@ impl Executor<'_> {
             Value::Symbolic(e) => Expr::zext_or_trunc(e.clone(), 64),
             Value::Aggregate(_) => return Err(ptr_error("aggregate used as a pointer")),
         };
-        let p = self.opt_value(state, p)?;
         let candidates = self.resolve_symbolic(state, &p, len)?;
         let mut conds: Vec<Expr> = Vec::with_capacity(candidates.len());
         for (base, size) in &candidates {

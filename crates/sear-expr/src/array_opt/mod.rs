@@ -43,6 +43,8 @@
 //! assert_eq!(t, expected);
 //! ```
 
+mod compose;
+pub mod distribute;
 pub mod element;
 pub mod folding;
 mod group;
@@ -157,6 +159,10 @@ pub struct ArrayOptStats {
     pub value_successes: u64,
     /// Reads of mixed arrays rewritten by the value-based transformation.
     pub mixed_successes: u64,
+    /// Of the value-based successes, reads encoded over the one input byte they depend on.
+    pub value_composed: u64,
+    /// Of the value-based successes, reads at an if-then-else offset folded at its leaves.
+    pub value_distributed: u64,
     /// Answers served from the caches.
     pub cache_hits: u64,
     /// Time spent in the optimiser.
@@ -276,13 +282,62 @@ impl ArrayOptimizer {
 
     /// Rewrites every element read of `e` that the value-based transformation accepts;
     /// `None` if none was. Reads of one array at one base are transformed once, as one
-    /// element, and each read becomes an extract of it; inner groups first, so the guards
-    /// of an outer group are rewritten too.
+    /// element, and each read becomes an extract of it.
+    ///
+    /// First, outermost first, chains of lookups keyed by one input byte become RANGEITE over
+    /// that byte ([`compose`]); reads inside such a chain need no transformation of their
+    /// own. Then, innermost first, the remaining reads get Algorithm 1 with the inner reads
+    /// of their offsets already rewritten: when that makes an offset an ITE tree with
+    /// constant leaves, the read folds at every leaf ([`distribute`]), otherwise its values
+    /// are guarded by offset ranges.
     fn rewrite_reads(&mut self, e: &Expr) -> Option<Expr> {
-        let mut groups = group::grouped_reads(e);
-        if groups.is_empty() {
-            return None;
+        let composed = self.compose_pass(e);
+        let e1 = match &composed {
+            Some(map) => visit::substitute(e, map),
+            None => e.clone(),
+        };
+        let ranged = self.range_pass(&e1);
+        match (composed, ranged) {
+            (None, None) => None,
+            (_, Some(map)) => Some(visit::substitute(&e1, &map)),
+            (Some(_), None) => Some(e1),
         }
+    }
+
+    /// Replacements for the groups whose reads compose over one input byte.
+    fn compose_pass(&mut self, e: &Expr) -> Option<FxHashMap<Expr, Expr>> {
+        let mut groups = group::grouped_reads(e);
+        groups.sort_by_key(|g| std::cmp::Reverse(g.min_depth()));
+        let mut map: FxHashMap<Expr, Expr> = FxHashMap::default();
+        let mut covered: FxHashSet<Expr> = FxHashSet::default();
+        for g in groups {
+            let er = &g.element;
+            if er.bytes > element::MAX_ELEMENT_BYTES
+                || g.members.iter().all(|m| covered.contains(&m.node))
+            {
+                continue;
+            }
+            let whole = Expr::read_lsb(&er.updates, er.base.clone(), er.bytes);
+            let limits = self.config.limits;
+            let Some(t) = compose::compose_over_byte(&whole, &mut self.cells, &limits) else {
+                continue;
+            };
+            self.stats.value_successes += 1;
+            self.stats.value_composed += 1;
+            visit::for_each_node(std::iter::once(&er.base), |n| {
+                covered.insert(n.clone());
+            });
+            for m in &g.members {
+                let part = Expr::extract(t.clone(), 8 * m.delta as u32, 8 * m.bytes);
+                map.insert(m.node.clone(), part);
+            }
+        }
+        (!map.is_empty()).then_some(map)
+    }
+
+    /// Replacements for the remaining groups, innermost first (Algorithm 1).
+    fn range_pass(&mut self, e: &Expr) -> Option<FxHashMap<Expr, Expr>> {
+        let mut groups = group::grouped_reads(e);
         groups.sort_by_key(|g| g.min_depth());
         let mut map: FxHashMap<Expr, Expr> = FxHashMap::default();
         for g in groups {
@@ -293,25 +348,30 @@ impl ArrayOptimizer {
                 // Too wide to be one value: each read on its own.
                 for m in &g.members {
                     let er = match_element(&m.node).expect("a member is an element read");
+                    let er = ElementRead {
+                        base: visit::substitute(&er.base, &map),
+                        ..er
+                    };
                     if let Some(t) = self.value_element(&er, &contents) {
-                        map.insert(m.node.clone(), visit::substitute(&t, &map));
+                        map.insert(m.node.clone(), t);
                     }
                 }
                 continue;
             }
-            let Some(t) = self.value_element(&g.element, &contents) else {
+            // The offset with the inner reads already rewritten.
+            let er = ElementRead {
+                base: visit::substitute(&g.element.base, &map),
+                ..g.element.clone()
+            };
+            let Some(t) = self.value_element(&er, &contents) else {
                 continue;
             };
-            let t = visit::substitute(&t, &map);
             for m in &g.members {
                 let part = Expr::extract(t.clone(), 8 * m.delta as u32, 8 * m.bytes);
                 map.insert(m.node.clone(), part);
             }
         }
-        if map.is_empty() {
-            return None;
-        }
-        Some(visit::substitute(e, &map))
+        (!map.is_empty()).then_some(map)
     }
 
     fn value_element(&mut self, er: &ElementRead, contents: &Cells) -> Option<Expr> {
@@ -319,6 +379,10 @@ impl ArrayOptimizer {
         match kind {
             ValueKind::Constant => self.stats.value_successes += 1,
             ValueKind::Mixed => self.stats.mixed_successes += 1,
+            ValueKind::Distributed => {
+                self.stats.value_successes += 1;
+                self.stats.value_distributed += 1;
+            }
         }
         Some(t)
     }

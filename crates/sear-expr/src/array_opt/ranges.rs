@@ -214,6 +214,8 @@ pub fn range_test(x: &Expr, lo: u64, hi: u64) -> Expr {
         hi = hi.min(all);
         let next = match x.kind() {
             ExprKind::ZExt(y) => Some(y.clone()),
+            // The low bits of a value that fits in them are the value.
+            ExprKind::Extract { expr, offset: 0 } if max_value(expr) <= all => Some(expr.clone()),
             ExprKind::Binary {
                 op: BinOp::Mul,
                 lhs,

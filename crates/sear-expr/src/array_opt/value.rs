@@ -13,6 +13,7 @@
 
 use std::collections::BTreeMap;
 
+use super::distribute::{distribute, map_leaves, MAX_LEAVES};
 use super::element::{Cells, ElementRead};
 use super::ranges::{congruence, range_test, runs_test};
 use crate::expr::Expr;
@@ -44,6 +45,9 @@ pub enum ValueKind {
     Constant,
     /// Some elements were symbolic.
     Mixed,
+    /// The offset was an if-then-else tree with constant leaves: the read folded at every
+    /// leaf ([`super::distribute`]), whatever the array's contents.
+    Distributed,
 }
 
 /// One element of the walk: a constant value or a symbolic element at an offset.
@@ -60,6 +64,9 @@ pub fn value_transform(
     limits: &ValueLimits,
 ) -> Option<(Expr, ValueKind)> {
     let n_off = er.offsets();
+    if let Some(t) = distribute(&er.base, MAX_LEAVES) {
+        return Some((fold_at_leaves(&t, er, cells, n_off), ValueKind::Distributed));
+    }
     let congr = congruence(&er.base);
     let step: u64 = if congr.bits >= 64 {
         u64::MAX
@@ -141,4 +148,20 @@ pub fn value_transform(
         e = Expr::select(runs_test(base, runs), Expr::constant(*v, width), e);
     }
     Some((e, kind))
+}
+
+/// The read at an offset that is an ITE tree with constant leaves: the same tree with every
+/// leaf offset folded to its element (a symbolic element's expression for a mixed array; a
+/// leaf beyond the array, excluded by the path condition, reads as 0).
+fn fold_at_leaves(t: &Expr, er: &ElementRead, cells: &Cells, n_off: u64) -> Expr {
+    let width = 8 * er.bytes;
+    map_leaves(t, &mut |o| {
+        if o >= n_off as u128 {
+            return Expr::constant(0, width);
+        }
+        match cells.element(o as u64, er.bytes) {
+            Some(v) => Expr::constant(v, width),
+            None => cells.element_expr(o as u64, er.bytes),
+        }
+    })
 }
