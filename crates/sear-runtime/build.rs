@@ -52,7 +52,16 @@ fn main() {
         std::env::var_os("CARGO_MANIFEST_DIR").expect("cargo sets CARGO_MANIFEST_DIR"),
     );
     let out = PathBuf::from(std::env::var_os("OUT_DIR").expect("cargo sets OUT_DIR"));
-    let runtime = manifest.join("../../runtime");
+    // Canonical, so that debug locations (error reports, stack traces) read `.../runtime/src/...`.
+    let runtime = manifest
+        .join("../../runtime")
+        .canonicalize()
+        .unwrap_or_else(|e| {
+            fail(&format!(
+                "runtime sources not found next to {}: {e}",
+                manifest.display()
+            ))
+        });
     println!("cargo:rerun-if-changed={}", runtime.join("src").display());
     println!(
         "cargo:rerun-if-changed={}",
