@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import datetime
 import json
+import math
 import os
 import platform
 import shutil
@@ -15,6 +16,18 @@ from . import manifest, prepare, report, runner
 
 REPO = os.path.dirname(manifest.BENCH_DIR)
 
+
+
+def json_safe(value):
+    """`value` with non-finite floats spelled as strings ("inf", "-inf", "nan"): JSON has no
+    infinity, and a ratio against a baseline that finished no path is infinite."""
+    if isinstance(value, float) and not math.isfinite(value):
+        return "nan" if math.isnan(value) else ("inf" if value > 0 else "-inf")
+    if isinstance(value, dict):
+        return {k: json_safe(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [json_safe(v) for v in value]
+    return value
 
 def parse_args(argv):
     p = argparse.ArgumentParser(
@@ -206,7 +219,7 @@ def main(argv=None) -> int:
                     rec["rep"] = rep
                     rec["expect_paths"] = program.expect_paths if size == program.size else None
                     records.append(rec)
-                    log.write(json.dumps(rec) + "\n")
+                    log.write(json.dumps(json_safe(rec), allow_nan=False) + "\n")
                     log.flush()
                     t = "" if rec.get("time_s") is None else f"{rec['time_s']:.2f}s"
                     print(f"bench: [{n}/{total}] {program.name} size={size} {c.name} rep={rep}: "
@@ -229,11 +242,11 @@ def main(argv=None) -> int:
     with open(os.path.join(out, "results.csv"), "w") as f:
         f.write(report.to_csv(rows))
     with open(os.path.join(out, "results.json"), "w") as f:
-        json.dump({"machine": info, "baseline": suite.baseline, "reps": reps,
+        json.dump(json_safe({"machine": info, "baseline": suite.baseline, "reps": reps,
                    "configs": {c.name: {"search": c.search, "args": c.args} for c in configs},
                    "rows": rows, "geomeans": means,
-                   "unexpected_paths": [(r["program"], r["paths"]) for r in unexpected]},
-                  f, indent=1)
+                   "unexpected_paths": [(r["program"], r["paths"]) for r in unexpected]}),
+                  f, indent=1, allow_nan=False)
     latest = os.path.join(manifest.BENCH_DIR, "results", "latest")
     if out.startswith(os.path.join(manifest.BENCH_DIR, "results")):
         if os.path.islink(latest):
