@@ -73,6 +73,7 @@ impl Executor<'_> {
             let v = self.get_value(&probe, &p, "function pointer")? as u64;
             targets.push(v);
             let other = Expr::ne(p.clone(), Expr::constant(v as u128, p.width()));
+            let other = self.opt_condition(&probe, other)?;
             if targets.len() > module.functions.len()
                 || !self.may_be_true(&probe, &other, "function pointer")?
             {
@@ -82,9 +83,13 @@ impl Executor<'_> {
         }
         drop(probe);
         let is = |v: u64| Expr::eq(Expr::constant(v as u128, p.width()), p.clone());
-        for v in targets.iter().skip(1) {
+        let conds = targets
+            .iter()
+            .map(|v| self.opt_condition(state, is(*v)))
+            .collect::<Exec<Vec<Expr>>>()?;
+        for (v, cond) in targets.iter().zip(&conds).skip(1) {
             let mut other = self.fork_state(state);
-            other.add_constraint(is(*v));
+            other.add_constraint(cond.clone());
             let result = match function_at(module, *v) {
                 Some(f) => self.call_function(module, &mut other, inst, f, args.clone(), arg_types),
                 None => Err(invalid_function_pointer()),
@@ -95,7 +100,7 @@ impl Executor<'_> {
             }
         }
         if targets.len() > 1 {
-            state.add_constraint(is(targets[0]));
+            state.add_constraint(conds[0].clone());
         }
         let f = function_at(module, targets[0]).ok_or_else(invalid_function_pointer)?;
         self.call_function(module, state, inst, f, args, arg_types)
