@@ -333,3 +333,32 @@ fn value_literals() {
     );
     assert_eq!(format_value(0, 17), "#b00000000000000000");
 }
+
+#[test]
+fn models_of_unbounded_arrays_show_the_bytes_beyond_the_dense_part() {
+    let script = parse_script(
+        "(declare-fun a () (Array (_ BitVec 32) (_ BitVec 8)))
+         (declare-fun x () (_ BitVec 32))
+         (assert (= (select a x) #x2a))",
+    )
+    .unwrap();
+    let a = script
+        .arrays
+        .iter()
+        .find(|r| r.name() == "a")
+        .unwrap()
+        .clone();
+    let mut model = Assignment::new();
+    for other in script.arrays.iter().filter(|r| r.name() != "a") {
+        model.insert(other.clone(), vec![0x00, 0x10, 0, 0]);
+    }
+    model.set_outside(a, 0x1000, 0x2a);
+    assert!(model.satisfies(&script.assertions()));
+    let printed = print_model(&model, &script);
+    assert!(
+        printed.contains(
+            "(store ((as const (Array (_ BitVec 32) (_ BitVec 8))) #x00) #x00001000 #x2a)"
+        ),
+        "{printed}"
+    );
+}

@@ -82,7 +82,20 @@ fn write_array(out: &mut String, names: &mut ArrayNames, array: &ArrayRef, model
         "  (define-fun {name} () {} ",
         array_sort(array.index_width())
     );
+    // An unbounded array's bytes beyond the dense part (see `Assignment::set_outside`) are
+    // stores over the dense part's chain.
+    let outside: Vec<(u128, u8)> = model.outside(array).filter(|(_, b)| *b != 0).collect();
+    for _ in &outside {
+        out.push_str("(store ");
+    }
     write_contents(out, bytes, array.index_width());
+    for (i, b) in outside {
+        out.push(' ');
+        write_const(out, i, array.index_width(), Sort::Bv);
+        out.push(' ');
+        write_const(out, b as u128, 8, Sort::Bv);
+        out.push(')');
+    }
     out.push_str(")\n");
 }
 

@@ -192,7 +192,11 @@ impl Abstraction {
     }
 
     fn root_read(&mut self, root: &ArrayRef, index: &Expr, idx: &BV) -> BV {
-        if let Some(c) = index.as_constant() {
+        let beyond_unbounded = root.is_unbounded()
+            && index
+                .as_constant()
+                .is_some_and(|c| c >= root.size() as u128);
+        if let (Some(c), false) = (index.as_constant(), beyond_unbounded) {
             let in_bounds = c < root.size() as u128;
             return match (root.contents(), in_bounds) {
                 (Some(bytes), true) => BV::from_u64(bytes[c as usize] as u64, 8),
@@ -200,6 +204,8 @@ impl Abstraction {
                 (_, false) => BV::from_u64(0, 8),
             };
         }
+        // Symbolic indices, and constant ones beyond an unbounded array's dense part (free
+        // bytes, kept consistent with other reads by the pair axioms), become read terms.
         let key = (root.clone(), index.clone());
         if let Some(&t) = self.term_of.get(&key) {
             return self.terms[t].var.clone();

@@ -139,7 +139,9 @@ impl TermPool {
             hi,
             step,
             residue,
-            bounds: interval.1 >= n,
+            // Unbounded arrays have no zero region: their reads beyond the dense part are
+            // free and tied together only by the pair axioms.
+            bounds: interval.1 >= n && !root.is_unbounded(),
             interval,
             type_residue,
         }
@@ -230,7 +232,7 @@ impl Pool {
             if diff.as_constant().is_some_and(|c| c != 0) {
                 return false;
             }
-            if a.root.is_constant() {
+            if a.root.is_constant() && !a.root.is_unbounded() {
                 return false;
             }
         }

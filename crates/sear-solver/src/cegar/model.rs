@@ -69,9 +69,16 @@ impl Values {
                 set[*j as usize] = true;
             }
             for (t, (j, v)) in abs.terms.iter().zip(&self.terms) {
-                if t.root == array && *j < bytes.len() as u128 && !set[*j as usize] {
-                    bytes[*j as usize] = *v;
-                    set[*j as usize] = true;
+                if t.root != array {
+                    continue;
+                }
+                if *j < bytes.len() as u128 {
+                    if !set[*j as usize] {
+                        bytes[*j as usize] = *v;
+                        set[*j as usize] = true;
+                    }
+                } else if array.is_unbounded() {
+                    out.set_outside(array.clone(), *j, *v);
                 }
             }
             out.insert(array, bytes);
@@ -85,7 +92,9 @@ impl Values {
         let mut by_cell: BTreeMap<(u64, u128), usize> = BTreeMap::new();
         for (i, (t, &(j, v))) in abs.terms.iter().zip(&self.terms).enumerate() {
             let n = t.root.size() as u128;
-            if j >= n {
+            if j >= n && t.root.is_unbounded() {
+                // Free beyond the dense part: only the pair axioms below constrain it.
+            } else if j >= n {
                 if v != 0 {
                     out.push(Axiom::Bounds { term: i });
                 }

@@ -249,7 +249,10 @@ fn value_interval(
             }
         }
     }
-    if hi >= size {
+    if hi >= size && root.is_unbounded() {
+        // Beyond the dense part of an unbounded array every byte is possible.
+        include(&mut acc, 0, 255);
+    } else if hi >= size {
         // Out-of-bounds reads are zero (writes there are still seen).
         include(&mut acc, 0, 0);
         for w in updates.iter() {

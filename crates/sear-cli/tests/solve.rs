@@ -1,0 +1,122 @@
+//! `sear solve`: answers, models that satisfy the file, every core, and clear errors.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn solve(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_sear"))
+        .arg("solve")
+        .args(args)
+        .output()
+        .expect("sear runs")
+}
+
+fn write(dir: &Path, name: &str, text: &str) -> PathBuf {
+    let p = dir.join(name);
+    std::fs::write(&p, text).unwrap();
+    p
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+const CORES: [&[&str]; 4] = [
+    &["--core-solver=z3"],
+    &["--core-solver=eager"],
+    &["--core-solver=cegar"],
+    &["--core-solver=cegar", "--ilp-precheck"],
+];
+
+/// A read at a symbolic index far beyond any byte the file mentions, and a contradiction.
+const FILE: &str = "(declare-fun a () (Array (_ BitVec 32) (_ BitVec 8)))
+(declare-fun x () (_ BitVec 32))
+(assert (= (select a x) #x2a))
+(assert (bvugt x #x00000100))
+(check-sat)
+(get-value (x (select a x)))
+(push 1)
+(assert (= (select a x) #x2b))
+(check-sat)
+(pop 1)
+(check-sat)
+";
+
+#[test]
+fn every_core_answers_and_its_model_satisfies_the_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = write(dir.path(), "q.smt2", FILE);
+    for core in CORES {
+        let mut args = core.to_vec();
+        args.push(file.to_str().unwrap());
+        let o = solve(&args);
+        assert!(
+            o.status.success(),
+            "{core:?}: {}",
+            String::from_utf8_lossy(&o.stderr)
+        );
+        let out = stdout(&o);
+        let lines: Vec<&str> = out.lines().collect();
+        assert_eq!(lines[0], "sat", "{core:?}: {out}");
+        assert!(out.contains("((select a x) #x2a)"), "{core:?}: {out}");
+        assert_eq!(
+            lines[lines.len() - 2..],
+            ["unsat", "sat"],
+            "{core:?}: {out}"
+        );
+    }
+}
+
+#[test]
+fn a_printed_model_asserted_back_keeps_the_file_satisfiable() {
+    let dir = tempfile::tempdir().unwrap();
+    let text = "(declare-fun a () (Array (_ BitVec 32) (_ BitVec 8)))
+(declare-fun x () (_ BitVec 32))
+(assert (= (select a x) #x2a))
+(assert (= (select a (bvadd x #x00000001)) #x2b))
+(assert (bvugt x #x00010000))
+(check-sat)
+";
+    let file = write(dir.path(), "q.smt2", text);
+    for core in CORES {
+        let mut args = core.to_vec();
+        args.extend(["--model", file.to_str().unwrap()]);
+        let out = stdout(&solve(&args));
+        assert!(out.starts_with("sat\n(model\n"), "{core:?}: {out}");
+        // Rename the model's definitions and require the file's terms to equal them.
+        let body = out
+            .strip_prefix("sat\n(model\n")
+            .and_then(|b| b.strip_suffix(")\n"))
+            .expect("a model block");
+        let defs = body
+            .replace("define-fun a ", "define-fun ma ")
+            .replace("define-fun x ", "define-fun mx ");
+        let check = format!(
+            "{}{defs}(assert (= x mx))\n(assert (= (select a x) (select ma mx)))\n\
+             (assert (= (select a (bvadd x #x00000001)) (select ma (bvadd mx #x00000001))))\n(check-sat)\n",
+            text.trim_end_matches("(check-sat)\n")
+        );
+        let again = write(dir.path(), "again.smt2", &check);
+        let o = solve(&[again.to_str().unwrap()]);
+        assert_eq!(stdout(&o), "sat\n", "{core:?}: {check}");
+    }
+}
+
+#[test]
+fn malformed_input_names_line_and_column() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = write(
+        dir.path(),
+        "bad.smt2",
+        "(declare-fun x () (_ BitVec 8))\n(assert (= x #x0))\n(assert (bvfoo x x))\n",
+    );
+    let o = solve(&[file.to_str().unwrap()]);
+    assert!(!o.status.success());
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("bad.smt2"), "{err}");
+    assert!(err.contains(":2:") || err.contains("line 2"), "{err}");
+    assert!(!err.contains("panicked"), "{err}");
+    let missing = solve(&["/nonexistent/q.smt2"]);
+    assert!(!missing.status.success());
+    assert!(String::from_utf8_lossy(&missing.stderr).contains("cannot read"));
+}
