@@ -2,12 +2,16 @@
 // check/base/def/next tables read at nested symbolic offsets (next[base[s] + ec[c]]). In the
 // first iteration s is constant and the conditions fold to check[ec[c]]-style reads, which
 // the index-based transformation enumerates; afterwards s is symbolic and the value-based
-// transformation takes over. All configurations explore the same paths.
+// transformation takes over; a condition over both input characters is tabulated over the
+// two bytes (index mode alone then leaves no array term for the core). All configurations
+// explore the same paths.
 // sear-configs: --optimize-array=none --no-array-folding | --optimize-array=index | --optimize-array=value | --optimize-array=all
 // (No --validate-array-opt here: proving the nested rewrites costs as much as the baseline.)
 // expect-completed: 6
 // expect-error-paths: 0
 // expect-summary: array_opt.index_successes >= 1 if index
+// expect-summary: array_opt.index_tabulated >= 1 if index
+// expect-summary: array_opt.core_queries_with_arrays == 0 if index
 // expect-summary: array_opt.value_successes >= 1 if value
 // expect-summary: array_opt.core_queries_with_arrays == 0 if all
 #include "klee/klee.h"

@@ -712,3 +712,72 @@ fn distribution_combines_two_trees_within_the_leaf_budget() {
         "no ITE, nothing to do"
     );
 }
+
+// ---- conditions over two input bytes: a DFA after two characters ----
+
+/// `next[4·next[ec[a]] + ec[b]]`: the state after reading `a` then `b` from state 0 of a
+/// four-class DFA with states 0..=5.
+fn two_step_dfa(a: &Expr, b: &Expr) -> Expr {
+    let ec = table("ec", &ec_table());
+    let next: Vec<u8> = (0..24u8).map(|i| (i * 7 + i / 5) % 6).collect();
+    let next = table("next", &next);
+    let ca = Expr::zext(Expr::read(&ec, Expr::zext(a.clone(), 32)), 32);
+    let s1 = Expr::read(&next, Expr::and(ca, c(3, 32)));
+    let cb = Expr::zext(Expr::read(&ec, Expr::zext(b.clone(), 32)), 32);
+    let at = Expr::add(
+        Expr::mul(c(4, 32), Expr::zext(s1, 32)),
+        Expr::and(cb, c(3, 32)),
+    );
+    Expr::read(&next, at)
+}
+
+#[test]
+fn conditions_over_two_input_bytes_are_tabulated_over_the_bytes() {
+    let (aa, ba) = (input("a", 1), input("b", 1));
+    let (a, b) = (var(&aa, 1), var(&ba, 1));
+    let s2 = two_step_dfa(&a, &b);
+    let cond = Expr::ult(c(2, 8), s2.clone()); // accepting states 3..=5
+    let mut cells = CellsCache::new(1 << 20);
+    assert!(
+        index_transform(&cond, &mut cells).is_none(),
+        "Algorithm 2 alone has no single offset to fix"
+    );
+    let mut o = opt(OptMode::Index);
+    let t = o.optimize_condition(&cond);
+    assert!(!has_array_term([&t]), "{t}");
+    assert_eq!(o.stats().index_tabulated, 1);
+    assert_eq!(o.stats().index_successes, 1);
+    let mut seen = [false; 2];
+    for av in 0..=255u8 {
+        for bv in 0..=255u8 {
+            let mut m = Assignment::new();
+            m.insert(aa.clone(), vec![av]);
+            m.insert(ba.clone(), vec![bv]);
+            let want = m.evaluate(&cond);
+            assert_eq!(want, m.evaluate(&t), "a={av} b={bv}: {t}");
+            seen[want as usize] = true;
+        }
+    }
+    assert_eq!(seen, [true, true], "the condition is not constant");
+    // The tabulated form only compares the bytes with constants.
+    sear_expr::visit::for_each_node([&t], |n| {
+        if let ExprKind::Cmp { lhs, rhs, .. } = n.kind() {
+            assert!(lhs.is_constant() || rhs.is_constant(), "{n}");
+        }
+    });
+}
+
+#[test]
+fn conditions_over_three_input_bytes_are_left_to_the_value_transformation() {
+    let (aa, ba, ca) = (input("a", 1), input("b", 1), input("c", 1));
+    let (a, b, x) = (var(&aa, 1), var(&ba, 1), var(&ca, 1));
+    let s2 = two_step_dfa(&a, &b);
+    let cond = Expr::eq(Expr::add(s2, x), c(3, 8));
+    let mut o = opt(OptMode::Index);
+    assert_eq!(o.optimize_condition(&cond), cond);
+    assert_eq!(o.stats().index_tabulated, 0);
+    let mut o = opt(OptMode::All);
+    let t = o.optimize_condition(&cond);
+    assert_eq!(o.stats().index_tabulated, 0);
+    assert!(o.stats().value_successes >= 1, "{t}");
+}

@@ -5,13 +5,13 @@
 //! only). The transformed form is what enters the path condition and the queries.
 //!
 //! With `--validate-array-opt`, every transformed expression is proved equivalent to its
-//! original under the path condition by a separate plain solver (so the check neither
+//! original under the path condition by a separate solver (Z3, eager core, no caches) (so the check neither
 //! pollutes the caches nor shows up in the statistics of the main chain). A disagreement
 //! ends the path with an `exec` error and is counted; an unknown answer is only counted.
 
 use sear_expr::array_opt::{folding, ArrayOptimizer, OptMode};
 use sear_expr::Expr;
-use sear_solver::{Query, Solver, SolverConfig};
+use sear_solver::{CoreKind, Query, Solver, SolverConfig};
 
 use super::{Exec, Executor};
 use crate::state::State;
@@ -36,10 +36,22 @@ pub(crate) struct ArrayOpt {
 impl ArrayOpt {
     /// Sets up the optimiser for a run on the current thread (the read-folding switch is
     /// per thread).
-    pub fn new(config: &crate::config::EngineConfig) -> Result<Self, sear_solver::SolverError> {
+    /// The validator is Z3 without the caching layers, with the main chain's per-query
+    /// timeout (a timeout counts as `unknown`), and with constant arrays encoded by
+    /// assertions (the eager core): the original side of an equivalence holds the nested
+    /// reads of large constant tables, and Z3's `store` chains of such tables send its
+    /// preprocessing into deep recursion that ignores timeouts and interrupts.
+    pub fn new(
+        config: &crate::config::EngineConfig,
+        solver: &SolverConfig,
+    ) -> Result<Self, sear_solver::SolverError> {
         folding::set_read_folding(config.read_folding);
         let validator = if config.validate_array_opt && config.array_opt.mode != OptMode::None {
-            Some(Solver::new(&SolverConfig::plain())?)
+            Some(Solver::new(&SolverConfig {
+                timeout: solver.timeout,
+                core: CoreKind::Eager,
+                ..SolverConfig::plain()
+            })?)
         } else {
             None
         };
@@ -68,6 +80,7 @@ impl ArrayOpt {
             "value_successes": s.value_successes,
             "mixed_successes": s.mixed_successes,
             "value_composed": s.value_composed,
+            "index_tabulated": s.index_tabulated,
             "value_distributed": s.value_distributed,
             "cache_hits": s.cache_hits,
             "time_s": s.time.as_secs_f64(),

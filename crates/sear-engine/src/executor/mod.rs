@@ -171,7 +171,7 @@ impl<'o> Executor<'o> {
         let rng = fastrand::Rng::with_seed(config.seed);
         let searcher = search::build(&config.search);
         let coverage = Coverage::new(&module);
-        let array_opt = arrayopt::ArrayOpt::new(&config)?;
+        let array_opt = arrayopt::ArrayOpt::new(&config, solver_config)?;
         Ok(Executor {
             module,
             solver,

@@ -25,7 +25,7 @@ use crate::visit::for_each_node;
 
 /// The symbolic bytes `e` depends on (constant-index reads of symbolic array cells), at
 /// most `max`; `None` when there are more, or a read whose cells are unknown.
-fn symbolic_bytes(e: &Expr, cells: &mut CellsCache, max: usize) -> Option<Vec<Expr>> {
+pub(super) fn symbolic_bytes(e: &Expr, cells: &mut CellsCache, max: usize) -> Option<Vec<Expr>> {
     let mut reads: Vec<Expr> = Vec::new();
     for_each_node(std::iter::once(e), |n| {
         if matches!(n.kind(), ExprKind::Read { .. }) {

@@ -9,6 +9,8 @@
 //! * **Index-based** ([`index_transform`]): a branch condition that depends on symbolic data
 //!   only through the offset of a constant-array read becomes a disjunction of offset
 //!   ranges, found by evaluating the condition at every offset.
+//!   Conditions over nested reads keyed by one or two input bytes (a DFA after two
+//!   characters) are tabulated over those bytes instead ([`tabulate_condition`]).
 //! * **Value-based** ([`value_transform`]): a read becomes a nested if-then-else over the
 //!   array's distinct values guarded by offset ranges; for mixed arrays, one branch per
 //!   symbolic element.
@@ -52,6 +54,7 @@ mod index;
 mod program;
 pub mod ranges;
 mod scan;
+mod tabulate;
 mod value;
 
 use std::time::{Duration, Instant};
@@ -62,6 +65,7 @@ pub use element::{match_element, Cells, CellsCache, ElementRead};
 pub use group::{grouped_reads, Group, Member};
 pub use index::{index_transform, IndexResult};
 pub use scan::{element_reads, has_array_term, has_symbolic_index_read};
+pub use tabulate::tabulate_condition;
 pub use value::{value_transform, ValueKind, ValueLimits};
 
 use crate::expr::Expr;
@@ -155,6 +159,9 @@ pub struct ArrayOptStats {
     pub index_successes: u64,
     /// Of those, conditions found unsatisfiable by evaluation alone (result `false`).
     pub index_infeasible: u64,
+    /// Of the index-based successes, conditions tabulated over the one or two input bytes
+    /// they depend on ([`tabulate_condition`]).
+    pub index_tabulated: u64,
     /// Reads of constant arrays rewritten by the value-based transformation.
     pub value_successes: u64,
     /// Reads of mixed arrays rewritten by the value-based transformation.
@@ -250,6 +257,12 @@ impl ArrayOptimizer {
                 self.stats.index_successes += 1;
                 self.stats.index_infeasible += r.expr.is_false() as u64;
                 return Some(r.expr);
+            }
+            if let Some(r) = tabulate_condition(cond, &mut self.cells) {
+                self.stats.index_successes += 1;
+                self.stats.index_tabulated += 1;
+                self.stats.index_infeasible += r.is_false() as u64;
+                return Some(r);
             }
         }
         if self.config.mode.value() {
