@@ -19,6 +19,10 @@ pub struct ArrayArgs {
     /// this ratio.
     #[arg(long, value_name = "R", default_value_t = 1.0)]
     pub array_value_symb_ratio: f64,
+    /// Value-based rewrites of a condition over more than two input bytes are kept only when
+    /// at most this many times the original's size (plus 64 nodes); 0: no limit.
+    #[arg(long, value_name = "K", default_value_t = 4)]
+    pub array_value_max_growth: usize,
     /// Disable dynamic constant folding of reads (constant-array reads at constant
     /// offsets and reads through provably different writes), for ablation studies.
     #[arg(long)]
@@ -55,6 +59,7 @@ impl ArrayArgs {
                 value_ratio: self.array_value_ratio,
                 symbolic_ratio: self.array_value_symb_ratio,
             },
+            max_condition_growth: self.array_value_max_growth,
             ..ArrayOptConfig::default()
         };
         config.read_folding = !self.no_array_folding;

@@ -781,3 +781,29 @@ fn conditions_over_three_input_bytes_are_left_to_the_value_transformation() {
     assert_eq!(o.stats().index_tabulated, 0);
     assert!(o.stats().value_successes >= 1, "{t}");
 }
+
+#[test]
+fn large_value_rewrites_over_three_bytes_are_left_to_the_solver() {
+    let bytes: Vec<ArrayRef> = ["a", "b", "x"].iter().map(|n| input(n, 1)).collect();
+    // A 16-state, 16-class DFA run for three characters from state 0.
+    let ec: Vec<u8> = (0..=255u8).map(|ch| ch.wrapping_mul(37) >> 4).collect();
+    let ec = table("ec", &ec);
+    let next: Vec<u8> = (0..256u32).map(|i| ((i * 97 + i / 7) % 16) as u8).collect();
+    let next = table("next", &next);
+    let mut state = c(0, 8);
+    for b in &bytes {
+        let class = Expr::zext(Expr::read(&ec, Expr::zext(var(b, 1), 32)), 32);
+        let at = Expr::add(Expr::mul(c(16, 32), Expr::zext(state, 32)), class);
+        state = Expr::read(&next, at);
+    }
+    let cond = Expr::ult(c(11, 8), state);
+    let mut o = opt(OptMode::All);
+    assert_eq!(o.optimize_condition(&cond), cond, "kept as array reads");
+    assert_eq!(o.stats().value_too_large, 1);
+    let mut unlimited = ArrayOptimizer::new(ArrayOptConfig {
+        max_condition_growth: 0,
+        ..ArrayOptConfig::with_mode(OptMode::All)
+    });
+    let t = unlimited.optimize_condition(&cond);
+    assert!(!has_array_term([&t]), "{t}");
+}

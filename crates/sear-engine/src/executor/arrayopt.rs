@@ -82,6 +82,7 @@ impl ArrayOpt {
             "value_composed": s.value_composed,
             "index_tabulated": s.index_tabulated,
             "value_distributed": s.value_distributed,
+            "value_too_large": s.value_too_large,
             "cache_hits": s.cache_hits,
             "time_s": s.time.as_secs_f64(),
             "core_queries_with_arrays": core_queries_with_arrays,

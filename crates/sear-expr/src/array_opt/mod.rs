@@ -64,7 +64,7 @@ use rustc_hash::{FxHashMap, FxHashSet};
 pub use element::{match_element, Cells, CellsCache, ElementRead};
 pub use group::{grouped_reads, Group, Member};
 pub use index::{index_transform, IndexResult};
-pub use scan::{element_reads, has_array_term, has_symbolic_index_read};
+pub use scan::{element_reads, has_array_term, has_select, has_symbolic_index_read};
 pub use tabulate::tabulate_condition;
 pub use value::{value_transform, ValueKind, ValueLimits};
 
@@ -127,6 +127,10 @@ pub struct ArrayOptConfig {
     pub max_array_bytes: u64,
     /// The caches are cleared when they hold more entries than this. Default: 100 000.
     pub cache_limit: usize,
+    /// A value-based rewrite of a condition that depends on more than two input bytes is
+    /// kept only when it has at most this many times the original's nodes (plus 64); 0: no
+    /// limit. Default: 4.
+    pub max_condition_growth: usize,
 }
 
 impl ArrayOptConfig {
@@ -146,6 +150,7 @@ impl Default for ArrayOptConfig {
             limits: ValueLimits::default(),
             max_array_bytes: 1 << 20,
             cache_limit: 100_000,
+            max_condition_growth: 4,
         }
     }
 }
@@ -170,6 +175,9 @@ pub struct ArrayOptStats {
     pub value_composed: u64,
     /// Of the value-based successes, reads at an if-then-else offset folded at its leaves.
     pub value_distributed: u64,
+    /// Value-based rewrites of conditions dropped for growing beyond
+    /// [`ArrayOptConfig::max_condition_growth`].
+    pub value_too_large: u64,
     /// Answers served from the caches.
     pub cache_hits: u64,
     /// Time spent in the optimiser.
@@ -233,6 +241,10 @@ impl ArrayOptimizer {
         let result = if has_symbolic_index_read(cond) {
             self.stats.conditions += 1;
             self.transform_condition(cond)
+        } else if self.config.mode.index() && has_select(cond) {
+            // If-then-else trees over input bytes, typically a value the value-based
+            // transformation rewrote earlier (a loaded DFA state, a resolved address).
+            self.tabulate(cond)
         } else {
             None
         };
@@ -258,17 +270,35 @@ impl ArrayOptimizer {
                 self.stats.index_infeasible += r.expr.is_false() as u64;
                 return Some(r.expr);
             }
-            if let Some(r) = tabulate_condition(cond, &mut self.cells) {
-                self.stats.index_successes += 1;
-                self.stats.index_tabulated += 1;
-                self.stats.index_infeasible += r.is_false() as u64;
+            if let Some(r) = self.tabulate(cond) {
                 return Some(r);
             }
         }
         if self.config.mode.value() {
-            return self.rewrite_reads(cond);
+            let r = self.rewrite_reads(cond)?;
+            // A condition over a DFA after three or more characters becomes if-then-else
+            // trees over those characters that the solver finds harder than the array reads
+            // they replace (measured on the flex scanners of bench/); rewrites over one or
+            // two bytes (isBase64's 64 guards) are kept whatever their size.
+            let growth = self.config.max_condition_growth;
+            if growth > 0
+                && node_count(&r) > growth * node_count(cond) + 64
+                && compose::symbolic_bytes(&r, &mut self.cells, 2).is_none()
+            {
+                self.stats.value_too_large += 1;
+                return None;
+            }
+            return Some(r);
         }
         None
+    }
+
+    fn tabulate(&mut self, cond: &Expr) -> Option<Expr> {
+        let r = tabulate_condition(cond, &mut self.cells)?;
+        self.stats.index_successes += 1;
+        self.stats.index_tabulated += 1;
+        self.stats.index_infeasible += r.is_false() as u64;
+        Some(r)
     }
 
     /// The value-based transformation alone ("value-only" mode), for values about to be
@@ -409,4 +439,10 @@ impl ArrayOptimizer {
             self.cells.clear();
         }
     }
+}
+
+fn node_count(e: &Expr) -> usize {
+    let mut n = 0;
+    visit::for_each_node(std::iter::once(e), |_| n += 1);
+    n
 }

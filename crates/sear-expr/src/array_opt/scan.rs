@@ -57,3 +57,12 @@ pub fn has_array_term<'a>(roots: impl IntoIterator<Item = &'a Expr>) -> bool {
     });
     found
 }
+
+/// True if `e` contains an if-then-else.
+pub fn has_select(e: &Expr) -> bool {
+    let mut found = false;
+    for_each_node(std::iter::once(e), |n| {
+        found |= matches!(n.kind(), ExprKind::Select { .. });
+    });
+    found
+}
