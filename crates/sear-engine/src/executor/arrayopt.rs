@@ -5,9 +5,10 @@
 //! only). The transformed form is what enters the path condition and the queries.
 //!
 //! With `--validate-array-opt`, every transformed expression is proved equivalent to its
-//! original under the path condition by a separate solver (Z3, eager core, no caches) (so the check neither
-//! pollutes the caches nor shows up in the statistics of the main chain). A disagreement
-//! ends the path with an `exec` error and is counted; an unknown answer is only counted.
+//! original under the path condition by a separate solver (Z3's eager core, no caching
+//! layers), so the check neither pollutes the caches nor shows up in the statistics of the
+//! main chain. A disagreement ends the path with an `exec` error and is counted; an
+//! unknown answer is only counted.
 
 use sear_expr::array_opt::{folding, ArrayOptimizer, OptMode};
 use sear_expr::Expr;
