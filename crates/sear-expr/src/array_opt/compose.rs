@@ -54,31 +54,32 @@ pub(super) fn symbolic_bytes(e: &Expr, cells: &mut CellsCache, max: usize) -> Op
 /// Evaluations allowed for one read (values of the bytes × operations).
 const MAX_WORK: u64 = 20_000_000;
 
-/// Distinct rows allowed in the two-byte form.
-const MAX_ROWS: usize = 64;
+/// Distinct rows allowed in a two-byte form (here and in [`super::tabulate`]).
+pub(super) const MAX_ROWS: usize = 64;
 
-/// `read` (a read or a chain of reads, at a symbolic offset) as RANGEITE over the one or
-/// two symbolic bytes it depends on; `None` when it depends on more, when a value depends on
-/// a symbolic byte of an array, or when the encoding would not be small.
-pub fn compose_over_byte(
-    read: &Expr,
+/// `e` evaluated at every value of the one or two input bytes it depends on (the first
+/// byte major): `None` at values where a read leaves its array. `None` overall when `e`
+/// depends on no byte, on more than two or on a wider symbolic value, when a value needs a
+/// symbolic byte of an array, or when the evaluations would cost more than `max_work`
+/// operations. Also returns the bytes.
+pub(super) fn evaluate_over_bytes(
+    e: &Expr,
     cells: &mut CellsCache,
-    limits: &ValueLimits,
-) -> Option<Expr> {
-    let atoms = symbolic_bytes(read, cells, 2)?;
+    max_work: u64,
+) -> Option<(Vec<Expr>, Vec<Option<u128>>)> {
+    let atoms = symbolic_bytes(e, cells, 2)?;
     if atoms.is_empty() || atoms.iter().any(|a| a.width() != 8) {
         return None;
     }
-    let program = Program::compile(read, &atoms, cells)?;
+    let program = Program::compile(e, &atoms, cells)?;
     let space: u64 = 1 << (8 * atoms.len());
-    if space.saturating_mul(program.op_count() as u64) > MAX_WORK {
+    if space.saturating_mul(program.op_count() as u64) > max_work {
         return None;
     }
     let mut scratch = Vec::new();
     let mut values: Vec<Option<u128>> = Vec::with_capacity(space as usize);
     let mut inputs = vec![0u128; atoms.len()];
     for x in 0..space {
-        // The first byte is the major index.
         if atoms.len() == 2 {
             inputs[0] = (x >> 8) as u128;
             inputs[1] = (x & 0xFF) as u128;
@@ -91,6 +92,47 @@ pub fn compose_over_byte(
             Err(EvalError::Free) => return None,
         });
     }
+    Some((atoms, values))
+}
+
+/// The distinct rows of a two-byte table (256 rows of 256, one per value of the first
+/// byte), skipping rows for which `skip` holds, and each first-byte value's row number
+/// (`None` for skipped rows); `None` when there are more than [`MAX_ROWS`].
+pub(super) fn distinct_rows<T: PartialEq>(
+    table: &[T],
+    skip: impl Fn(&[T]) -> bool,
+) -> Option<(Vec<&[T]>, Vec<Option<usize>>)> {
+    let mut rows: Vec<&[T]> = Vec::new();
+    let mut row_of: Vec<Option<usize>> = Vec::with_capacity(256);
+    for row in table.chunks(256) {
+        if skip(row) {
+            row_of.push(None);
+            continue;
+        }
+        let k = match rows.iter().position(|r| *r == row) {
+            Some(k) => k,
+            None => {
+                if rows.len() == MAX_ROWS {
+                    return None;
+                }
+                rows.push(row);
+                rows.len() - 1
+            }
+        };
+        row_of.push(Some(k));
+    }
+    Some((rows, row_of))
+}
+
+/// `read` (a read or a chain of reads, at a symbolic offset) as RANGEITE over the one or
+/// two symbolic bytes it depends on; `None` when it depends on more, when a value depends on
+/// a symbolic byte of an array, or when the encoding would not be small.
+pub fn compose_over_byte(
+    read: &Expr,
+    cells: &mut CellsCache,
+    limits: &ValueLimits,
+) -> Option<Expr> {
+    let (atoms, values) = evaluate_over_bytes(read, cells, MAX_WORK)?;
     let width = read.width();
     if atoms.len() == 1 {
         let distinct = values
@@ -104,26 +146,7 @@ pub fn compose_over_byte(
         return rangeite(&atoms[0], &values, width);
     }
     // Group the values of the first byte by their row (the function of the second byte).
-    let mut rows: Vec<&[Option<u128>]> = Vec::new();
-    let mut row_of: Vec<Option<usize>> = Vec::with_capacity(256);
-    for a in 0..256usize {
-        let row = &values[a * 256..(a + 1) * 256];
-        if row.iter().all(Option::is_none) {
-            row_of.push(None);
-            continue;
-        }
-        let k = match rows.iter().position(|r| *r == row) {
-            Some(k) => k,
-            None => {
-                rows.push(row);
-                if rows.len() > MAX_ROWS {
-                    return None;
-                }
-                rows.len() - 1
-            }
-        };
-        row_of.push(Some(k));
-    }
+    let (rows, row_of) = distinct_rows(&values, |row| row.iter().all(Option::is_none))?;
     let row_exprs: Vec<Expr> = rows
         .iter()
         .map(|r| rangeite(&atoms[1], r, width))
