@@ -95,13 +95,20 @@ pub(super) fn evaluate_over_bytes(
     Some((atoms, values))
 }
 
-/// The distinct rows of a two-byte table (256 rows of 256, one per value of the first
-/// byte), skipping rows for which `skip` holds, and each first-byte value's row number
-/// (`None` for skipped rows); `None` when there are more than [`MAX_ROWS`].
+/// The rows of a two-byte table (256 rows of 256, one per value of the first byte).
+pub(super) struct Rows<'a, T> {
+    /// The distinct rows, in order of first appearance.
+    pub distinct: Vec<&'a [T]>,
+    /// Each first-byte value's row number (`None` for skipped rows).
+    pub of: Vec<Option<usize>>,
+}
+
+/// The rows of `table`, skipping those for which `skip` holds; `None` when there are more
+/// than [`MAX_ROWS`] distinct ones.
 pub(super) fn distinct_rows<T: PartialEq>(
     table: &[T],
     skip: impl Fn(&[T]) -> bool,
-) -> Option<(Vec<&[T]>, Vec<Option<usize>>)> {
+) -> Option<Rows<'_, T>> {
     let mut rows: Vec<&[T]> = Vec::new();
     let mut row_of: Vec<Option<usize>> = Vec::with_capacity(256);
     for row in table.chunks(256) {
@@ -121,7 +128,10 @@ pub(super) fn distinct_rows<T: PartialEq>(
         };
         row_of.push(Some(k));
     }
-    Some((rows, row_of))
+    Some(Rows {
+        distinct: rows,
+        of: row_of,
+    })
 }
 
 /// `read` (a read or a chain of reads, at a symbolic offset) as RANGEITE over the one or
@@ -146,13 +156,14 @@ pub fn compose_over_byte(
         return rangeite(&atoms[0], &values, width);
     }
     // Group the values of the first byte by their row (the function of the second byte).
-    let (rows, row_of) = distinct_rows(&values, |row| row.iter().all(Option::is_none))?;
+    let rows = distinct_rows(&values, |row| row.iter().all(Option::is_none))?;
     let row_exprs: Vec<Expr> = rows
+        .distinct
         .iter()
         .map(|r| rangeite(&atoms[1], r, width))
         .collect::<Option<_>>()?;
     // RANGEITE over the first byte whose "values" are row numbers.
-    let selector: Vec<Option<u128>> = row_of.iter().map(|k| k.map(|k| k as u128)).collect();
+    let selector: Vec<Option<u128>> = rows.of.iter().map(|k| k.map(|k| k as u128)).collect();
     let choice = rangeite_with(&atoms[0], &selector, &mut |k| row_exprs[k as usize].clone())?;
     Some(choice)
 }

@@ -45,16 +45,16 @@ pub fn tabulate_condition(cond: &Expr, cells: &mut CellsCache) -> Option<Expr> {
     }
     // Rows (the function of the second byte for each value of the first) that are true
     // somewhere; the others contribute nothing to the disjunction.
-    let (rows, row_of) = distinct_rows(&table, |row| !row.contains(&Membership::In))?;
+    let rows = distinct_rows(&table, |row| !row.contains(&Membership::In))?;
     let unreachable: Vec<bool> = table
         .chunks(256)
         .map(|row| row.iter().all(|m| *m == Membership::DontCare))
         .collect();
     // Per row, the runs of first-byte values holding it, the other rows' values `Out`.
-    let disjuncts = rows.iter().enumerate().map(|(k, row)| {
+    let disjuncts = rows.distinct.iter().enumerate().map(|(k, row)| {
         let mut runs = RunBuilder::default();
         for a in 0..256usize {
-            let m = if row_of[a] == Some(k) {
+            let m = if rows.of[a] == Some(k) {
                 Membership::In
             } else if unreachable[a] {
                 Membership::DontCare
