@@ -53,10 +53,10 @@ pub fn tabulate_condition(cond: &Expr, cells: &mut CellsCache) -> Option<Expr> {
     // Per row, the runs of first-byte values holding it, the other rows' values `Out`.
     let disjuncts = rows.distinct.iter().enumerate().map(|(k, row)| {
         let mut runs = RunBuilder::default();
-        for a in 0..256usize {
-            let m = if rows.of[a] == Some(k) {
+        for (a, (of, unreachable)) in rows.of.iter().zip(&unreachable).enumerate() {
+            let m = if *of == Some(k) {
                 Membership::In
-            } else if unreachable[a] {
+            } else if *unreachable {
                 Membership::DontCare
             } else {
                 Membership::Out
