@@ -157,6 +157,11 @@ impl ArrayRef {
     pub fn is_unbounded(&self) -> bool {
         self.0.unbounded
     }
+    /// True if a read at `index` is zero in every model: beyond the bytes of a sized array
+    /// (beyond an unbounded array's dense part, reads are free).
+    pub fn reads_zero_at(&self, index: u128) -> bool {
+        index >= self.size() as u128 && !self.is_unbounded()
+    }
     /// True if the array's contents are known constants.
     pub fn is_constant(&self) -> bool {
         self.0.contents.is_some()

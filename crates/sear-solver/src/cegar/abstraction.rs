@@ -192,17 +192,15 @@ impl Abstraction {
     }
 
     fn root_read(&mut self, root: &ArrayRef, index: &Expr, idx: &BV) -> BV {
-        let beyond_unbounded = root.is_unbounded()
-            && index
-                .as_constant()
-                .is_some_and(|c| c >= root.size() as u128);
-        if let (Some(c), false) = (index.as_constant(), beyond_unbounded) {
-            let in_bounds = c < root.size() as u128;
-            return match (root.contents(), in_bounds) {
-                (Some(bytes), true) => BV::from_u64(bytes[c as usize] as u64, 8),
-                (None, true) => self.cell(root, c as u64),
-                (_, false) => BV::from_u64(0, 8),
-            };
+        match index.as_constant() {
+            Some(c) if c < root.size() as u128 => {
+                return match root.contents() {
+                    Some(bytes) => BV::from_u64(bytes[c as usize] as u64, 8),
+                    None => self.cell(root, c as u64),
+                };
+            }
+            Some(c) if root.reads_zero_at(c) => return BV::from_u64(0, 8),
+            _ => {}
         }
         // Symbolic indices, and constant ones beyond an unbounded array's dense part (free
         // bytes, kept consistent with other reads by the pair axioms), become read terms.

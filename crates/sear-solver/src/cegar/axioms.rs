@@ -232,7 +232,7 @@ impl Pool {
             if diff.as_constant().is_some_and(|c| c != 0) {
                 return false;
             }
-            if a.root.is_constant() && !a.root.is_unbounded() {
+            if a.root.is_constant() {
                 return false;
             }
         }

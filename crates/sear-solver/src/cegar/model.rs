@@ -91,14 +91,13 @@ impl Values {
         let mut out = Vec::new();
         let mut by_cell: BTreeMap<(u64, u128), usize> = BTreeMap::new();
         for (i, (t, &(j, v))) in abs.terms.iter().zip(&self.terms).enumerate() {
-            let n = t.root.size() as u128;
-            if j >= n && t.root.is_unbounded() {
-                // Free beyond the dense part: only the pair axioms below constrain it.
-            } else if j >= n {
+            // Beyond an unbounded array's dense part only the pair axioms below constrain
+            // the value.
+            if t.root.reads_zero_at(j) {
                 if v != 0 {
                     out.push(Axiom::Bounds { term: i });
                 }
-            } else {
+            } else if j < t.root.size() as u128 {
                 let expected = match t.root.contents() {
                     Some(bytes) => Some(bytes[j as usize]),
                     None => self.cells.get(&(t.root.clone(), j as u64)).copied(),

@@ -130,11 +130,7 @@ impl Linearizer {
             ExprKind::Read { updates, index } => match (index.as_constant(), updates.is_empty()) {
                 (Some(i), true) => match updates.root().contents() {
                     Some(bytes) => LinExpr::constant(bytes.get(i as usize).copied().unwrap_or(0)),
-                    None if i >= updates.root().size() as u128
-                        && !updates.root().is_unbounded() =>
-                    {
-                        LinExpr::constant(0)
-                    }
+                    None if updates.root().reads_zero_at(i) => LinExpr::constant(0),
                     None => self.fresh(0, 255),
                 },
                 // Reads the analysis did not bound (R6: any byte).
