@@ -9,7 +9,7 @@ use crate::expr::Expr;
 use crate::smtlib::dag::{array_sort, write_const, Sort};
 use crate::smtlib::names::ArrayNames;
 use crate::smtlib::parse::Script;
-use crate::smtlib::script::write_contents;
+use crate::smtlib::script::{dense_stores, write_store_chain};
 
 /// A bit-vector literal: `#x..` when the width is a multiple of four, `#b..` otherwise.
 pub fn format_value(value: u128, width: u32) -> String {
@@ -84,18 +84,9 @@ fn write_array(out: &mut String, names: &mut ArrayNames, array: &ArrayRef, model
     );
     // An unbounded array's bytes beyond the dense part (see `Assignment::set_outside`) are
     // stores over the dense part's chain.
-    let outside: Vec<(u128, u8)> = model.outside(array).filter(|(_, b)| *b != 0).collect();
-    for _ in &outside {
-        out.push_str("(store ");
-    }
-    write_contents(out, bytes, array.index_width());
-    for (i, b) in outside {
-        out.push(' ');
-        write_const(out, i, array.index_width(), Sort::Bv);
-        out.push(' ');
-        write_const(out, b as u128, 8, Sort::Bv);
-        out.push(')');
-    }
+    let mut stores = dense_stores(bytes);
+    stores.extend(model.outside(array).filter(|(_, b)| *b != 0));
+    write_store_chain(out, &stores, array.index_width());
     out.push_str(")\n");
 }
 

@@ -97,19 +97,29 @@ pub fn print_query(constraints: &[Expr], options: &QueryPrintOptions) -> String 
 /// Writes bytes as a `store` chain over a zero constant array: the non-zero bytes, plus the
 /// last byte so that the size can be recovered without the `; sear-array` comment.
 pub(crate) fn write_contents(out: &mut String, bytes: &[u8], index_width: u32) {
+    write_store_chain(out, &dense_stores(bytes), index_width);
+}
+
+/// The (index, byte) pairs [`write_contents`] stores for `bytes`.
+pub(crate) fn dense_stores(bytes: &[u8]) -> Vec<(u128, u8)> {
     let last = bytes.len().checked_sub(1);
-    let stored: Vec<usize> = (0..bytes.len())
+    (0..bytes.len())
         .filter(|&i| bytes[i] != 0 || Some(i) == last)
-        .collect();
-    for _ in &stored {
+        .map(|i| (i as u128, bytes[i]))
+        .collect()
+}
+
+/// `stores` (innermost first) over `((as const ...) #x00)`.
+pub(crate) fn write_store_chain(out: &mut String, stores: &[(u128, u8)], index_width: u32) {
+    for _ in stores {
         out.push_str("(store ");
     }
     let _ = write!(out, "((as const {}) #x00)", array_sort(index_width));
-    for i in stored {
+    for &(i, b) in stores {
         out.push(' ');
-        write_const(out, i as u128, index_width, Sort::Bv);
+        write_const(out, i, index_width, Sort::Bv);
         out.push(' ');
-        write_const(out, bytes[i] as u128, 8, Sort::Bv);
+        write_const(out, b as u128, 8, Sort::Bv);
         out.push(')');
     }
 }
