@@ -33,6 +33,7 @@ use crate::config::{ArrayConfig, CegarSelect};
 use crate::query::SolverError;
 use crate::sat::{SatQuery, SatResult, SatSolver};
 use crate::stats::LayerStats;
+use crate::z3core::translate::ExprTranslator;
 use abstraction::Abstraction;
 use axioms::{Axiom, Pool};
 

@@ -22,7 +22,7 @@ use z3::{Params, SatResult as Z3Result};
 use crate::query::SolverError;
 use crate::sat::{SatQuery, SatResult, SatSolver};
 use crate::stats::LayerStats;
-use translate::Translator;
+use translate::{ExprTranslator, Translator};
 
 /// Translation caches are dropped when they grow beyond this many expressions.
 pub const TRANSLATION_CACHE_LIMIT: usize = 500_000;

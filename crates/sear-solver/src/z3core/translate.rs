@@ -114,19 +114,68 @@ impl Translator {
         term
     }
 
+    /// The store chain of `updates` over the root (or over all zeros).
+    fn chain(&mut self, updates: &UpdateList, over_zero: bool) -> Array {
+        let Some(head) = updates.head() else {
+            return if over_zero {
+                Array::const_array(
+                    &Sort::bitvector(updates.root().index_width()),
+                    &BV::from_u64(0, 8),
+                )
+            } else {
+                self.root(updates.root())
+            };
+        };
+        let key = (updates.root().id(), Arc::as_ptr(head) as usize);
+        if let Some(c) = self.chains.get(&key) {
+            let cached = if over_zero { &c.zero_chain } else { &c.chain };
+            if let Some(a) = cached {
+                return a.clone();
+            }
+        }
+        let rest = UpdateList::from_parts(updates.root().clone(), head.next().cloned());
+        let below = self.chain(&rest, over_zero);
+        let stored = below.store(&self.bv(head.index()), &self.bv(head.value()));
+        let entry = self.chains.entry(key).or_insert_with(|| Chains {
+            _node: head.clone(),
+            chain: None,
+            zero_chain: None,
+        });
+        if over_zero {
+            entry.zero_chain = Some(stored.clone());
+        } else {
+            entry.chain = Some(stored.clone());
+        }
+        stored
+    }
+}
+
+/// Translation of expressions into Z3 terms, iterative (children first) and cached. The Z3
+/// core's [`Translator`] and the CEGAR core's abstraction
+/// ([`crate::cegar::abstraction::Abstraction`]) share all of it but the encoding of reads.
+pub trait ExprTranslator {
+    /// The translations made so far.
+    fn translated(&self) -> &FxHashMap<Expr, Term>;
+
+    /// The translations made so far, to add to.
+    fn translated_mut(&mut self) -> &mut FxHashMap<Expr, Term>;
+
+    /// A read; its index and the indices and values of its writes are already translated.
+    fn read(&mut self, updates: &UpdateList, index: &Expr) -> BV;
+
     /// Translates a boolean expression.
-    pub fn bool(&mut self, e: &Expr) -> Bool {
+    fn bool(&mut self, e: &Expr) -> Bool {
         self.term(e).to_bool()
     }
 
     /// Translates an expression (iteratively, children first).
-    pub fn term(&mut self, e: &Expr) -> Term {
-        if let Some(t) = self.exprs.get(e) {
+    fn term(&mut self, e: &Expr) -> Term {
+        if let Some(t) = self.translated().get(e) {
             return t.clone();
         }
         let mut stack: Vec<(Expr, bool)> = vec![(e.clone(), false)];
         while let Some((node, ready)) = stack.pop() {
-            if self.exprs.contains_key(&node) {
+            if self.translated().contains_key(&node) {
                 continue;
             }
             if !ready {
@@ -139,26 +188,29 @@ impl Translator {
                     }
                 }
                 for c in children {
-                    if !self.exprs.contains_key(&c) {
+                    if !self.translated().contains_key(&c) {
                         stack.push((c, false));
                     }
                 }
                 continue;
             }
             let t = self.build(&node);
-            self.exprs.insert(node, t);
+            self.translated_mut().insert(node, t);
         }
-        self.exprs[e].clone()
+        self.translated()[e].clone()
     }
 
+    /// An expression already translated.
     fn get(&self, e: &Expr) -> Term {
-        self.exprs[e].clone()
+        self.translated()[e].clone()
     }
 
+    /// An expression already translated, as a bit-vector.
     fn bv(&self, e: &Expr) -> BV {
-        self.exprs[e].to_bv()
+        self.translated()[e].to_bv()
     }
 
+    /// One node, its children already translated (reads through [`ExprTranslator::read`]).
     fn build(&mut self, e: &Expr) -> Term {
         let w = e.width();
         let bv_result = |v: BV| {
@@ -226,6 +278,16 @@ impl Translator {
             }
         }
     }
+}
+
+impl ExprTranslator for Translator {
+    fn translated(&self) -> &FxHashMap<Expr, Term> {
+        &self.exprs
+    }
+
+    fn translated_mut(&mut self) -> &mut FxHashMap<Expr, Term> {
+        &mut self.exprs
+    }
 
     /// A read with the evaluator's semantics (out-of-bounds bytes of the root are zero).
     fn read(&mut self, updates: &UpdateList, index: &Expr) -> BV {
@@ -256,41 +318,6 @@ impl Translator {
             .as_bv()
             .expect("byte array");
         idx.bvult(BV::from_u64(root.size(), iw)).ite(&inside, &zero)
-    }
-
-    /// The store chain of `updates` over the root (or over all zeros).
-    fn chain(&mut self, updates: &UpdateList, over_zero: bool) -> Array {
-        let Some(head) = updates.head() else {
-            return if over_zero {
-                Array::const_array(
-                    &Sort::bitvector(updates.root().index_width()),
-                    &BV::from_u64(0, 8),
-                )
-            } else {
-                self.root(updates.root())
-            };
-        };
-        let key = (updates.root().id(), Arc::as_ptr(head) as usize);
-        if let Some(c) = self.chains.get(&key) {
-            let cached = if over_zero { &c.zero_chain } else { &c.chain };
-            if let Some(a) = cached {
-                return a.clone();
-            }
-        }
-        let rest = UpdateList::from_parts(updates.root().clone(), head.next().cloned());
-        let below = self.chain(&rest, over_zero);
-        let stored = below.store(&self.bv(head.index()), &self.bv(head.value()));
-        let entry = self.chains.entry(key).or_insert_with(|| Chains {
-            _node: head.clone(),
-            chain: None,
-            zero_chain: None,
-        });
-        if over_zero {
-            entry.zero_chain = Some(stored.clone());
-        } else {
-            entry.chain = Some(stored.clone());
-        }
-        stored
     }
 }
 
