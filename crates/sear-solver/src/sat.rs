@@ -90,3 +90,12 @@ pub trait SatSolver {
     /// Appends this layer's statistics and those of the layers below, top first.
     fn collect_stats(&self, out: &mut Vec<LayerStats>);
 }
+
+/// The message of a caught panic (a core that panics answers a `Failure` instead).
+pub(crate) fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {
+    payload
+        .downcast_ref::<String>()
+        .cloned()
+        .or_else(|| payload.downcast_ref::<&str>().map(|s| s.to_string()))
+        .unwrap_or_else(|| "panic".into())
+}

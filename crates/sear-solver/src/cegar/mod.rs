@@ -31,7 +31,7 @@ use z3::SatResult as Z3Result;
 
 use crate::config::{ArrayConfig, CegarSelect};
 use crate::query::SolverError;
-use crate::sat::{SatQuery, SatResult, SatSolver};
+use crate::sat::{panic_message, SatQuery, SatResult, SatSolver};
 use crate::stats::LayerStats;
 use crate::z3core::translate::ExprTranslator;
 use abstraction::Abstraction;
@@ -242,11 +242,7 @@ impl SatSolver for CegarCore {
     fn check(&mut self, query: &SatQuery) -> Result<SatResult, SolverError> {
         let start = Instant::now();
         let result = catch_unwind(AssertUnwindSafe(|| self.solve(query))).unwrap_or_else(|p| {
-            let msg = p
-                .downcast_ref::<String>()
-                .cloned()
-                .or_else(|| p.downcast_ref::<&str>().map(|s| s.to_string()))
-                .unwrap_or_else(|| "panic".into());
+            let msg = panic_message(p.as_ref());
             Err(SolverError::Failure(format!("CEGAR core failed: {msg}")))
         });
         self.stats.record(start, false);

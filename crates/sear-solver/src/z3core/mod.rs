@@ -20,7 +20,7 @@ use z3::ast::BV;
 use z3::{Params, SatResult as Z3Result};
 
 use crate::query::SolverError;
-use crate::sat::{SatQuery, SatResult, SatSolver};
+use crate::sat::{panic_message, SatQuery, SatResult, SatSolver};
 use crate::stats::LayerStats;
 use translate::{ExprTranslator, Translator};
 
@@ -212,11 +212,7 @@ impl SatSolver for Z3Core {
             // A failed Z3 call: forget everything that may refer to a broken state.
             self.translator.clear();
             self.solver = None;
-            let msg = panic
-                .downcast_ref::<String>()
-                .cloned()
-                .or_else(|| panic.downcast_ref::<&str>().map(|s| s.to_string()))
-                .unwrap_or_else(|| "panic".into());
+            let msg = panic_message(panic.as_ref());
             Err(SolverError::Failure(format!("Z3 call failed: {msg}")))
         });
         self.stats.record(start, false);
