@@ -30,7 +30,9 @@
 //! configuration sets itself; e.g. the whole suite under the CEGAR core:
 //! `SEAR_E2E_EXTRA_ARGS="--core-solver=cegar --ilp-precheck" cargo test -p sear-cli --test e2e`.
 
-use std::path::{Path, PathBuf};
+mod common;
+
+use std::path::Path;
 use std::process::Command;
 
 use serde_json::Value;
@@ -199,19 +201,6 @@ fn check_replay(name: &str, out: &Path) -> Vec<String> {
         }
     }
     problems
-}
-
-fn programs() -> Vec<PathBuf> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/c");
-    let filter = std::env::var("SEAR_E2E_FILTER").unwrap_or_default();
-    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
-        .expect("tests/c exists")
-        .map(|e| e.expect("dir entry").path())
-        .filter(|p| p.extension().is_some_and(|x| x == "c"))
-        .filter(|p| p.to_string_lossy().contains(&filter))
-        .collect();
-    files.sort();
-    files
 }
 
 /// Runs one program under each of its configurations; returns a description of every
@@ -417,27 +406,9 @@ fn check_config(
 
 #[test]
 fn c_programs_meet_their_expectations() {
-    let programs = programs();
+    let programs = common::c_programs("tests/c", "SEAR_E2E_FILTER");
     assert!(!programs.is_empty(), "no programs under tests/c");
-    let problems: Vec<String> = std::thread::scope(|scope| {
-        let chunks: Vec<&[PathBuf]> = programs.chunks(programs.len().div_ceil(4)).collect();
-        let handles: Vec<_> = chunks
-            .into_iter()
-            .map(|chunk| {
-                scope.spawn(move || chunk.iter().flat_map(|p| check(p)).collect::<Vec<_>>())
-            })
-            .collect();
-        handles
-            .into_iter()
-            .flat_map(|h| h.join().unwrap())
-            .collect()
-    });
-    assert!(
-        problems.is_empty(),
-        "{} problem(s):\n{}",
-        problems.len(),
-        problems.join("\n")
-    );
+    common::assert_no_problems(&common::problems_in_parallel(&programs, 4, |p| check(p)));
 }
 
 #[test]

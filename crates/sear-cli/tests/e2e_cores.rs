@@ -9,6 +9,8 @@
 //! `SEAR_E2E_CORES_ALL=1 cargo test --release -p sear-cli --test e2e_cores`.
 //! `SEAR_E2E_FILTER=substring` narrows either set.
 
+mod common;
+
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -32,20 +34,11 @@ const CORES: &[&[&str]] = &[
 ];
 
 fn programs() -> Vec<PathBuf> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/c");
     let all = std::env::var("SEAR_E2E_CORES_ALL").is_ok_and(|v| v == "1");
-    let filter = std::env::var("SEAR_E2E_FILTER").unwrap_or_default();
-    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
-        .expect("tests/c exists")
-        .map(|e| e.expect("dir entry").path())
-        .filter(|p| p.extension().is_some_and(|x| x == "c"))
-        .filter(|p| {
-            let name = p.file_name().unwrap().to_string_lossy().to_string();
-            (all || SUBSET.contains(&name.as_str())) && name.contains(&filter)
-        })
-        .collect();
-    files.sort();
-    files
+    common::c_programs("tests/c", "SEAR_E2E_FILTER")
+        .into_iter()
+        .filter(|p| all || SUBSET.contains(&p.file_name().unwrap().to_string_lossy().as_ref()))
+        .collect()
 }
 
 /// The values of `// KEY:` comment lines.
@@ -123,38 +116,15 @@ fn run(program: &Path, core: &[&str]) -> Result<Outcome, String> {
 fn every_core_ends_the_same_paths() {
     let programs = programs();
     assert!(!programs.is_empty(), "no programs selected");
-    let problems: Vec<String> = std::thread::scope(|scope| {
-        let chunks: Vec<&[PathBuf]> = programs.chunks(programs.len().div_ceil(2)).collect();
-        let handles: Vec<_> = chunks
-            .into_iter()
-            .map(|chunk| {
-                scope.spawn(move || {
-                    let mut problems = Vec::new();
-                    for p in chunk {
-                        let name = p.file_name().unwrap().to_string_lossy().to_string();
-                        let outcomes: Vec<_> = CORES.iter().map(|c| (c, run(p, c))).collect();
-                        let reference = &outcomes[0].1;
-                        for (core, o) in &outcomes[1..] {
-                            if o != reference {
-                                problems.push(format!(
-                                    "{name}: {core:?} gave {o:?}, z3 gave {reference:?}"
-                                ));
-                            }
-                        }
-                    }
-                    problems
-                })
-            })
-            .collect();
-        handles
-            .into_iter()
-            .flat_map(|h| h.join().unwrap())
+    let problems = common::problems_in_parallel(&programs, 2, |p| {
+        let name = p.file_name().unwrap().to_string_lossy().to_string();
+        let outcomes: Vec<_> = CORES.iter().map(|c| (c, run(p, c))).collect();
+        let reference = &outcomes[0].1;
+        outcomes[1..]
+            .iter()
+            .filter(|(_, o)| o != reference)
+            .map(|(core, o)| format!("{name}: {core:?} gave {o:?}, z3 gave {reference:?}"))
             .collect()
     });
-    assert!(
-        problems.is_empty(),
-        "{} problem(s):\n{}",
-        problems.len(),
-        problems.join("\n")
-    );
+    common::assert_no_problems(&problems);
 }

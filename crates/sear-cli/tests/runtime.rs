@@ -23,6 +23,8 @@
 //! Programs run from the repository root. `SEAR_RUNTIME_FILTER=substring` runs only
 //! matching programs.
 
+mod common;
+
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -120,26 +122,6 @@ fn sear() -> &'static str {
     env!("CARGO_BIN_EXE_sear")
 }
 
-fn repo_root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../..")
-        .canonicalize()
-        .expect("repository root")
-}
-
-fn programs(dir: &str) -> Vec<PathBuf> {
-    let dir = repo_root().join(dir);
-    let filter = std::env::var("SEAR_RUNTIME_FILTER").unwrap_or_default();
-    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
-        .expect("test directory exists")
-        .map(|e| e.expect("dir entry").path())
-        .filter(|p| p.extension().is_some_and(|x| x == "c"))
-        .filter(|p| p.to_string_lossy().contains(&filter))
-        .collect();
-    files.sort();
-    files
-}
-
 /// Every file `dir/testNNNNNN.<suffix>`'s contents.
 fn test_files(dir: &Path, suffix: &str) -> Vec<Vec<u8>> {
     let mut out = Vec::new();
@@ -202,7 +184,7 @@ fn run_one(
         program_args.join(" ")
     );
     let mut cmd = Command::new(sear());
-    cmd.current_dir(repo_root())
+    cmd.current_dir(common::repo_root())
         .arg("run")
         .arg("--no-progress")
         .arg("--output-dir")
@@ -319,7 +301,7 @@ fn check_outputs(name: &str, expect: &Expectations, runs: &[Run], problems: &mut
 /// reproduces, no input mismatch.
 fn replay(name: &str, out: &Path, completed: u64) -> Vec<String> {
     let output = Command::new(sear())
-        .current_dir(repo_root())
+        .current_dir(common::repo_root())
         .args(["replay", "--json"])
         .arg(out)
         .output()
@@ -368,7 +350,7 @@ fn replay(name: &str, out: &Path, completed: u64) -> Vec<String> {
 }
 
 fn run_dir(dir: &str) {
-    let programs = programs(dir);
+    let programs = common::c_programs(dir, "SEAR_RUNTIME_FILTER");
     assert!(
         !programs.is_empty() || std::env::var("SEAR_RUNTIME_FILTER").is_ok(),
         "no programs in {dir}"
@@ -377,12 +359,7 @@ fn run_dir(dir: &str) {
     for program in &programs {
         problems.extend(check(program));
     }
-    assert!(
-        problems.is_empty(),
-        "{} problem(s):\n{}",
-        problems.len(),
-        problems.join("\n")
-    );
+    common::assert_no_problems(&problems);
 }
 
 #[test]
