@@ -49,6 +49,49 @@ impl Executor<'_> {
         }
     }
 
+    /// Executes a call instruction so that every state forked inside it runs the whole call.
+    ///
+    /// A call with a symbolic argument may resolve memory at a symbolic address part-way
+    /// through (the source of `memcpy`, `va_copy`, a `byval` copy) and fork there; the rest
+    /// of the operation (the write, the result) would then run only in the current state.
+    /// So, for such calls, the state before the call is kept, and `resolve_access` restarts
+    /// the call instruction from it in each forked state, under the fork's constraints.
+    pub(crate) fn call_whole(
+        &mut self,
+        module: &Module,
+        state: &mut State,
+        inst: &Inst,
+        callee: Callee,
+        args: &[Operand],
+        arg_types: &[TypeId],
+    ) -> Exec<()> {
+        let symbolic = |op: &Operand| self.operand(state, *op).is_symbolic();
+        let may_fork_inside = args.iter().any(symbolic)
+            || matches!(callee, Callee::Indirect(op) if symbolic(&op));
+        if !may_fork_inside {
+            return self.call(module, state, inst, callee, args, arg_types);
+        }
+        let outer = self.restart_snapshot.replace(Box::new(state.clone()));
+        let result = self.call(module, state, inst, callee, args, arg_types);
+        self.restart_snapshot = outer;
+        result
+    }
+
+    /// `child`, forked inside the current call instruction, as a state that runs that call
+    /// again from its beginning: the state before the call with the child's identity and
+    /// path condition (which holds the fork's constraint). `None` outside such a call.
+    pub(crate) fn restart_call(&self, child: &State) -> Option<State> {
+        let snapshot = self.restart_snapshot.as_ref()?;
+        let mut restarted = State::clone(snapshot);
+        restarted.id = child.id;
+        restarted.ptree_node = child.ptree_node;
+        restarted.depth = child.depth;
+        restarted.constraints = child.constraints.clone();
+        let call = restarted.current_inst;
+        restarted.frame_mut().inst = call;
+        Some(restarted)
+    }
+
     /// Calls through a function pointer; a symbolic pointer forks once per target.
     fn call_pointer(
         &mut self,

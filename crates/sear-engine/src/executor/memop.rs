@@ -371,6 +371,10 @@ impl Executor<'_> {
         for (i, (base, _)) in candidates.iter().enumerate().skip(1) {
             let mut other = self.fork_state(state);
             other.add_constraint(conds[i].clone());
+            if let Some(restarted) = self.restart_call(&other) {
+                self.pending.push(restarted);
+                continue;
+            }
             let target = self.symbolic_target(&other, &p, *base, write);
             let result = target.and_then(|t| access(self, &mut other, &t));
             match result {

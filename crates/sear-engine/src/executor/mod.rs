@@ -154,6 +154,10 @@ pub struct Executor<'o> {
     pub(crate) array_opt: arrayopt::ArrayOpt,
     /// The trace hash of every ended path, for `summary.json`'s `trace_digest`.
     pub(crate) trace_hashes: Vec<u64>,
+    /// The state as it was before the call instruction being executed, when that call may
+    /// fork inside (`calls::call_whole`): states forked while resolving memory restart the
+    /// call from it.
+    pub(crate) restart_snapshot: Option<Box<State>>,
 }
 
 impl<'o> Executor<'o> {
@@ -203,6 +207,7 @@ impl<'o> Executor<'o> {
             stop: None,
             array_opt,
             trace_hashes: Vec::new(),
+            restart_snapshot: None,
             config,
         })
     }

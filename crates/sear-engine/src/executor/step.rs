@@ -242,7 +242,7 @@ impl Executor<'_> {
                 arg_types,
                 ..
             } => {
-                self.call(module, state, inst, *callee, args, arg_types)?;
+                self.call_whole(module, state, inst, *callee, args, arg_types)?;
             }
             InstKind::AtomicRmw { op, ptr, value } => {
                 let p = self.operand(state, *ptr);
