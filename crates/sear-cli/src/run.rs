@@ -45,6 +45,9 @@ pub struct RunArgs {
     /// Maximum call-stack depth.
     #[arg(long, value_name = "N", default_value_t = 4096)]
     pub max_stack_frames: usize,
+    /// Stack size in bytes: `alloca`s (local arrays, VLAs) beyond it are a stack overflow.
+    #[arg(long, value_name = "BYTES", default_value_t = 8 << 20)]
+    pub max_stack_size: u64,
     /// Write a test for every error, not one per (kind, location).
     #[arg(long)]
     pub emit_all_errors: bool,
@@ -202,6 +205,7 @@ fn engine_config(args: &RunArgs, program: &Path, output_dir: PathBuf) -> Result<
     config.max_memory_mib = Some(args.max_memory);
     config.max_depth = args.max_depth;
     config.max_stack_frames = args.max_stack_frames;
+    config.max_stack_size = args.max_stack_size;
     config.emit_all_errors = args.emit_all_errors;
     config.exit_on_error = args.exit_on_error;
     config.entry = args.entry.clone();

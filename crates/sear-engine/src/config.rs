@@ -60,6 +60,9 @@ pub struct EngineConfig {
     pub max_depth: Option<u32>,
     /// Maximum stack depth before a path is terminated. [default: 4096]
     pub max_stack_frames: usize,
+    /// Bytes of `alloca`s the call stack holds before an allocation is a stack overflow
+    /// (natively the stack limit, `ulimit -s`). [default: 8 MiB]
+    pub max_stack_size: u64,
     /// Write every error, not one per (kind, location). [default: false]
     pub emit_all_errors: bool,
     /// Directory for tests and statistics.
@@ -98,6 +101,7 @@ impl EngineConfig {
             max_memory_mib: Some(2000),
             max_depth: None,
             max_stack_frames: 4096,
+            max_stack_size: 8 << 20,
             emit_all_errors: false,
             output_dir,
             argv: vec!["prog".into()],

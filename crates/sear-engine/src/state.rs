@@ -80,6 +80,8 @@ pub struct State {
     /// Index in the current block of the instruction being executed (the block's
     /// instruction count for its terminator).
     pub current_inst: usize,
+    /// Bytes of `alloca`s live on the call stack (checked against `--max-stack-size`).
+    pub stack_bytes: u64,
     /// What the path wrote to stdout and stderr (through `__sear_write`).
     pub output: crate::program_output::ProgramOutput,
 }

@@ -49,6 +49,7 @@ const ASAN_PTR_KINDS: &[&str] = &[
     "intra-object-overflow",
     "unknown-crash",
     "negative-size-param",
+    "stack-overflow",
     "SEGV",
     "BUS",
 ];

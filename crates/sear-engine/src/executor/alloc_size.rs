@@ -7,6 +7,18 @@ use sear_ir::Slot;
 use super::{Exec, Executor};
 use crate::state::State;
 use crate::termination::{ErrorKind, Termination};
+
+/// The error for a stack allocation that does not fit the stack limit (`--max-stack-size`):
+/// natively a stack overflow, so a pointer error.
+pub(crate) fn stack_overflow(limit: u64, what: &str, in_use: u64) -> Termination {
+    Termination::error(
+        ErrorKind::Ptr,
+        format!(
+            "memory error: stack overflow: allocation of {what} with {in_use} bytes of stack \
+             in use exceeds the stack limit of {limit} bytes (--max-stack-size)"
+        ),
+    )
+}
 use crate::value::Value;
 
 impl Executor<'_> {
@@ -14,12 +26,15 @@ impl Executor<'_> {
     /// this path: the smallest power-of-two halving of a feasible value. If exactly one
     /// other size is feasible, a fork allocates it with `allocate_other` (which returns the
     /// pointer bound to `dest`); otherwise the other sizes fork a path where the allocation
-    /// yields NULL for huge sizes (above 2^31), and a `model` error for the rest.
+    /// yields NULL for huge sizes (above 2^31) — a stack overflow for a stack allocation
+    /// (`on_stack`), which never yields NULL — and the rest ends early with a warning: sear
+    /// did not explore those sizes, which is no error of the program.
     pub(crate) fn concretize_size(
         &mut self,
         state: &mut State,
         dest: Option<Slot>,
         size: &Expr,
+        on_stack: bool,
         allocate_other: &mut dyn FnMut(&mut Self, &mut State, u64) -> Exec<Value>,
     ) -> Exec<u64> {
         let w = size.width();
@@ -42,9 +57,11 @@ impl Executor<'_> {
         let second = self.get_value(&other, size, "allocation size")?;
         let only = Expr::eq(Expr::constant(second, w), size.clone());
         let huge = Expr::ult(Expr::constant(1u128 << 31, w), size.clone());
-        let model_error = || {
-            let message = format!("concretized symbolic size (tried {example})");
-            Termination::error(ErrorKind::Model, message)
+        let unexplored = |ex: &mut Self| {
+            ex.warn_once(&format!(
+                "concretized symbolic size (tried {example}); the other sizes are not explored"
+            ));
+            Termination::Early(format!("concretized symbolic size (tried {example})"))
         };
         if self.must_be_true(&other, &only, "allocation size")? {
             match allocate_other(self, &mut other, second as u64) {
@@ -60,15 +77,22 @@ impl Executor<'_> {
             if self.may_be_true(&other, &Expr::not(huge.clone()), "allocation size")? {
                 let mut rest = self.fork_state(&mut other);
                 rest.add_constraint(Expr::not(huge.clone()));
-                self.terminate(rest, model_error());
+                let early = unexplored(self);
+                self.terminate(rest, early);
             }
             other.add_constraint(huge);
+            if on_stack {
+                let limit = self.config.max_stack_size;
+                self.terminate(other, stack_overflow(limit, "a huge size", 0));
+                return Ok(example as u64);
+            }
             if let Some(dest) = dest {
                 other.frame_mut().locals[dest.0 as usize] = Value::Concrete(0, 64);
             }
             self.pending.push(other);
         } else {
-            self.terminate(other, model_error());
+            let early = unexplored(self);
+            self.terminate(other, early);
         }
         Ok(example as u64)
     }

@@ -293,6 +293,9 @@ impl Executor<'_> {
     ) -> Exec<()> {
         let frame = state.stack.pop().expect("frame to return from");
         for address in &frame.allocas {
+            if let Some(entry) = state.memory.get_by_base(*address) {
+                state.stack_bytes = state.stack_bytes.saturating_sub(entry.object.size);
+            }
             state.memory.free(*address);
         }
         if let Some(address) = frame.varargs {

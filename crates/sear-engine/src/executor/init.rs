@@ -38,6 +38,7 @@ impl Executor<'_> {
             trace_hash: 0,
             array_counter: 0,
             current_inst: 0,
+            stack_bytes: 0,
             output: Default::default(),
         };
         self.next_state = 1;

@@ -109,7 +109,7 @@ impl Executor<'_> {
                 let mut allocate_other = |ex: &mut Self, st: &mut State, size: u64| {
                     ex.alloca_bytes(module, st, inst, size, align)
                 };
-                self.concretize_size(state, inst.dest, &bytes, &mut allocate_other)?
+                self.concretize_size(state, inst.dest, &bytes, true, &mut allocate_other)?
             }
             other => {
                 let count = self.concretize(state, &other, "alloca size")?;
@@ -128,12 +128,18 @@ impl Executor<'_> {
         size: u64,
         align: u64,
     ) -> Exec<Value> {
+        let limit = self.config.max_stack_size;
+        if size > limit.saturating_sub(state.stack_bytes) {
+            let what = format!("{size} bytes");
+            return Err(super::alloc_size::stack_overflow(limit, &what, state.stack_bytes));
+        }
         if size > self.config.max_alloc_size {
             return Err(Termination::error(
                 ErrorKind::Model,
                 format!("alloca of {size} bytes exceeds the allocation limit"),
             ));
         }
+        state.stack_bytes += size;
         let name = module.function(state.frame().func).name.clone();
         let address = self.allocate(
             state,

@@ -490,7 +490,7 @@ impl Executor<'_> {
                     let p = ex.malloc(module, st, inst, &n, init.clone())?;
                     Ok(p.unwrap_or(Value::Concrete(0, 64)))
                 };
-                self.concretize_size(state, inst.dest, e, &mut allocate_other)?
+                self.concretize_size(state, inst.dest, e, false, &mut allocate_other)?
             }
             Value::Aggregate(_) => return Err(exec("aggregate allocation size")),
         };
@@ -541,7 +541,7 @@ impl Executor<'_> {
                         }
                         state.add_constraint(Expr::not(zero));
                     }
-                    self.concretize_size(state, inst.dest, &e, &mut allocate_other)?
+                    self.concretize_size(state, inst.dest, &e, false, &mut allocate_other)?
                 }
             }
             other => self.concretize(state, other, "realloc size")? as u64,

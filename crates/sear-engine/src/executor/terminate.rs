@@ -181,10 +181,13 @@ impl Executor<'_> {
         };
         let function = module.function(frame.func);
         let block = &function.blocks[frame.block.0 as usize];
+        // Instructions without a location (the allocas of the entry block) are placed at
+        // the function's definition.
         let loc = block
             .insts
             .get(state.current_inst)
-            .map_or(block.term_loc, |i| i.loc);
+            .map_or(block.term_loc, |i| i.loc)
+            .or(function.loc);
         Place {
             file: loc.map_or_else(String::new, |l| module.file_name(l.file).to_string()),
             line: loc.map_or(0, |l| l.line),
@@ -206,7 +209,11 @@ impl Executor<'_> {
             } else {
                 frame.inst.saturating_sub(1)
             };
-            let loc = block.insts.get(index).map_or(block.term_loc, |i| i.loc);
+            let loc = block
+                .insts
+                .get(index)
+                .map_or(block.term_loc, |i| i.loc)
+                .or(function.loc);
             let at = loc.map_or_else(
                 || "<unknown>".to_string(),
                 |l| format!("{}:{}", module.file_name(l.file), l.line),
