@@ -357,7 +357,7 @@ impl Executor<'_> {
         if let Some(int_op) = ops::int_binop(op) {
             if let (Value::Concrete(x, w), Value::Concrete(y, _)) = (a, b) {
                 // Fast path: concrete scalars.
-                self.check_concrete_operands(op, *y, *w)?;
+                self.check_concrete_operands(op, *x, *y, *w)?;
                 return Ok(Value::Concrete(
                     sear_expr::fold::fold_binary(int_op, *w, *x, *y),
                     *w,
@@ -395,10 +395,21 @@ impl Executor<'_> {
     }
 
     #[inline]
-    fn check_concrete_operands(&self, op: BinaryOp, divisor: u128, width: u32) -> Exec<()> {
+    fn check_concrete_operands(
+        &self,
+        op: BinaryOp,
+        dividend: u128,
+        divisor: u128,
+        width: u32,
+    ) -> Exec<()> {
         match op {
             BinaryOp::UDiv | BinaryOp::SDiv | BinaryOp::URem | BinaryOp::SRem if divisor == 0 => {
                 Err(Termination::error(ErrorKind::Div, "divide by zero"))
+            }
+            BinaryOp::SDiv | BinaryOp::SRem
+                if dividend == signed_min(width) && divisor == all_ones(width) =>
+            {
+                Err(division_overflow())
             }
             BinaryOp::Shl | BinaryOp::LShr | BinaryOp::AShr if divisor >= width as u128 => {
                 Err(Termination::error(ErrorKind::Overshift, "overshift error"))
@@ -413,23 +424,36 @@ impl Executor<'_> {
         &mut self,
         state: &mut State,
         op: BinaryOp,
-        _a: &Value,
+        a: &Value,
         b: &Value,
     ) -> Exec<()> {
         let width = b.width();
         match op {
             BinaryOp::UDiv | BinaryOp::SDiv | BinaryOp::URem | BinaryOp::SRem => {
-                if let Some(d) = b.as_concrete() {
-                    return self.check_concrete_operands(op, d, width);
+                if let (Some(n), Some(d)) = (a.as_concrete(), b.as_concrete()) {
+                    return self.check_concrete_operands(op, n, d, width);
                 }
-                let ok = Expr::ne(b.to_expr(), Expr::constant(0, width));
-                self.require(state, ok, || {
-                    Termination::error(ErrorKind::Div, "divide by zero")
-                })
+                let nonzero = Expr::ne(b.to_expr(), Expr::constant(0, width));
+                if !nonzero.is_true() {
+                    self.require(state, nonzero, || {
+                        Termination::error(ErrorKind::Div, "divide by zero")
+                    })?;
+                }
+                if matches!(op, BinaryOp::SDiv | BinaryOp::SRem) {
+                    // INT_MIN / -1 overflows: SIGFPE natively, like a division by zero.
+                    let overflow = Expr::and(
+                        Expr::eq(a.to_expr(), Expr::constant(signed_min(width), width)),
+                        Expr::eq(b.to_expr(), Expr::constant(all_ones(width), width)),
+                    );
+                    if !overflow.is_false() {
+                        self.require(state, Expr::not(overflow), division_overflow)?;
+                    }
+                }
+                Ok(())
             }
             BinaryOp::Shl | BinaryOp::LShr | BinaryOp::AShr => {
                 if let Some(d) = b.as_concrete() {
-                    return self.check_concrete_operands(op, d, width);
+                    return self.check_concrete_operands(op, 0, d, width);
                 }
                 let ok = Expr::ult(b.to_expr(), Expr::constant(width as u128, width));
                 self.require(state, ok, || {
@@ -593,4 +617,24 @@ fn operand_float_kind(
         80 => Some(sear_ir::FloatKind::X86Fp80),
         _ => None,
     }
+}
+
+/// The smallest signed value of `width` bits, as its bit pattern.
+fn signed_min(width: u32) -> u128 {
+    1u128 << (width - 1)
+}
+
+/// The value with all `width` bits set (-1).
+fn all_ones(width: u32) -> u128 {
+    if width >= 128 {
+        u128::MAX
+    } else {
+        (1u128 << width) - 1
+    }
+}
+
+/// The error for a signed division or remainder of the smallest value by -1 (`INT_MIN / -1`),
+/// which traps natively (SIGFPE) like a division by zero.
+fn division_overflow() -> Termination {
+    Termination::error(ErrorKind::Div, "division overflow (INT_MIN / -1)")
 }
