@@ -59,6 +59,8 @@ pub enum ErrorKind {
     Solver,
     /// A modelled environment limit (e.g. a symbolic size too large).
     Model,
+    /// `memcpy` between overlapping ranges (ASan's `memcpy-param-overlap`).
+    Overlap,
     /// `reach_error()` was called (SV-COMP).
     Reach,
     /// An `unreachable` instruction was executed.
@@ -81,6 +83,7 @@ impl ErrorKind {
             ErrorKind::Exec => "exec",
             ErrorKind::Solver => "solver",
             ErrorKind::Model => "model",
+            ErrorKind::Overlap => "overlap",
             ErrorKind::Reach => "reach",
             ErrorKind::Unreachable => "unreachable",
             ErrorKind::Custom(s) => s,
@@ -101,6 +104,7 @@ impl ErrorKind {
             "exec" => ErrorKind::Exec,
             "solver" => ErrorKind::Solver,
             "model" => ErrorKind::Model,
+            "overlap" => ErrorKind::Overlap,
             "reach" => ErrorKind::Reach,
             "unreachable" => ErrorKind::Unreachable,
             other => {

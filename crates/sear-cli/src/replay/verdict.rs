@@ -83,6 +83,7 @@ fn reproduces(kind: &str, outcome: &NativeOutcome) -> Option<bool> {
             ubsan_is(&["integer-divide-by-zero"]) || asan_is(&["FPE"]) || signal_is(&["SIGFPE"])
         }
         "overshift" => ubsan_is(&["shift-exponent"]),
+        "overlap" => asan_is(&["memcpy-param-overlap"]),
         "overflow" => ubsan_is(&["signed-integer-overflow", "unsigned-integer-overflow"]),
         "assert" => matches!(outcome, O::AssertFailed { .. }),
         // `__builtin_trap` is an abort under sear (as in KLEE) but SIGILL natively.

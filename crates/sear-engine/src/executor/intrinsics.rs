@@ -258,13 +258,17 @@ impl Executor<'_> {
         };
         Ok(match intrinsic {
             MemCpy | MemMove => {
-                let n = self.concretize(state, a(2)?, "memcpy length")?;
-                let bytes = self.read_bytes(state, a(1)?, n as u64)?;
-                self.write_bytes(state, a(0)?, &bytes)?;
-                Some(a(0)?.clone())
+                let (dst, src) = (a(0)?, a(1)?);
+                let n = self.memory_length(state, &[dst, src], a(2)?, "memcpy length")?;
+                if intrinsic == MemCpy {
+                    self.check_no_overlap(state, dst, src, n)?;
+                }
+                let bytes = self.read_bytes(state, src, n)?;
+                self.write_bytes(state, dst, &bytes)?;
+                Some(dst.clone())
             }
             MemSet => {
-                let n = self.concretize(state, a(2)?, "memset length")?;
+                let n = self.memory_length(state, &[a(0)?], a(2)?, "memset length")?;
                 let byte = Expr::trunc(a(1)?.to_expr(), 8);
                 let bytes = vec![byte; n as usize];
                 self.write_bytes(state, a(0)?, &bytes)?;

@@ -48,7 +48,7 @@ pub(crate) enum Init {
     Bytes(Vec<u8>),
 }
 
-fn ptr_error(message: &str) -> Termination {
+pub(crate) fn ptr_error(message: &str) -> Termination {
     Termination::error(ErrorKind::Ptr, format!("memory error: {message}"))
 }
 

@@ -17,6 +17,7 @@ mod calls;
 mod init;
 mod intrinsics;
 mod layout;
+mod memlen;
 mod memop;
 pub mod ops;
 mod special;
