@@ -75,6 +75,9 @@ pub struct EngineConfig {
     pub max_resolutions: usize,
     /// Largest allocation size accepted when concretising a symbolic size. [default: 2^30]
     pub max_alloc_size: u64,
+    /// Write a test for every state left when the run halts (KLEE's
+    /// `--dump-states-on-halt`); bounded by the halt's time budget. [default: true]
+    pub dump_states_on_halt: bool,
     /// Stop the run at the first error. [default: false]
     pub exit_on_error: bool,
     /// Show a live progress line on a terminal. [default: true]
@@ -108,6 +111,7 @@ impl EngineConfig {
             entry: "main".into(),
             max_resolutions: 64,
             max_alloc_size: 1 << 30,
+            dump_states_on_halt: true,
             exit_on_error: false,
             progress: true,
             array_opt: Default::default(),

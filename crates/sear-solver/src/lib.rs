@@ -52,6 +52,7 @@ pub mod chain;
 pub mod config;
 pub mod eager;
 pub mod ilp;
+pub mod interrupt;
 pub mod intervals;
 pub mod layers;
 pub mod precheck;

@@ -58,6 +58,10 @@ impl Executor<'_> {
         if out_of_time && error == SolverError::Timeout {
             return Termination::Early("max-time reached during a solver query".into());
         }
+        if error == SolverError::Interrupted {
+            // The run was interrupted (a signal): no failure of the solver or the program.
+            return Termination::Early("interrupted during a solver query".into());
+        }
         solver_failure(error, during)
     }
 

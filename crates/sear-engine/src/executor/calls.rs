@@ -66,8 +66,8 @@ impl Executor<'_> {
         arg_types: &[TypeId],
     ) -> Exec<()> {
         let symbolic = |op: &Operand| self.operand(state, *op).is_symbolic();
-        let may_fork_inside = args.iter().any(symbolic)
-            || matches!(callee, Callee::Indirect(op) if symbolic(&op));
+        let may_fork_inside =
+            args.iter().any(symbolic) || matches!(callee, Callee::Indirect(op) if symbolic(&op));
         if !may_fork_inside {
             return self.call(module, state, inst, callee, args, arg_types);
         }

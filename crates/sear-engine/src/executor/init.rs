@@ -6,7 +6,7 @@ use std::sync::Arc;
 use sear_ir::{ConstId, Constant, FloatKind, Module, TypeKind};
 
 use super::calls::function_address;
-use super::layout::{self, write_value};
+use super::layout;
 use super::memop::Init;
 use super::ops::{self, Scalar};
 use super::step::select_value;
@@ -15,6 +15,9 @@ use crate::memory::allocator::{Allocator, GLOBAL_BASE, HEAP_BASE, STACK_BASE};
 use crate::memory::{AddressSpace, MemoryObject, ObjectContents, ObjectId, ObjectKind};
 use crate::state::{State, StateId};
 use crate::value::Value;
+
+/// Zero constants larger than this (bytes) are not materialised as values.
+const LARGE_ZERO: u64 = 1 << 16;
 
 impl Executor<'_> {
     /// Builds the state that calls the entry function with `argv`.
@@ -94,10 +97,14 @@ impl Executor<'_> {
         for (i, g) in module.globals.iter().enumerate() {
             let address = self.global_addrs[i];
             match g.init {
+                // Objects start zeroed: nothing to write (and no per-byte work for a huge
+                // zero-initialised array).
+                Some(c) if matches!(module.constant(c), Constant::Zero(_) | Constant::Undef(_)) => {
+                }
                 Some(c) => {
                     let value = self.consts[c.0 as usize].clone();
                     let contents = state.memory.contents_mut(address);
-                    write_value(module, contents, 0, g.ty, &value);
+                    layout::write_initializer(module, contents, 0, g.ty, &value);
                 }
                 None => {
                     let text = format!(
@@ -124,6 +131,11 @@ impl Executor<'_> {
             Constant::Int { width, value } => Value::concrete(*value, *width),
             Constant::Float { kind, bits } => Value::concrete(*bits, ops::float_width(*kind)),
             Constant::Null => Value::Concrete(0, 64),
+            // A large zero aggregate is only ever an initializer (clang copies large values
+            // with memcpy/memset): it is left out, as objects start zeroed.
+            Constant::Undef(ty) | Constant::Zero(ty) if module.ty(*ty).size > LARGE_ZERO => {
+                Value::Aggregate(Vec::new().into())
+            }
             Constant::Undef(ty) | Constant::Zero(ty) => layout::zero_value(module, *ty),
             Constant::GlobalAddr(g) => Value::Concrete(self.global_addrs[g.0 as usize] as u128, 64),
             Constant::FuncAddr(f) => Value::Concrete(function_address(*f) as u128, 64),

@@ -105,6 +105,36 @@ pub fn write_value(
     }
 }
 
+/// Writes a value at a constant offset element by element, so that a concrete aggregate (a
+/// global's initializer) becomes concrete bytes without an expression per byte. Elements
+/// missing from an aggregate (a large zero constant, see `init.rs`) are left as they are.
+pub fn write_initializer(
+    module: &Module,
+    contents: &mut ObjectContents,
+    offset: u64,
+    ty: TypeId,
+    value: &Value,
+) {
+    let Value::Aggregate(items) = value else {
+        return write_value(module, contents, offset, ty, value);
+    };
+    let info = module.ty(ty);
+    match &info.kind {
+        TypeKind::Array { elem, .. } => {
+            let stride = module.ty(*elem).size;
+            for (i, item) in items.iter().enumerate() {
+                write_initializer(module, contents, offset + i as u64 * stride, *elem, item);
+            }
+        }
+        TypeKind::Struct { fields, .. } => {
+            for ((field, at), item) in fields.iter().zip(&info.field_offsets).zip(items.iter()) {
+                write_initializer(module, contents, offset + at, *field, item);
+            }
+        }
+        _ => write_value(module, contents, offset, ty, value),
+    }
+}
+
 /// Reads a value of type `ty` at a constant offset of an object.
 pub fn read_value(module: &Module, contents: &ObjectContents, offset: u64, ty: TypeId) -> Value {
     if let Some(width) = scalar_width(module, ty) {

@@ -39,7 +39,9 @@ impl Executor<'_> {
                 let room = end.saturating_sub(address);
                 let fits = Expr::ule(len64.clone(), Expr::constant(room as u128, 64));
                 self.require(state, fits, || {
-                    ptr_error(&format!("out of bound pointer ({what} may exceed the object)"))
+                    ptr_error(&format!(
+                        "out of bound pointer ({what} may exceed the object)"
+                    ))
                 })?;
             }
         }

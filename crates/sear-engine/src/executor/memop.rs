@@ -11,6 +11,7 @@ use sear_expr::Expr;
 use sear_ir::{Inst, Module, RmwOp, Slot, TypeId};
 
 use super::layout::{self, read_value, scalar_width, store_bytes, value_to_bytes, write_value};
+use super::limits::LIMIT_CHECK_BYTES;
 use super::ops;
 use super::{Exec, Executor};
 use crate::memory::allocator::NULL_PAGE;
@@ -131,7 +132,11 @@ impl Executor<'_> {
         let limit = self.config.max_stack_size;
         if size > limit.saturating_sub(state.stack_bytes) {
             let what = format!("{size} bytes");
-            return Err(super::alloc_size::stack_overflow(limit, &what, state.stack_bytes));
+            return Err(super::alloc_size::stack_overflow(
+                limit,
+                &what,
+                state.stack_bytes,
+            ));
         }
         if size > self.config.max_alloc_size {
             return Err(Termination::error(
@@ -567,6 +572,9 @@ impl Executor<'_> {
         self.resolve_access(state, ptr, len, false, &mut |ex, st, target| {
             let mut bytes = Vec::with_capacity(len as usize);
             for i in 0..len {
+                if i > 0 && i % LIMIT_CHECK_BYTES as u64 == 0 {
+                    ex.check_limits_in_operation()?;
+                }
                 bytes.push(ex.read_byte_at(st, &shifted(target, i)));
             }
             out = bytes;
@@ -592,6 +600,9 @@ impl Executor<'_> {
             true,
             &mut |ex, st, target| {
                 for (i, b) in bytes.iter().enumerate() {
+                    if i > 0 && i % LIMIT_CHECK_BYTES == 0 {
+                        ex.check_limits_in_operation()?;
+                    }
                     ex.write_byte_at(st, &shifted(target, i as u64), b.clone());
                 }
                 Ok(())

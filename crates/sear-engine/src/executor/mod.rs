@@ -14,9 +14,11 @@ mod alloc_size;
 mod arrayopt;
 mod branch;
 mod calls;
+mod halt;
 mod init;
 mod intrinsics;
 mod layout;
+mod limits;
 mod memlen;
 mod memop;
 pub mod ops;
@@ -24,7 +26,7 @@ mod special;
 mod step;
 mod terminate;
 
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -75,6 +77,8 @@ pub enum StopReason {
     Interrupted,
     /// `--exit-on-error` and an error was found.
     ErrorFound,
+    /// `--max-memory` was exceeded: states were dropped, so the exploration is incomplete.
+    MaxMemory,
 }
 
 impl StopReason {
@@ -86,6 +90,7 @@ impl StopReason {
             StopReason::InstructionLimit => "max-instructions",
             StopReason::Interrupted => "interrupted",
             StopReason::ErrorFound => "exit-on-error",
+            StopReason::MaxMemory => "max-memory",
         }
     }
 }
@@ -159,6 +164,8 @@ pub struct Executor<'o> {
     /// fork inside (`calls::call_whole`): states forked while resolving memory restart the
     /// call from it.
     pub(crate) restart_snapshot: Option<Box<State>>,
+    /// Set when the run is ending: test generation for the states left stops then.
+    pub(crate) halt_deadline: Option<Instant>,
 }
 
 impl<'o> Executor<'o> {
@@ -209,6 +216,7 @@ impl<'o> Executor<'o> {
             array_opt,
             trace_hashes: Vec::new(),
             restart_snapshot: None,
+            halt_deadline: None,
             config,
         })
     }
@@ -266,7 +274,12 @@ impl<'o> Executor<'o> {
     /// Runs `state` until it forks, ends, or has run a quantum of instructions.
     fn run_quantum(&mut self, state: &mut State) -> Exec<()> {
         let module = Arc::clone(&self.module);
+        let instruction_limit = self.config.max_instructions.unwrap_or(u64::MAX);
         for _ in 0..QUANTUM {
+            if self.stats.instructions >= instruction_limit {
+                self.stop = Some(StopReason::InstructionLimit);
+                break;
+            }
             self.step(&module, state)?;
             if !self.pending.is_empty() {
                 break;
@@ -299,87 +312,6 @@ impl<'o> Executor<'o> {
         child
     }
 
-    fn check_limits(&mut self) {
-        if self.interrupt.load(Ordering::Relaxed) {
-            self.stop = Some(StopReason::Interrupted);
-        }
-        if let Some(limit) = self.config.max_time {
-            if self.start.elapsed() >= limit {
-                self.stop = Some(StopReason::TimeLimit);
-            }
-        }
-        if let Some(limit) = self.config.max_instructions {
-            if self.stats.instructions >= limit {
-                self.stop = Some(StopReason::InstructionLimit);
-            }
-        }
-        if let Some(limit_mib) = self.config.max_memory_mib {
-            if self.last_memory_check.elapsed() >= Duration::from_millis(100) {
-                self.last_memory_check = Instant::now();
-                self.enforce_memory_limit(limit_mib);
-            }
-        }
-    }
-
-    /// Drops random states while the process uses more memory than allowed.
-    fn enforce_memory_limit(&mut self, limit_mib: u64) {
-        let Some(rss) = crate::stats::resident_mib() else {
-            return;
-        };
-        if rss <= limit_mib || self.states.len() <= 1 {
-            return;
-        }
-        // Drop a fraction of the states proportional to the excess, at least one.
-        let excess = (rss - limit_mib) as f64 / rss as f64;
-        let to_drop =
-            ((self.states.len() as f64 * excess).ceil() as usize).clamp(1, self.states.len() - 1);
-        let mut ids: Vec<StateId> = self.states.keys().copied().collect();
-        ids.sort();
-        for _ in 0..to_drop {
-            let i = self.rng.usize(..ids.len());
-            let id = ids.swap_remove(i);
-            if let Some(state) = self.states.remove(&id) {
-                self.stats.dropped_states += 1;
-                self.terminate(state, Termination::Early("memory limit exceeded".into()));
-            }
-        }
-        self.observer.warning(&format!(
-            "memory limit of {limit_mib} MiB exceeded: dropped {to_drop} states"
-        ));
-    }
-
-    /// Ends the run: remaining states get early-termination tests; writes the summary.
-    fn finish(mut self) -> Result<Summary, EngineError> {
-        let stop = self.stop.unwrap_or(StopReason::Exhausted);
-        let mut remaining: Vec<StateId> = self.states.keys().copied().collect();
-        remaining.sort();
-        for id in remaining {
-            if let Some(state) = self.states.remove(&id) {
-                let reason = format!("execution halted ({})", stop.name());
-                self.terminate(state, Termination::Early(reason));
-            }
-        }
-        let solver_stats = self.solver.stats();
-        self.summary.instructions = self.stats.instructions;
-        self.summary.queries = self.stats.queries;
-        self.summary.solver_time_s = self.stats.solver_time.as_secs_f64();
-        self.summary.time_s = self.start.elapsed().as_secs_f64();
-        self.summary.stop_reason = stop.name().into();
-        self.summary.forks = self.stats.forks;
-        self.summary.max_states = self.stats.max_states;
-        self.summary.dropped_states = self.stats.dropped_states;
-        self.summary.covered_instructions = self.coverage.covered();
-        self.summary.total_instructions = self.coverage.total();
-        self.summary.tests = self.output.tests_written() as u64;
-        self.summary.array_opt = self
-            .array_opt
-            .summary(&self.config, solver_stats.core_queries_with_arrays);
-        self.summary.trace_digest = trace_digest(&self.trace_hashes);
-        self.summary.solver = serde_json::to_value(&solver_stats).unwrap_or_default();
-        self.output.write_json("summary.json", &self.summary)?;
-        Ok(self.summary)
-    }
-
     /// Prints a warning once per distinct text.
     pub(crate) fn warn_once(&mut self, text: &str) {
         if self.warned_once.insert(text.to_string()) {
@@ -387,15 +319,4 @@ impl<'o> Executor<'o> {
             self.observer.warning(text);
         }
     }
-}
-
-/// An order-independent digest of the paths' trace hashes (equal for two runs that ended the
-/// same set of paths, whatever the order).
-fn trace_digest(hashes: &[u64]) -> String {
-    let mut sorted = hashes.to_vec();
-    sorted.sort_unstable();
-    let digest = sorted.iter().fold(0xCBF2_9CE4_8422_2325u64, |h, x| {
-        (h ^ x).wrapping_mul(0x0000_0100_0000_01B3).rotate_left(17)
-    });
-    format!("{digest:016x}")
 }

@@ -100,11 +100,18 @@ impl Executor<'_> {
     fn write_test(&mut self, state: &State) -> Option<String> {
         // Test generation is not cut short by --max-time: remaining states still get their
         // tests when the run halts (bounded by the solver timeout, or 10 s per test).
-        let test_timeout = match (self.base_solver_timeout, self.config.max_time) {
+        let mut test_timeout = match (self.base_solver_timeout, self.config.max_time) {
             (Some(base), _) => Some(base),
             (None, Some(_)) => Some(std::time::Duration::from_secs(10)),
             (None, None) => None,
         };
+        if let Some(deadline) = self.halt_deadline {
+            // At the halt, no test may run past the halt's time budget.
+            let left = deadline
+                .saturating_duration_since(std::time::Instant::now())
+                .max(std::time::Duration::from_millis(1));
+            test_timeout = Some(test_timeout.map_or(left, |t| t.min(left)));
+        }
         self.solver.set_timeout(test_timeout);
         let mut constraints: Vec<Expr> = state.constraints.as_ref().clone();
         for preference in &state.cex_preferences {

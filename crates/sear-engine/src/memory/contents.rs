@@ -13,13 +13,27 @@ use sear_expr::{Array, ArrayKind, ArrayRef, Expr, UpdateList};
 
 /// The state of one byte.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[repr(u8)]
 enum ByteState {
     /// The value is `concrete[i]`.
-    Concrete,
+    Concrete = 0,
     /// The value is `symbolic[i]`.
     Symbolic,
     /// The value is only known through the update list.
     ViaUpdates,
+}
+
+/// `size` bytes in state `Concrete`, from zeroed memory: like `vec![0u8; size]` (and unlike
+/// `vec![ByteState::Concrete; size]`, which writes every byte) it takes the allocator's zeroed
+/// pages, untouched until written, so a large zero-initialised object costs no memory until
+/// it is used.
+fn all_concrete(size: usize) -> Vec<ByteState> {
+    let mut zeros = std::mem::ManuallyDrop::new(vec![0u8; size]);
+    let (ptr, len, capacity) = (zeros.as_mut_ptr(), zeros.len(), zeros.capacity());
+    // SAFETY: `ByteState` is `repr(u8)` (same size and alignment as `u8`) and 0 is
+    // `ByteState::Concrete`, so every byte of the buffer is a valid `ByteState`; the buffer
+    // came from a `Vec` of the same layout and is not used through `zeros` again.
+    unsafe { Vec::from_raw_parts(ptr as *mut ByteState, len, capacity) }
 }
 
 /// Bytes of a memory object.
@@ -45,7 +59,7 @@ impl ObjectContents {
         ObjectContents {
             concrete: vec![0; size],
             symbolic: Vec::new(),
-            state: vec![ByteState::Concrete; size],
+            state: all_concrete(size),
             flushed: vec![false; size],
             updates: None,
             flush_generation: 0,

@@ -52,6 +52,9 @@ pub struct Summary {
     pub max_states: u64,
     /// States dropped to stay within the memory limit.
     pub dropped_states: u64,
+    /// States left when the run halted that got no test (`--dump-states-on-halt=false`, or
+    /// the halt's time budget ran out); counted in `early_paths`.
+    pub tests_not_written: u64,
     /// Per-layer solver statistics.
     pub solver: serde_json::Value,
     /// Array-read transformations: mode, successes per transformation, time, validation.

@@ -46,6 +46,7 @@ pub struct CegarCore {
     timeout: Option<Duration>,
     stats: LayerStats,
     queries: u64,
+    _interrupt: crate::interrupt::ContextRegistration,
 }
 
 impl CegarCore {
@@ -56,6 +57,7 @@ impl CegarCore {
             timeout: None,
             stats: LayerStats::new_core("cegar"),
             queries: 0,
+            _interrupt: crate::interrupt::register_thread_context(),
         }
     }
 
@@ -112,7 +114,9 @@ impl CegarCore {
             self.stats.bump("iterations", 1);
             match solver.check() {
                 Z3Result::Unsat => return Ok(SatResult::Unsat),
-                Z3Result::Unknown => return Err(unknown_error(solver.get_reason_unknown())),
+                Z3Result::Unknown => {
+                    return Err(crate::z3core::unknown_error(solver.get_reason_unknown()))
+                }
                 Z3Result::Sat => {}
             }
             let z3_model = solver
@@ -207,23 +211,8 @@ impl CegarCore {
 
     fn fresh_solver(&self) -> z3::Solver {
         let solver = z3::Solver::new_for_logic("QF_BV").unwrap_or_default();
-        let mut params = z3::Params::new();
-        let ms = self.timeout.map_or(u32::MAX, |t| {
-            t.as_millis().clamp(1, u32::MAX as u128) as u32
-        });
-        params.set_u32("timeout", ms);
-        solver.set_params(&params);
+        solver.set_params(&crate::z3core::solver_params(self.timeout));
         solver
-    }
-}
-
-fn unknown_error(reason: Option<String>) -> SolverError {
-    let reason = reason.unwrap_or_else(|| "unknown".into());
-    let r = reason.to_ascii_lowercase();
-    if r.contains("timeout") || r.contains("canceled") || r.contains("resource") {
-        SolverError::Timeout
-    } else {
-        SolverError::Failure(format!("Z3 returned unknown: {reason}"))
     }
 }
 

@@ -47,6 +47,7 @@ pub struct Z3Core {
     solver: Option<z3::Solver>,
     timeout: Option<Duration>,
     stats: LayerStats,
+    _interrupt: crate::interrupt::ContextRegistration,
 }
 
 impl Z3Core {
@@ -58,6 +59,7 @@ impl Z3Core {
             solver: None,
             timeout: None,
             stats: LayerStats::new_core("z3"),
+            _interrupt: crate::interrupt::register_thread_context(),
         }
     }
 
@@ -67,13 +69,7 @@ impl Z3Core {
     }
 
     fn params(&self) -> Params {
-        let mut p = Params::new();
-        // Z3 reads 0 as "no limit"; u32::MAX ms is about 50 days.
-        let ms = self.timeout.map_or(u32::MAX, |t| {
-            t.as_millis().clamp(1, u32::MAX as u128) as u32
-        });
-        p.set_u32("timeout", ms);
-        p
+        solver_params(self.timeout)
     }
 
     fn fresh_solver(&self) -> z3::Solver {
@@ -191,7 +187,24 @@ impl Z3Core {
     }
 }
 
-fn unknown_error(reason: Option<String>) -> SolverError {
+/// The parameters of every Z3 solver sear creates: the per-query timeout, and Z3's own
+/// Ctrl-C handling off (sear handles signals itself, `crate::interrupt`).
+pub(crate) fn solver_params(timeout: Option<Duration>) -> Params {
+    let mut p = Params::new();
+    // Z3 reads 0 as "no limit"; u32::MAX ms is about 50 days.
+    let ms = timeout.map_or(u32::MAX, |t| {
+        t.as_millis().clamp(1, u32::MAX as u128) as u32
+    });
+    p.set_u32("timeout", ms);
+    p.set_bool("ctrl_c", false);
+    p
+}
+
+/// The error for Z3's `unknown` with `reason`: an interruption, a timeout, or a failure.
+pub(crate) fn unknown_error(reason: Option<String>) -> SolverError {
+    if crate::interrupt::requested() {
+        return SolverError::Interrupted;
+    }
     let reason = reason.unwrap_or_else(|| "unknown".into());
     let r = reason.to_ascii_lowercase();
     if r.contains("timeout") || r.contains("canceled") || r.contains("resource") {
@@ -207,6 +220,9 @@ impl SatSolver for Z3Core {
     }
 
     fn check(&mut self, query: &SatQuery) -> Result<SatResult, SolverError> {
+        if crate::interrupt::requested() {
+            return Err(SolverError::Interrupted);
+        }
         let start = Instant::now();
         let result = catch_unwind(AssertUnwindSafe(|| self.solve(query))).unwrap_or_else(|panic| {
             // A failed Z3 call: forget everything that may refer to a broken state.

@@ -1,0 +1,89 @@
+//! The run's limits: time, instructions, memory and interruption, checked between quanta
+//! and, for operations that are long on their own (a 1 MiB `memset`, a large symbolic
+//! object), inside them.
+
+use std::sync::atomic::Ordering;
+use std::time::{Duration, Instant};
+
+use super::{Exec, Executor, StopReason};
+use crate::state::StateId;
+use crate::termination::Termination;
+
+/// Bytes an operation handles between two checks of the limits.
+pub(crate) const LIMIT_CHECK_BYTES: usize = 1 << 16;
+
+impl Executor<'_> {
+    /// Sets `stop` when a limit is reached; drops states above the memory limit.
+    pub(crate) fn check_limits(&mut self) {
+        if self.interrupt.load(Ordering::Relaxed) {
+            self.stop = Some(StopReason::Interrupted);
+        }
+        if let Some(limit) = self.config.max_time {
+            if self.start.elapsed() >= limit {
+                self.stop = Some(StopReason::TimeLimit);
+            }
+        }
+        if let Some(limit) = self.config.max_instructions {
+            if self.stats.instructions >= limit {
+                self.stop = Some(StopReason::InstructionLimit);
+            }
+        }
+        if let Some(limit_mib) = self.config.max_memory_mib {
+            if self.last_memory_check.elapsed() >= Duration::from_millis(100) {
+                self.last_memory_check = Instant::now();
+                self.enforce_memory_limit(limit_mib);
+            }
+        }
+    }
+
+    /// Inside a long operation: ends the current path early when the run must stop now
+    /// (interrupted, or out of time), so one instruction cannot hold the run past its limit.
+    pub(crate) fn check_limits_in_operation(&mut self) -> Exec<()> {
+        if self.interrupt.load(Ordering::Relaxed) {
+            self.stop = Some(StopReason::Interrupted);
+            return Err(Termination::Early(
+                "interrupted during a long operation".into(),
+            ));
+        }
+        if let Some(limit) = self.config.max_time {
+            if self.start.elapsed() >= limit {
+                self.stop = Some(StopReason::TimeLimit);
+                return Err(Termination::Early(
+                    "max-time reached during a long operation".into(),
+                ));
+            }
+        }
+        Ok(())
+    }
+
+    /// Drops random states while the process uses more memory than allowed; the last state
+    /// too, which ends the run (`stop_reason` "max-memory").
+    fn enforce_memory_limit(&mut self, limit_mib: u64) {
+        let Some(rss) = crate::stats::resident_mib() else {
+            return;
+        };
+        if rss <= limit_mib || self.states.is_empty() {
+            return;
+        }
+        // Drop a fraction of the states proportional to the excess, at least one.
+        let excess = (rss - limit_mib) as f64 / rss as f64;
+        let to_drop =
+            ((self.states.len() as f64 * excess).ceil() as usize).clamp(1, self.states.len());
+        let mut ids: Vec<StateId> = self.states.keys().copied().collect();
+        ids.sort();
+        for _ in 0..to_drop {
+            let i = self.rng.usize(..ids.len());
+            let id = ids.swap_remove(i);
+            if let Some(state) = self.states.remove(&id) {
+                self.stats.dropped_states += 1;
+                self.terminate(state, Termination::Early("memory limit exceeded".into()));
+            }
+        }
+        if self.states.is_empty() && self.pending.is_empty() {
+            self.stop = Some(StopReason::MaxMemory);
+        }
+        self.observer.warning(&format!(
+            "memory limit of {limit_mib} MiB exceeded (resident {rss} MiB): dropped {to_drop} states"
+        ));
+    }
+}
