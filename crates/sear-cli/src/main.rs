@@ -6,6 +6,7 @@ mod replay;
 mod run;
 mod runtime_dir;
 mod runtime_link;
+mod signals;
 mod solve;
 mod solver_args;
 

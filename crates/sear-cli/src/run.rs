@@ -1,7 +1,6 @@
 //! `sear run`: compile a C program (or load `.bc`/`.ll`), explore it, write tests.
 
 use std::path::{Path, PathBuf};
-use std::sync::atomic::Ordering;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -123,8 +122,7 @@ pub fn run(args: &RunArgs) -> Result<i32> {
     let solver_config = args.solver.to_config()?;
     let mut observer = TerminalObserver::new(!args.no_progress);
     let executor = Executor::new(Arc::new(module), config, &solver_config, &mut observer)?;
-    let interrupt = executor.interrupt_flag();
-    let _ = ctrlc::set_handler(move || interrupt.store(true, Ordering::Relaxed));
+    let received = crate::signals::install(executor.interrupt_flag());
     write_info(&output_dir, &program, &cflags, args, posix, &host_infos)?;
     if args.output_dir.is_none() {
         update_last_link(&output_dir);
@@ -141,7 +139,7 @@ pub fn run(args: &RunArgs) -> Result<i32> {
     );
     eprintln!("sear: done: generated tests = {}", summary.tests);
     eprintln!("sear: done: errors = {}", summary.errors.len());
-    Ok(0)
+    Ok(received.exit_status().unwrap_or(0))
 }
 
 /// Compiles (or copies) the program to bitcode linked with the runtime; returns the
