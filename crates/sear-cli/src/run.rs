@@ -50,6 +50,11 @@ pub struct RunArgs {
     /// Write a test for every error, not one per (kind, location).
     #[arg(long)]
     pub emit_all_errors: bool,
+    /// Write a test for every state left when the run halts (a limit or a signal); the halt
+    /// spends at most a tenth of --max-time (1-60 s) on them and counts the rest in
+    /// summary.json's tests_not_written.
+    #[arg(long, value_name = "BOOL", default_value_t = true, action = clap::ArgAction::Set)]
+    pub dump_states_on_halt: bool,
     /// Stop at the first error.
     #[arg(long)]
     pub exit_on_error: bool,
@@ -206,6 +211,7 @@ fn engine_config(args: &RunArgs, program: &Path, output_dir: PathBuf) -> Result<
     config.max_stack_size = args.max_stack_size;
     config.emit_all_errors = args.emit_all_errors;
     config.exit_on_error = args.exit_on_error;
+    config.dump_states_on_halt = args.dump_states_on_halt;
     config.entry = args.entry.clone();
     config.progress = !args.no_progress;
     args.array.apply(&mut config)?;

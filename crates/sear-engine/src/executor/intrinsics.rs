@@ -270,8 +270,7 @@ impl Executor<'_> {
             MemSet => {
                 let n = self.memory_length(state, &[a(0)?], a(2)?, "memset length")?;
                 let byte = Expr::trunc(a(1)?.to_expr(), 8);
-                let bytes = vec![byte; n as usize];
-                self.write_bytes(state, a(0)?, &bytes)?;
+                self.fill_bytes(state, a(0)?, &byte, n)?;
                 Some(a(0)?.clone())
             }
             Nop => None,

@@ -610,6 +610,39 @@ impl Executor<'_> {
         )
     }
 
+    /// Writes `n` copies of `byte` at `ptr` (`memset`), without a vector of `n` expressions.
+    pub(crate) fn fill_bytes(
+        &mut self,
+        state: &mut State,
+        ptr: &Value,
+        byte: &Expr,
+        n: u64,
+    ) -> Exec<()> {
+        if n == 0 {
+            return Ok(());
+        }
+        self.resolve_access(state, ptr, n, true, &mut |ex, st, target| {
+            if let (Offset::Concrete(start), Some(value)) = (&target.offset, byte.as_constant()) {
+                // Concrete bytes at a concrete offset: straight into the byte cache.
+                let contents = st.memory.contents_mut(target.base);
+                for i in 0..n {
+                    if i > 0 && i % LIMIT_CHECK_BYTES as u64 == 0 {
+                        ex.check_limits_in_operation()?;
+                    }
+                    contents.write_concrete_byte((start + i) as usize, value as u8);
+                }
+                return Ok(());
+            }
+            for i in 0..n {
+                if i > 0 && i % LIMIT_CHECK_BYTES as u64 == 0 {
+                    ex.check_limits_in_operation()?;
+                }
+                ex.write_byte_at(st, &shifted(target, i), byte.clone());
+            }
+            Ok(())
+        })
+    }
+
     /// Reads a NUL-terminated string at a concrete pointer (symbolic bytes are concretised).
     pub(crate) fn read_c_string(
         &mut self,
