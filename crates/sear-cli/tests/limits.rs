@@ -171,3 +171,41 @@ fn halt_without_dumping_states_counts_the_tests_not_written() {
         not_written + s["tests"].as_u64().unwrap()
     );
 }
+
+#[test]
+fn a_large_symbolic_file_is_created_without_work_per_byte() {
+    let tmp = tempfile::tempdir().unwrap();
+    write(
+        tmp.path(),
+        "cat.c",
+        "#include <fcntl.h>\n#include <unistd.h>\n\
+         int main(void) { char b[4]; int fd = open(\"A\", O_RDONLY);\n\
+         if (fd < 0 || read(fd, b, 4) != 4) return 1;\n\
+         if (b[0] == 'x') return 2; return 3; }\n",
+    );
+    let start = Instant::now();
+    let o = sear(
+        &[
+            "run",
+            "--max-time",
+            "60",
+            "--output-dir",
+            "out",
+            "cat.c",
+            "--sym-files",
+            "1",
+            "20000000",
+        ],
+        tmp.path(),
+    );
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    // Before: one expression per byte, minutes for 10^8 bytes, deaf to --max-time.
+    assert!(
+        start.elapsed() < Duration::from_secs(40),
+        "{:?}",
+        start.elapsed()
+    );
+    let s = summary(&tmp.path().join("out"));
+    assert_eq!(s["completed_paths"], 2, "{s}");
+    assert_eq!(s["stop_reason"], "exhausted", "{s}");
+}

@@ -22,6 +22,9 @@ use crate::state::State;
 use crate::termination::{ErrorKind, Termination};
 use crate::value::Value;
 
+/// Bytes past an object's end that an out-of-bounds test prefers (within ASan's red zones).
+const NEAR_OVERFLOW: u64 = 16;
+
 /// Where inside an object an access lands.
 #[derive(Clone, Debug)]
 pub(crate) enum Offset {
@@ -369,7 +372,10 @@ impl Executor<'_> {
             Value::Symbolic(e) => Expr::zext_or_trunc(e.clone(), 64),
             Value::Aggregate(_) => return Err(ptr_error("aggregate used as a pointer")),
         };
-        let candidates = self.resolve_symbolic(state, &p, len)?;
+        let candidates = match derived_object(state, &p) {
+            Some(object) => vec![object],
+            None => self.resolve_symbolic(state, &p, len)?,
+        };
         let mut conds: Vec<Expr> = Vec::with_capacity(candidates.len());
         for (base, size) in &candidates {
             conds.push(self.opt_condition(state, in_bounds(&p, *base, *size, len))?);
@@ -396,6 +402,14 @@ impl Executor<'_> {
         if self.may_be_true(state, &none, "resolve")? {
             let mut bad = self.fork_state(state);
             bad.add_constraint(none);
+            if let [(base, size)] = candidates[..] {
+                // The test prefers an address just past the object, where ASan's red zone
+                // catches the overflow natively too.
+                let offset = Expr::sub(p.clone(), Expr::constant(base as u128, 64));
+                let past_end = Expr::sub(offset, Expr::constant(size as u128, 64));
+                let near = Expr::ult(past_end, Expr::constant(NEAR_OVERFLOW as u128, 64));
+                bad.cex_preferences.push(near);
+            }
             let error = self.classify_bad_pointer(&bad, &p);
             self.terminate(bad, error);
         }
@@ -682,6 +696,29 @@ impl Executor<'_> {
     /// The live object whose base is exactly the (concrete) pointer.
     pub(crate) fn object_at(&self, state: &State, address: u64) -> Option<Arc<MemoryObject>> {
         state.memory.get_by_base(address).map(|e| e.object.clone())
+    }
+}
+
+/// The object a symbolic pointer was derived from, when the pointer is a constant address
+/// inside a live object plus a symbolic offset (`&table[x]`, as GEPs build it).
+///
+/// The resolution's out-of-bounds test is authoritative for that object: an offset beyond
+/// it is an out-of-bounds access (as ASan reports natively), never an access to whatever
+/// object lies at that address. Pointers without such a base (loaded from memory, selected
+/// between objects) are resolved against every object they may point into.
+fn derived_object(state: &State, p: &Expr) -> Option<(u64, u64)> {
+    let sear_expr::ExprKind::Binary {
+        op: sear_expr::BinOp::Add,
+        lhs,
+        rhs,
+    } = p.kind()
+    else {
+        return None;
+    };
+    let base = lhs.as_constant().or_else(|| rhs.as_constant())? as u64;
+    match state.memory.lookup(base) {
+        Lookup::Live(entry) => Some((entry.object.address, entry.object.size)),
+        _ => None,
     }
 }
 

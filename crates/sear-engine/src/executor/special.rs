@@ -132,6 +132,9 @@ fn arg(args: &[Value], i: usize) -> Exec<&Value> {
     })
 }
 
+/// Objects made symbolic whole above this size (bytes) get no expression per byte.
+const LAZY_SYMBOLIC_OBJECT: u64 = 1 << 16;
+
 impl Executor<'_> {
     /// Runs an engine-implemented function.
     pub(crate) fn call_special(
@@ -369,9 +372,15 @@ impl Executor<'_> {
         let base = entry.object.address;
         let offset = address - base;
         let contents = state.memory.contents_mut(base);
-        for i in 0..size {
-            let byte = Expr::read(&updates, Expr::constant(i as u128, 32));
-            contents.write_byte((offset + i) as usize, byte);
+        if offset == 0 && size == entry.object.size && size > LAZY_SYMBOLIC_OBJECT {
+            // A large object (a big symbolic file): its bytes are read from the array on
+            // demand, instead of one expression per byte up front.
+            contents.replace_with(updates);
+        } else {
+            for i in 0..size {
+                let byte = Expr::read(&updates, Expr::constant(i as u128, 32));
+                contents.write_byte((offset + i) as usize, byte);
+            }
         }
         state.symbolics.push(Symbolic {
             object: entry.object.id,

@@ -188,6 +188,15 @@ impl ObjectContents {
         updates
     }
 
+    /// Makes every byte the matching byte of `updates` (a whole object made symbolic), with
+    /// no work per byte: bytes are read from the update list when accessed.
+    pub fn replace_with(&mut self, updates: UpdateList) {
+        self.state.fill(ByteState::ViaUpdates);
+        self.flushed.fill(true);
+        self.symbolic = Vec::new();
+        self.updates = Some(updates);
+    }
+
     /// Records an access of `len` bytes at a symbolic offset.
     fn note_symbolic_access(&mut self, len: u32) {
         if len > 0 && (self.min_symbolic_access == 0 || len < self.min_symbolic_access) {
