@@ -68,6 +68,7 @@ impl Footprint {
 }
 
 /// A small union-find over conjunct positions.
+#[derive(Default)]
 struct Partition(Vec<usize>);
 
 impl Partition {
@@ -90,6 +91,9 @@ impl Partition {
 pub struct Independence {
     inner: Box<dyn SatSolver>,
     footprints: FxHashMap<Expr, Rc<Footprint>>,
+    /// The factors of the last constraint list sliced, extended when the next query's
+    /// constraints extend it (as a path's do, query after query).
+    incremental: IncrementalFactors,
     stats: LayerStats,
 }
 
@@ -99,6 +103,7 @@ impl Independence {
         Independence {
             inner,
             footprints: FxHashMap::default(),
+            incremental: IncrementalFactors::default(),
             stats: LayerStats::new("independence"),
         }
     }
@@ -146,32 +151,33 @@ impl Independence {
     }
 
     fn sliced(&mut self, query: &SatQuery, start: Instant) -> Result<SatResult, SolverError> {
-        let mut items: Vec<&Expr> = query.constraints.iter().collect();
-        let n = items.len();
-        items.push(&query.expr);
-        if let Some(f) = &query.focus {
-            items.push(f);
+        let mut factors = std::mem::take(&mut self.incremental);
+        factors.extend_to(query.constraints, |e| self.footprint(e));
+        let mut wanted: Vec<usize> = Vec::new();
+        for e in std::iter::once(&query.expr).chain(query.focus.as_ref()) {
+            let fp = self.footprint(e);
+            factors.roots_touched_by(&fp, &mut wanted);
         }
-        let (roots, fps) = self.factors(&items);
-        let mut wanted: FxHashSet<usize> = FxHashSet::default();
-        for i in n..items.len() {
-            if !fps[i].is_empty() {
-                wanted.insert(roots[i]);
-            }
-        }
-        let kept: Vec<Expr> = (0..n)
-            .filter(|&i| wanted.contains(&roots[i]))
-            .map(|i| items[i].clone())
-            .collect();
-        if kept.is_empty() && query.expr.is_true() {
+        if wanted.is_empty() && query.expr.is_true() {
+            self.incremental = factors;
             self.stats.record(start, true);
             return Ok(SatResult::Sat(Assignment::new()));
         }
+        let copied;
+        let kept: &[Expr] = match wanted[..] {
+            [] => &[],
+            [root] => factors.single(root),
+            _ => {
+                copied = factors.constraints_of(&wanted);
+                &copied
+            }
+        };
         let sub = SatQuery {
-            constraints: &kept,
+            constraints: kept,
             ..query.clone()
         };
         let result = self.inner.check(&sub);
+        self.incremental = factors;
         self.stats.record(start, false);
         result
     }
@@ -245,6 +251,182 @@ impl Independence {
         self.stats.record(start, false);
         Ok(SatResult::Sat(merged))
     }
+}
+
+/// The factors of a constraint list, built incrementally: a query whose constraints extend
+/// the list (the same expressions first, as a path's constraints grow) only adds the new
+/// ones; any other list starts over. Connections are those of [`Independence::factors`].
+/// Each factor keeps its constraints in list order, so a query touching one factor passes
+/// them down without copying.
+#[derive(Default)]
+struct IncrementalFactors {
+    constraints: Vec<Expr>,
+    partition: Partition,
+    /// Per factor (keyed by its representative): its constraints' positions and the
+    /// constraints, in list order.
+    members: FxHashMap<usize, (Vec<usize>, Vec<Expr>)>,
+    /// Per array: the first constraint reading it whole.
+    first_whole: FxHashMap<ArrayRef, usize>,
+    /// Per array and byte: the first constraint reading that byte.
+    first_byte: FxHashMap<ArrayRef, FxHashMap<u128, usize>>,
+}
+
+impl IncrementalFactors {
+    /// Makes the factors those of `constraints`.
+    fn extend_to(
+        &mut self,
+        constraints: &[Expr],
+        mut footprint: impl FnMut(&Expr) -> Rc<Footprint>,
+    ) {
+        let common = self
+            .constraints
+            .iter()
+            .zip(constraints)
+            .take_while(|(a, b)| a == b)
+            .count();
+        if common < self.constraints.len() {
+            *self = IncrementalFactors::default();
+        }
+        for c in &constraints[self.constraints.len()..] {
+            let fp = footprint(c);
+            self.push(c.clone(), &fp);
+        }
+    }
+
+    fn push(&mut self, c: Expr, fp: &Footprint) {
+        let i = self.constraints.len();
+        self.constraints.push(c.clone());
+        self.partition.0.push(i);
+        self.members.insert(i, (vec![i], vec![c]));
+        for a in &fp.whole {
+            match self.first_whole.get(a) {
+                Some(&w) => self.union(i, w),
+                None => {
+                    self.first_whole.insert(a.clone(), i);
+                    // Every earlier reader of a byte of `a` is connected to a whole read.
+                    let readers: Vec<usize> = self
+                        .first_byte
+                        .get(a)
+                        .map(|b| b.values().copied().collect())
+                        .unwrap_or_default();
+                    for j in readers {
+                        self.union(i, j);
+                    }
+                }
+            }
+        }
+        for (a, idx) in &fp.indices {
+            if let Some(&w) = self.first_whole.get(a) {
+                self.union(i, w);
+            }
+            let mut readers = Vec::new();
+            let bytes = self.first_byte.entry(a.clone()).or_default();
+            for &b in idx {
+                readers.push(*bytes.entry(b).or_insert(i));
+            }
+            for j in readers {
+                self.union(i, j);
+            }
+        }
+    }
+
+    /// Joins the factors of `a` and `b`, keeping the members in list order.
+    fn union(&mut self, a: usize, b: usize) {
+        let (ra, rb) = (self.partition.find(a), self.partition.find(b));
+        if ra == rb {
+            return;
+        }
+        self.partition.0[ra] = rb;
+        let (pa, ea) = self.members.remove(&ra).unwrap_or_default();
+        let (pb, eb) = self.members.remove(&rb).unwrap_or_default();
+        let merged = if pb.last() < pa.first() {
+            (concat(pb, pa), concat(eb, ea))
+        } else if pa.last() < pb.first() {
+            (concat(pa, pb), concat(ea, eb))
+        } else {
+            merge_in_order(pa, ea, pb, eb)
+        };
+        self.members.insert(rb, merged);
+    }
+
+    /// The factors that an expression with footprint `fp` connects to (representatives).
+    fn roots_touched_by(&mut self, fp: &Footprint, out: &mut Vec<usize>) {
+        let mut touch = |ex: &mut Self, j: usize| {
+            let r = ex.partition.find(j);
+            if !out.contains(&r) {
+                out.push(r);
+            }
+        };
+        for a in &fp.whole {
+            if let Some(&w) = self.first_whole.get(a) {
+                touch(self, w);
+            }
+            let readers: Vec<usize> = self
+                .first_byte
+                .get(a)
+                .map(|b| b.values().copied().collect())
+                .unwrap_or_default();
+            for j in readers {
+                touch(self, j);
+            }
+        }
+        for (a, idx) in &fp.indices {
+            if let Some(&w) = self.first_whole.get(a) {
+                touch(self, w);
+            }
+            let readers: Vec<usize> = match self.first_byte.get(a) {
+                Some(bytes) => idx.iter().filter_map(|b| bytes.get(b).copied()).collect(),
+                None => Vec::new(),
+            };
+            for j in readers {
+                touch(self, j);
+            }
+        }
+    }
+
+    /// The constraints of the factors `roots`, in list order.
+    fn constraints_of(&self, roots: &[usize]) -> Vec<Expr> {
+        let mut parts: Vec<(&[usize], &[Expr])> = roots
+            .iter()
+            .filter_map(|r| self.members.get(r))
+            .map(|(p, e)| (p.as_slice(), e.as_slice()))
+            .collect();
+        if let [(_, exprs)] = parts[..] {
+            return exprs.to_vec();
+        }
+        let mut tagged: Vec<(usize, &Expr)> = parts
+            .drain(..)
+            .flat_map(|(p, e)| p.iter().copied().zip(e.iter()))
+            .collect();
+        tagged.sort_unstable_by_key(|(i, _)| *i);
+        tagged.into_iter().map(|(_, e)| e.clone()).collect()
+    }
+
+    /// The constraints of the single factor `root`, without copying.
+    fn single(&self, root: usize) -> &[Expr] {
+        self.members.get(&root).map_or(&[], |(_, e)| e.as_slice())
+    }
+}
+
+fn concat<T>(mut a: Vec<T>, b: Vec<T>) -> Vec<T> {
+    a.extend(b);
+    a
+}
+
+/// Two factors' members merged by position.
+fn merge_in_order(
+    pa: Vec<usize>,
+    ea: Vec<Expr>,
+    pb: Vec<usize>,
+    eb: Vec<Expr>,
+) -> (Vec<usize>, Vec<Expr>) {
+    let mut tagged: Vec<(usize, Expr)> = pa
+        .into_iter()
+        .zip(ea)
+        .chain(pb.into_iter().zip(eb))
+        .collect();
+    tagged.sort_unstable_by_key(|(i, _)| *i);
+    tagged.into_iter().unzip()
 }
 
 /// Copies into `out` the bytes of `model` that the footprints `fps` read.

@@ -5,6 +5,8 @@
 //! `Sat(model)` and `Unsat`. Errors are not cached. The cache is emptied when it holds more
 //! than [`QUERY_CACHE_LIMIT`] entries.
 
+use std::hash::{Hash, Hasher};
+use std::rc::Rc;
 use std::time::{Duration, Instant};
 
 use rustc_hash::FxHashMap;
@@ -14,24 +16,55 @@ use crate::query::SolverError;
 use crate::sat::{SatQuery, SatResult, SatSolver};
 use crate::stats::LayerStats;
 
+/// Constraint lists remembered with their sets (`QueryCache::recent`).
+const RECENT_LISTS: usize = 8;
+
 /// The cache is cleared beyond this many entries.
 pub const QUERY_CACHE_LIMIT: usize = 100_000;
 
-/// A cache key: the sorted, deduplicated constraints and the expression.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
-struct Key(Box<[Expr]>, Expr);
+/// The sorted, deduplicated constraints of a key, with their hash computed once.
+#[derive(Debug)]
+struct ConstraintSet {
+    hash: u64,
+    exprs: Box<[Expr]>,
+}
 
-impl Key {
-    fn of(query: &SatQuery) -> Key {
-        let mut cs: Vec<Expr> = query
-            .constraints
+impl ConstraintSet {
+    fn of(constraints: &[Expr]) -> ConstraintSet {
+        let mut cs: Vec<Expr> = constraints
             .iter()
             .filter(|c| !c.is_true())
             .cloned()
             .collect();
         cs.sort();
         cs.dedup();
-        Key(cs.into_boxed_slice(), query.expr.clone())
+        let mut hasher = rustc_hash::FxHasher::default();
+        cs.hash(&mut hasher);
+        ConstraintSet {
+            hash: hasher.finish(),
+            exprs: cs.into_boxed_slice(),
+        }
+    }
+}
+
+/// A cache key: the constraint set (shared between keys of one constraint list) and the
+/// expression.
+#[derive(Clone, Debug)]
+struct Key(Rc<ConstraintSet>, Expr);
+
+impl PartialEq for Key {
+    fn eq(&self, other: &Key) -> bool {
+        self.1 == other.1
+            && (Rc::ptr_eq(&self.0, &other.0)
+                || (self.0.hash == other.0.hash && self.0.exprs == other.0.exprs))
+    }
+}
+impl Eq for Key {}
+
+impl Hash for Key {
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        self.0.hash.hash(state);
+        self.1.hash(state);
     }
 }
 
@@ -39,6 +72,10 @@ impl Key {
 pub struct QueryCache {
     inner: Box<dyn SatSolver>,
     cache: FxHashMap<Key, SatResult>,
+    /// The constraint lists of the last queries and their sets, most recent first: a path
+    /// asks many queries of a few constraint lists in a row, which then share one sorted
+    /// set and its hash.
+    recent: Vec<(Vec<Expr>, Rc<ConstraintSet>)>,
     stats: LayerStats,
 }
 
@@ -48,8 +85,31 @@ impl QueryCache {
         QueryCache {
             inner,
             cache: FxHashMap::default(),
+            recent: Vec::new(),
             stats: LayerStats::new("query-cache"),
         }
+    }
+}
+
+impl QueryCache {
+    /// The constraint set of `constraints`, reused when they are a recent query's.
+    fn constraint_set(&mut self, constraints: &[Expr]) -> Rc<ConstraintSet> {
+        let same = |list: &Vec<Expr>| {
+            list.len() == constraints.len()
+                && list.last() == constraints.last()
+                && list.as_slice() == constraints
+        };
+        if let Some(i) = self.recent.iter().position(|(list, _)| same(list)) {
+            let set = self.recent[i].1.clone();
+            self.recent[..=i].rotate_right(1);
+            return set;
+        }
+        let set = Rc::new(ConstraintSet::of(constraints));
+        if self.recent.len() == RECENT_LISTS {
+            self.recent.pop();
+        }
+        self.recent.insert(0, (constraints.to_vec(), set.clone()));
+        set
     }
 }
 
@@ -60,7 +120,7 @@ impl SatSolver for QueryCache {
 
     fn check(&mut self, query: &SatQuery) -> Result<SatResult, SolverError> {
         let start = Instant::now();
-        let key = Key::of(query);
+        let key = Key(self.constraint_set(query.constraints), query.expr.clone());
         if let Some(r) = self.cache.get(&key) {
             let r = r.clone();
             self.stats.record(start, true);
