@@ -399,7 +399,8 @@ impl Executor<'_> {
                 Err(t) => self.terminate(other, t),
             }
         }
-        if self.may_be_true(state, &none, "resolve")? {
+        let may_be_out = self.may_be_true(state, &none, "resolve")?;
+        if may_be_out {
             let mut bad = self.fork_state(state);
             bad.add_constraint(none);
             if let [(base, size)] = candidates[..] {
@@ -413,10 +414,10 @@ impl Executor<'_> {
             let error = self.classify_bad_pointer(&bad, &p);
             self.terminate(bad, error);
         }
-        if candidates.len() > 1 {
-            state.add_constraint(conds[0].clone());
-        } else {
-            // Single object: the in-bounds condition is implied or was just forked on.
+        // With one object and no out-of-bounds fork, the in-bounds condition is implied: it
+        // is not added (a loop of accesses would otherwise grow the path condition by one
+        // redundant constraint per access).
+        if candidates.len() > 1 || may_be_out {
             state.add_constraint(conds[0].clone());
         }
         let target = self.symbolic_target(state, &p, candidates[0].0, write)?;
