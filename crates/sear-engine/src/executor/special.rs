@@ -522,7 +522,12 @@ impl Executor<'_> {
         ptr: &Value,
         size: &Value,
     ) -> Exec<Value> {
-        let address = self.concretize(state, ptr, "realloc pointer")? as u64;
+        let address = match ptr {
+            Value::Symbolic(p) => {
+                self.exact_base(state, &Expr::zext_or_trunc(p.clone(), 64), "realloc")?
+            }
+            _ => self.concretize(state, ptr, "realloc pointer")? as u64,
+        };
         let new_size = match size {
             Value::Symbolic(e) => {
                 // As KLEE: fork on a zero size (realloc frees), then concretise the size; a
@@ -595,29 +600,34 @@ impl Executor<'_> {
     }
 
     fn free(&mut self, state: &mut State, ptr: &Value) -> Exec<()> {
-        if let Value::Symbolic(p) = ptr {
-            return self.free_symbolic(state, &Expr::zext_or_trunc(p.clone(), 64));
-        }
-        let address = self.concretize(state, ptr, "free pointer")? as u64;
+        let address = match ptr {
+            Value::Symbolic(p) => {
+                self.exact_base(state, &Expr::zext_or_trunc(p.clone(), 64), "free")?
+            }
+            _ => self.concretize(state, ptr, "free pointer")? as u64,
+        };
         self.free_at(state, address)
     }
 
-    /// `free` of a symbolic pointer, as KLEE's exact resolution: one path per object base
-    /// (or NULL) the pointer may equal, and an error path where it may equal none of them.
-    fn free_symbolic(&mut self, state: &mut State, p: &Expr) -> Exec<()> {
+    /// The object base (or NULL) a symbolic pointer passed to `free` or `realloc` equals, as
+    /// KLEE's exact resolution: one path per feasible base, each restarting the call with the
+    /// pointer fixed to its base (so the whole call runs in every one), and an invalid-free
+    /// error where the pointer may equal none of them. The current state takes the first.
+    fn exact_base(&mut self, state: &mut State, p: &Expr, what: &str) -> Exec<u64> {
         let is = |base: u64| Expr::eq(Expr::constant(base as u128, 64), p.clone());
         let mut bases: Vec<u64> = Vec::new();
-        let candidates = self.resolve_symbolic(state, p, 1)?;
+        // Length 0: an object of size 0 (`malloc(0)`) is a candidate too.
+        let candidates = self.resolve_symbolic(state, p, 0)?;
         for base in std::iter::once(0).chain(candidates.into_iter().map(|(b, _)| b)) {
-            if self.may_be_true(state, &is(base), "free")? {
+            if !bases.contains(&base) && self.may_be_true(state, &is(base), what)? {
                 bases.push(base);
             }
         }
         let none = Expr::and_all(bases.iter().map(|b| Expr::not(is(*b))));
-        if self.may_be_true(state, &none, "free")? {
+        if self.may_be_true(state, &none, what)? {
             let mut bad = self.fork_state(state);
             bad.add_constraint(none);
-            let error = match self.get_value(&bad, p, "free") {
+            let error = match self.get_value(&bad, p, what) {
                 Ok(address) => self.bad_free(&bad, address as u64),
                 Err(t) => t,
             };
@@ -629,13 +639,16 @@ impl Executor<'_> {
         for base in bases.iter().skip(1) {
             let mut other = self.fork_state(state);
             other.add_constraint(is(*base));
-            match self.free_at(&mut other, *base) {
-                Ok(()) => self.pending.push(other),
-                Err(t) => self.terminate(other, t),
+            match self.restart_call(&other) {
+                Some(restarted) => self.pending.push(restarted),
+                None => {
+                    let t = Termination::error(ErrorKind::Exec, format!("{what} outside a call"));
+                    self.terminate(other, t);
+                }
             }
         }
         state.add_constraint(is(bases[0]));
-        self.free_at(state, bases[0])
+        Ok(bases[0])
     }
 
     /// `free` of a concrete address (NULL is a no-op).
