@@ -199,7 +199,8 @@ impl<'m> Lowerer<'m> {
         }
     }
 
-    /// A constant `getelementptr`, folded to `base + offset`.
+    /// A constant `getelementptr`, folded to `base + offset`, plus `index * scale` for each
+    /// index that is itself a constant expression (`&((char *)0)[(long)&a]`).
     fn constant_gep(&mut self, v: Val<'m>) -> ConstId {
         if v.ty().kind() != LLVMTypeKind::LLVMPointerTypeKind {
             return self.unsupported_const(format!("vector getelementptr {}", v.print()));
@@ -208,10 +209,17 @@ impl<'m> Lowerer<'m> {
         let source = v.gep_source_type();
         let source = self.ty(source);
         let mut indices = Vec::new();
+        let mut variable: Vec<(usize, ConstId, u32)> = Vec::new();
         for i in 1..v.num_operands() {
             let idx = v.operand(i);
             match const_index(idx) {
                 Some(value) => indices.push(GepIndex::Const(value)),
+                None if idx.ty().kind() == LLVMTypeKind::LLVMIntegerTypeKind
+                    && idx.ty().int_width() <= 64 =>
+                {
+                    variable.push(((i - 1) as usize, self.constant(idx), idx.ty().int_width()));
+                    indices.push(GepIndex::Var);
+                }
                 None => {
                     return self.unsupported_const(format!(
                         "getelementptr with a non-integer index {}",
@@ -220,21 +228,52 @@ impl<'m> Lowerer<'m> {
                 }
             }
         }
-        let (offset, _) = match self.gep_offsets(source, &indices) {
+        let (offset, terms) = match self.gep_offsets(source, &indices) {
             Ok(folded) => folded,
             Err(why) => return self.unsupported_const(format!("{why} in {}", v.print())),
         };
-        if offset == 0 {
-            return base;
-        }
-        let (base, offset) = match self.module.constants[base.0 as usize] {
-            Constant::PtrOffset {
-                base: inner,
-                offset: inner_offset,
-            } => (inner, inner_offset.wrapping_add(offset)),
-            _ => (base, offset),
+        let mut result = if offset == 0 {
+            base
+        } else {
+            let (base, offset) = match self.module.constants[base.0 as usize] {
+                Constant::PtrOffset {
+                    base: inner,
+                    offset: inner_offset,
+                } => (inner, inner_offset.wrapping_add(offset)),
+                _ => (base, offset),
+            };
+            self.add_const(Constant::PtrOffset { base, offset })
         };
-        self.add_const(Constant::PtrOffset { base, offset })
+        for (position, scale) in terms {
+            let Some(&(_, index, width)) = variable.iter().find(|(p, _, _)| *p == position) else {
+                return self.unsupported_const(format!("getelementptr {}", v.print()));
+            };
+            let index = if width < 64 {
+                let to = self.int_type(64);
+                self.add_const(Constant::Cast {
+                    op: CastOp::SExt,
+                    value: index,
+                    to,
+                })
+            } else {
+                index
+            };
+            let scale = self.add_const(Constant::Int {
+                width: 64,
+                value: scale as u64 as u128,
+            });
+            let scaled = self.add_const(Constant::Binary {
+                op: BinaryOp::Mul,
+                lhs: index,
+                rhs: scale,
+            });
+            result = self.add_const(Constant::Binary {
+                op: BinaryOp::Add,
+                lhs: result,
+                rhs: scaled,
+            });
+        }
+        result
     }
 }
 

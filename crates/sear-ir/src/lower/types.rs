@@ -28,6 +28,18 @@ impl<'m> Lowerer<'m> {
         id
     }
 
+    /// The integer type of `width` bits (at most 64), interned.
+    pub(crate) fn int_type(&mut self, width: u32) -> TypeId {
+        let bytes = u64::from(width.div_ceil(8)).next_power_of_two();
+        self.intern_type(TypeInfo {
+            kind: TypeKind::Int(width),
+            size: bytes,
+            align: bytes,
+            field_offsets: Vec::new(),
+            bit_width: width,
+        })
+    }
+
     /// The layout of an interned type.
     pub(crate) fn type_info(&mut self, t: Ty<'m>) -> TypeInfo {
         let kind = match t.kind() {
