@@ -22,6 +22,7 @@ mod limits;
 mod memlen;
 mod memop;
 pub mod ops;
+mod softfloat;
 mod special;
 mod step;
 mod terminate;

@@ -7,6 +7,7 @@
 
 use std::rc::Rc;
 
+use super::softfloat;
 use sear_expr::bits::{mask, sext, to_signed, trunc};
 use sear_expr::fold::{fold_binary, fold_cmp};
 use sear_expr::{BinOp, CmpOp, Expr};
@@ -225,6 +226,9 @@ pub fn f64_to_fp80(value: f64) -> u128 {
 
 /// A floating-point binary operation on concrete scalars of `kind`.
 pub fn float_binary(op: BinaryOp, kind: FloatKind, a: u128, b: u128) -> Result<u128, Unsupported> {
+    if softfloat::is_soft(kind) {
+        return softfloat::binary(op, kind, a, b);
+    }
     let (x, y) = (decode_float(kind, a)?, decode_float(kind, b)?);
     if let (HostFloat::F32(x), HostFloat::F32(y)) = (x, y) {
         let r = match op {
@@ -256,30 +260,42 @@ pub fn float_cmp(
     a: u128,
     b: u128,
 ) -> Result<bool, Unsupported> {
-    let (x, y) = (
-        as_f64(decode_float(kind, a)?),
-        as_f64(decode_float(kind, b)?),
-    );
-    let unordered = x.is_nan() || y.is_nan();
+    let order = if softfloat::is_soft(kind) {
+        softfloat::compare(kind, a, b)
+    } else {
+        let (x, y) = (
+            as_f64(decode_float(kind, a)?),
+            as_f64(decode_float(kind, b)?),
+        );
+        x.partial_cmp(&y)
+    };
+    Ok(predicate_holds(pred, order))
+}
+
+/// Whether `pred` holds for two floats in the order `order` (`None`: unordered).
+fn predicate_holds(pred: FloatPredicate, order: Option<std::cmp::Ordering>) -> bool {
+    use std::cmp::Ordering::{Equal, Greater, Less};
     use FloatPredicate::*;
-    Ok(match pred {
+    let unordered = order.is_none();
+    let is = |o: std::cmp::Ordering| order == Some(o);
+    match pred {
         False => false,
         True => true,
         Ord => !unordered,
         Uno => unordered,
-        Oeq => !unordered && x == y,
-        Ogt => !unordered && x > y,
-        Oge => !unordered && x >= y,
-        Olt => !unordered && x < y,
-        Ole => !unordered && x <= y,
-        One => !unordered && x != y,
-        Ueq => unordered || x == y,
-        Ugt => unordered || x > y,
-        Uge => unordered || x >= y,
-        Ult => unordered || x < y,
-        Ule => unordered || x <= y,
-        Une => unordered || x != y,
-    })
+        Oeq => is(Equal),
+        Ogt => is(Greater),
+        Oge => is(Greater) || is(Equal),
+        Olt => is(Less),
+        Ole => is(Less) || is(Equal),
+        One => is(Less) || is(Greater),
+        Ueq => unordered || is(Equal),
+        Ugt => unordered || is(Greater),
+        Uge => unordered || is(Greater) || is(Equal),
+        Ult => unordered || is(Less),
+        Ule => unordered || is(Less) || is(Equal),
+        Une => unordered || !is(Equal),
+    }
 }
 
 /// Negates a concrete float.
@@ -354,6 +370,10 @@ pub fn repack_bits(v: &Value, to: Option<(u64, u32)>) -> Value {
 }
 
 fn float_cast(op: CastOp, bits: u128, from: Scalar, to: Scalar) -> Result<u128, Unsupported> {
+    let soft = |s: Scalar| matches!(s, Scalar::Float(k) if softfloat::is_soft(k));
+    if soft(from) || soft(to) {
+        return soft_cast(op, bits, from, to);
+    }
     match (op, from, to) {
         (CastOp::FpTrunc | CastOp::FpExt, Scalar::Float(fk), Scalar::Float(tk)) => {
             encode_float(tk, as_f64(decode_float(fk, bits)?))
@@ -379,6 +399,23 @@ fn float_cast(op: CastOp, bits: u128, from: Scalar, to: Scalar) -> Result<u128, 
         }
         _ => Err(Unsupported(format!("cast {op:?} from {from:?} to {to:?}"))),
     }
+}
+
+/// A cast from or to a format computed by `softfloat`.
+fn soft_cast(op: CastOp, bits: u128, from: Scalar, to: Scalar) -> Result<u128, Unsupported> {
+    Ok(match (op, from, to) {
+        (CastOp::FpTrunc | CastOp::FpExt, Scalar::Float(fk), Scalar::Float(tk)) => {
+            softfloat::convert(fk, tk, bits)
+        }
+        (CastOp::FpToUi | CastOp::FpToSi, Scalar::Float(fk), Scalar::Int(w)) => {
+            trunc(softfloat::to_int(fk, bits, w, op == CastOp::FpToSi), w)
+        }
+        (CastOp::UiToFp, Scalar::Int(_), Scalar::Float(tk)) => softfloat::from_int(tk, bits, false),
+        (CastOp::SiToFp, Scalar::Int(w), Scalar::Float(tk)) => {
+            softfloat::from_int(tk, to_signed(bits, w) as u128, true)
+        }
+        _ => return Err(Unsupported(format!("cast {op:?} from {from:?} to {to:?}"))),
+    })
 }
 
 fn saturating_f64_to_u128(x: f64) -> u128 {
