@@ -3,7 +3,7 @@
 use std::path::PathBuf;
 use std::time::Duration;
 
-use anyhow::{bail, Result};
+use anyhow::{bail, Context, Result};
 use sear_solver::{
     ArrayConfig, AxiomElim, CegarSelect, CoreKind, LogScope, QueryLog, SolverConfig,
 };
@@ -42,6 +42,9 @@ pub struct SolverArgs {
     /// Confirm every pre-check UNSAT with plain Z3 (a disagreement is a solver failure).
     #[arg(long)]
     pub validate_precheck: bool,
+    /// The portfolio core's time budget for Z3 per query before it asks the eager core.
+    #[arg(long, value_name = "SECS", default_value_t = ArrayConfig::default().portfolio_switch.as_secs_f64())]
+    pub core_switch_time: f64,
     /// The pre-check's limit on linear rows per query.
     #[arg(long, value_name = "N", default_value_t = ArrayConfig::default().precheck_max_rows)]
     pub precheck_max_rows: usize,
@@ -83,7 +86,10 @@ impl SolverArgs {
             "z3" => CoreKind::Z3,
             "eager" => CoreKind::Eager,
             "cegar" => CoreKind::Cegar,
-            other => bail!("unknown --core-solver '{other}' (expected z3, eager or cegar)"),
+            "portfolio" => CoreKind::Portfolio,
+            other => {
+                bail!("unknown --core-solver '{other}' (expected z3, eager, cegar or portfolio)")
+            }
         };
         let axiom_elim = match self.axiom_elim.as_str() {
             "none" => AxiomElim::None,
@@ -112,6 +118,10 @@ impl SolverArgs {
             )?,
             precheck_validate: self.validate_precheck,
             precheck_max_rows: self.precheck_max_rows,
+            portfolio_switch: Duration::try_from_secs_f64(self.core_switch_time)
+                .ok()
+                .filter(|d| !d.is_zero())
+                .context("--core-switch-time must be a positive number of seconds")?,
         };
         Ok(SolverConfig {
             core,

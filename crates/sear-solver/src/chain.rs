@@ -9,7 +9,7 @@
 //! | 5 | counterexample cache | `cex_cache` |
 //! | 6 | ILP UNSAT pre-check ([`Precheck`]) | `ilp_precheck` |
 //! | 7 | query log, core queries | `log_queries` with [`LogScope::Core`] |
-//! | 8 | core: Z3, eager or CEGAR (with [`ArrayTermCounter`] counting queries that need arrays) | `core` |
+//! | 8 | core: Z3, eager, CEGAR or the Z3-then-eager portfolio (with [`ArrayTermCounter`] counting queries that need arrays) | `core` |
 //!
 //! The facade ([`crate::Solver`]) sits above position 1 and answers constant queries itself.
 
@@ -19,6 +19,7 @@ use crate::eager::EagerCore;
 use crate::layers::{
     ArrayTermCounter, CexCache, Independence, QueryCache, QueryLogger, Validating,
 };
+use crate::portfolio::Portfolio;
 use crate::precheck::Precheck;
 use crate::query::SolverError;
 use crate::sat::SatSolver;
@@ -35,6 +36,11 @@ pub fn new_core_with(kind: CoreKind, array: &ArrayConfig) -> Box<dyn SatSolver> 
         CoreKind::Z3 => Box::new(Z3Core::new(Z3Mode::default())),
         CoreKind::Eager => Box::new(EagerCore::new(array)),
         CoreKind::Cegar => Box::new(CegarCore::new(array)),
+        CoreKind::Portfolio => Box::new(Portfolio::new(
+            new_core_with(CoreKind::Z3, array),
+            new_core_with(CoreKind::Eager, array),
+            array.portfolio_switch,
+        )),
     }
 }
 

@@ -14,6 +14,8 @@ pub enum CoreKind {
     Eager,
     /// The CEGAR array core over Z3's bit-vectors: see [`crate::cegar`].
     Cegar,
+    /// Z3 under a short budget, then the eager core: see [`crate::portfolio`].
+    Portfolio,
 }
 
 impl CoreKind {
@@ -23,6 +25,7 @@ impl CoreKind {
             CoreKind::Z3 => "z3",
             CoreKind::Eager => "eager",
             CoreKind::Cegar => "cegar",
+            CoreKind::Portfolio => "portfolio",
         }
     }
 }
@@ -82,6 +85,8 @@ pub struct ArrayConfig {
     pub precheck_validate: bool,
     /// Largest number of linear rows the pre-check builds for one query before giving up.
     pub precheck_max_rows: usize,
+    /// The portfolio core's budget for Z3 per query before it asks the eager core.
+    pub portfolio_switch: Duration,
 }
 
 impl Default for ArrayConfig {
@@ -92,6 +97,7 @@ impl Default for ArrayConfig {
             axiom_extras: true,
             interval_constraints: true,
             precheck_validate: false,
+            portfolio_switch: crate::portfolio::DEFAULT_SWITCH_TIME,
             precheck_max_rows: 2_000,
         }
     }

@@ -189,13 +189,22 @@ impl Gen {
 
 fn configs() -> Vec<(String, SolverConfig)> {
     let plain = SolverConfig::plain();
-    let mut out = vec![(
-        "eager".to_string(),
-        SolverConfig {
-            core: CoreKind::Eager,
-            ..plain.clone()
-        },
-    )];
+    let mut out = vec![
+        (
+            "eager".to_string(),
+            SolverConfig {
+                core: CoreKind::Eager,
+                ..plain.clone()
+            },
+        ),
+        (
+            "portfolio".to_string(),
+            SolverConfig {
+                core: CoreKind::Portfolio,
+                ..plain.clone()
+            },
+        ),
+    ];
     for elim in [
         AxiomElim::None,
         AxiomElim::Type,

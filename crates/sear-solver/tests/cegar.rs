@@ -81,7 +81,12 @@ fn t2_precheck_answers_without_the_core() {
         access_granularity: ints(&a),
         ..Default::default()
     };
-    for core in [CoreKind::Z3, CoreKind::Eager, CoreKind::Cegar] {
+    for core in [
+        CoreKind::Z3,
+        CoreKind::Eager,
+        CoreKind::Cegar,
+        CoreKind::Portfolio,
+    ] {
         let mut s = solver(core, true, ArrayConfig::default());
         assert!(s.check_sat(&cs, &meta).unwrap().is_none());
         let st = s.stats();
