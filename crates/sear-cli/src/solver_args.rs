@@ -33,7 +33,9 @@ pub struct SolverArgs {
     #[arg(long)]
     pub validate_solver: bool,
     /// The core solver: z3 (native arrays), eager (native arrays, constant arrays by
-    /// assertions) or cegar (CEGAR over bit-vectors with type/interval-reduced axioms).
+    /// assertions), cegar (CEGAR over bit-vectors with type/interval-reduced axioms),
+    /// portfolio (z3 for --core-switch-time, then eager) or parallel (z3 and eager racing in
+    /// two threads).
     #[arg(long, value_name = "CORE", default_value = "z3")]
     pub core_solver: String,
     /// The ILP UNSAT pre-check before the core (on/off; the bare flag means on).
@@ -87,8 +89,9 @@ impl SolverArgs {
             "eager" => CoreKind::Eager,
             "cegar" => CoreKind::Cegar,
             "portfolio" => CoreKind::Portfolio,
+            "parallel" => CoreKind::Parallel,
             other => {
-                bail!("unknown --core-solver '{other}' (expected z3, eager, cegar or portfolio)")
+                bail!("unknown --core-solver '{other}' (expected z3, eager, cegar, portfolio or parallel)")
             }
         };
         let axiom_elim = match self.axiom_elim.as_str() {

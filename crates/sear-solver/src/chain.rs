@@ -19,6 +19,7 @@ use crate::eager::EagerCore;
 use crate::layers::{
     ArrayTermCounter, CexCache, Independence, QueryCache, QueryLogger, Validating,
 };
+use crate::parallel::ParallelPortfolio;
 use crate::portfolio::Portfolio;
 use crate::precheck::Precheck;
 use crate::query::SolverError;
@@ -41,6 +42,7 @@ pub fn new_core_with(kind: CoreKind, array: &ArrayConfig) -> Box<dyn SatSolver> 
             new_core_with(CoreKind::Eager, array),
             array.portfolio_switch,
         )),
+        CoreKind::Parallel => Box::new(ParallelPortfolio::new(array)),
     }
 }
 

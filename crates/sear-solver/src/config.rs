@@ -16,6 +16,8 @@ pub enum CoreKind {
     Cegar,
     /// Z3 under a short budget, then the eager core: see [`crate::portfolio`].
     Portfolio,
+    /// Z3 and the eager core racing in two threads: see [`crate::parallel`].
+    Parallel,
 }
 
 impl CoreKind {
@@ -26,6 +28,7 @@ impl CoreKind {
             CoreKind::Eager => "eager",
             CoreKind::Cegar => "cegar",
             CoreKind::Portfolio => "portfolio",
+            CoreKind::Parallel => "parallel",
         }
     }
 }

@@ -20,11 +20,8 @@ pub fn request() {
     REQUESTED.store(true, Ordering::SeqCst);
     let contexts = Z3_CONTEXTS.lock().unwrap_or_else(|e| e.into_inner());
     for &address in contexts.iter() {
-        if let Some(ctx) = NonNull::new(address as *mut z3_sys::_Z3_context) {
-            // SAFETY: the context is registered only while a core that uses it is alive;
-            // `Z3_interrupt` is meant to be called from another thread.
-            unsafe { z3_sys::Z3_interrupt(ctx) };
-        }
+        // The context is registered only while a core that uses it is alive.
+        interrupt_context(address);
     }
 }
 
@@ -39,9 +36,23 @@ pub fn requested() -> bool {
     REQUESTED.load(Ordering::Relaxed)
 }
 
+/// The address of the calling thread's Z3 context, for [`interrupt_context`].
+pub(crate) fn thread_context_address() -> usize {
+    z3::Context::thread_local().get_z3_context().as_ptr() as usize
+}
+
+/// Interrupts the Z3 context at `address` (from [`thread_context_address`]; 0: none).
+pub(crate) fn interrupt_context(address: usize) {
+    if let Some(ctx) = NonNull::new(address as *mut z3_sys::_Z3_context) {
+        // SAFETY: the address is that of a thread-local context of a solver thread that
+        // lives as long as its portfolio; `Z3_interrupt` is meant for other threads.
+        unsafe { z3_sys::Z3_interrupt(ctx) };
+    }
+}
+
 /// Registers the calling thread's Z3 context for [`request`] while the returned guard lives.
 pub(crate) fn register_thread_context() -> ContextRegistration {
-    let address = z3::Context::thread_local().get_z3_context().as_ptr() as usize;
+    let address = thread_context_address();
     Z3_CONTEXTS
         .lock()
         .unwrap_or_else(|e| e.into_inner())

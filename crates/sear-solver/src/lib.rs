@@ -55,6 +55,7 @@ pub mod ilp;
 pub mod interrupt;
 pub mod intervals;
 pub mod layers;
+pub mod parallel;
 pub mod portfolio;
 pub mod precheck;
 pub mod query;

@@ -204,6 +204,13 @@ fn configs() -> Vec<(String, SolverConfig)> {
                 ..plain.clone()
             },
         ),
+        (
+            "parallel".to_string(),
+            SolverConfig {
+                core: CoreKind::Parallel,
+                ..plain.clone()
+            },
+        ),
     ];
     for elim in [
         AxiomElim::None,

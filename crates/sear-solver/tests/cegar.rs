@@ -86,6 +86,7 @@ fn t2_precheck_answers_without_the_core() {
         CoreKind::Eager,
         CoreKind::Cegar,
         CoreKind::Portfolio,
+        CoreKind::Parallel,
     ] {
         let mut s = solver(core, true, ArrayConfig::default());
         assert!(s.check_sat(&cs, &meta).unwrap().is_none());

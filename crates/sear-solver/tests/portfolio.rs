@@ -70,3 +70,35 @@ fn the_run_timeout_bounds_both_cores() {
     assert_eq!(p.check(&q).err(), Some(SolverError::Timeout));
     assert!(start.elapsed() < Duration::from_secs(5));
 }
+
+#[test]
+fn the_parallel_portfolio_answers_like_z3_and_reports_its_racers() {
+    use sear_solver::parallel::ParallelPortfolio;
+    use sear_solver::ArrayConfig;
+    let (constraints, expr) = byte_query_parts();
+    let meta = QueryMeta::default();
+    let mut p = ParallelPortfolio::new(&ArrayConfig::default());
+    p.set_timeout(Some(Duration::from_secs(10)));
+    for _ in 0..20 {
+        let q = SatQuery::new(&constraints, expr.clone(), &meta, true, true);
+        match p.check(&q) {
+            Ok(SatResult::Sat(model)) => {
+                assert!(model.satisfies(constraints.iter().chain([&expr])));
+            }
+            other => panic!("expected a model, got {other:?}"),
+        }
+        let unsat = Expr::eq(expr.clone(), Expr::false_());
+        let never = Expr::and(expr.clone(), unsat);
+        let q = SatQuery::new(&constraints, never, &meta, true, false);
+        assert!(matches!(p.check(&q), Ok(SatResult::Unsat)));
+    }
+    let mut stats = Vec::new();
+    p.collect_stats(&mut stats);
+    assert_eq!(stats[0].name, "parallel");
+    assert_eq!(stats[0].queries, 40);
+    assert_eq!(
+        stats[0].counter("won_z3") + stats[0].counter("won_eager"),
+        40
+    );
+    assert_eq!(stats.iter().filter(|s| s.core).count(), 1);
+}

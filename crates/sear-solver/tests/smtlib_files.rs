@@ -43,6 +43,7 @@ fn every_core() -> Vec<SolverConfig> {
         CoreKind::Eager,
         CoreKind::Cegar,
         CoreKind::Portfolio,
+        CoreKind::Parallel,
     ] {
         for ilp_precheck in [false, true] {
             out.push(SolverConfig {

@@ -31,6 +31,7 @@ fn every_core_honours_its_timeout_on_a_hard_query() {
         CoreKind::Eager,
         CoreKind::Cegar,
         CoreKind::Portfolio,
+        CoreKind::Parallel,
     ] {
         let mut solver = Solver::new(&SolverConfig {
             core,
