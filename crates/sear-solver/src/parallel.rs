@@ -15,7 +15,7 @@
 //! the other core answers meanwhile.
 
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
-use std::sync::mpsc::{channel, Receiver, Sender};
+use std::sync::mpsc::{channel, Receiver, RecvTimeoutError, Sender};
 use std::sync::{Arc, Mutex};
 use std::thread;
 use std::time::{Duration, Instant};
@@ -59,7 +59,13 @@ struct Worker {
 }
 
 impl Worker {
-    fn spawn(index: usize, kind: CoreKind, array: ArrayConfig, answers: Sender<Answer>) -> Self {
+    fn spawn(
+        index: usize,
+        kind: CoreKind,
+        array: ArrayConfig,
+        answers: Sender<Answer>,
+        latest: Arc<AtomicU64>,
+    ) -> Self {
         let (jobs, inbox) = channel::<Job>();
         let busy_with = Arc::new(AtomicU64::new(0));
         let context = Arc::new(AtomicUsize::new(0));
@@ -71,6 +77,9 @@ impl Worker {
                 let mut core = new_core_with(kind, &array);
                 ctx.store(crate::interrupt::thread_context_address(), Ordering::SeqCst);
                 for job in inbox {
+                    if job.id < latest.load(Ordering::SeqCst) {
+                        continue; // queued behind a slow query, and asked again since
+                    }
                     busy.store(job.id, Ordering::SeqCst);
                     core.set_timeout(job.timeout);
                     let query = SatQuery {
@@ -117,6 +126,8 @@ impl Worker {
 pub struct ParallelPortfolio {
     workers: Vec<Worker>,
     answers: Receiver<Answer>,
+    /// The newest query's id: workers skip older queries still in their queues.
+    latest: Arc<AtomicU64>,
     next_id: u64,
     timeout: Option<Duration>,
     stats: LayerStats,
@@ -126,14 +137,16 @@ impl ParallelPortfolio {
     /// Starts the two cores' threads.
     pub fn new(array: &ArrayConfig) -> Self {
         let (tx, answers) = channel();
+        let latest = Arc::new(AtomicU64::new(0));
         let workers = [CoreKind::Z3, CoreKind::Eager]
             .into_iter()
             .enumerate()
-            .map(|(i, kind)| Worker::spawn(i, kind, array.clone(), tx.clone()))
+            .map(|(i, kind)| Worker::spawn(i, kind, array.clone(), tx.clone(), latest.clone()))
             .collect();
         ParallelPortfolio {
             workers,
             answers,
+            latest,
             next_id: 0,
             timeout: None,
             stats: LayerStats::new_core("parallel"),
@@ -150,6 +163,7 @@ impl SatSolver for ParallelPortfolio {
         let start = Instant::now();
         self.next_id += 1;
         let id = self.next_id;
+        self.latest.store(id, Ordering::SeqCst);
         let mut sent = 0;
         for worker in &self.workers {
             let job = Job {
@@ -165,10 +179,32 @@ impl SatSolver for ParallelPortfolio {
             sent += worker.jobs.send(job).is_ok() as usize;
         }
         let mut last_error = SolverError::Failure("no solver thread is running".into());
+        // A core that ignores its timeout and the interruption must not hold the engine: past
+        // the timeout and a margin, the query has timed out, whatever the threads still do.
+        let deadline = self
+            .timeout
+            .map(|t| start + t + (t / 4).max(Duration::from_millis(100)));
         let mut received = 0;
         while received < sent {
-            let Ok(answer) = self.answers.recv() else {
-                break;
+            let next = match deadline {
+                Some(d) => self
+                    .answers
+                    .recv_timeout(d.saturating_duration_since(Instant::now()))
+                    .map_err(|e| matches!(e, RecvTimeoutError::Timeout)),
+                None => self.answers.recv().map_err(|_| false),
+            };
+            let answer = match next {
+                Ok(answer) => answer,
+                Err(timed_out) => {
+                    if timed_out {
+                        for worker in &self.workers {
+                            worker.interrupt(id);
+                        }
+                        self.stats.bump("overran", 1);
+                        last_error = SolverError::Timeout;
+                    }
+                    break;
+                }
             };
             if answer.id != id {
                 continue; // a late answer to an earlier query
