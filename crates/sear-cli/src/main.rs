@@ -9,6 +9,7 @@ mod runtime_link;
 mod signals;
 mod solve;
 mod solver_args;
+mod term;
 
 use std::process::ExitCode;
 
@@ -52,7 +53,7 @@ fn main() -> ExitCode {
     match result {
         Ok(code) => ExitCode::from(code.clamp(0, 255) as u8),
         Err(e) => {
-            eprintln!("sear: error: {e:#}");
+            crate::term::errln!("sear: error: {e:#}");
             ExitCode::from(1)
         }
     }
@@ -62,7 +63,7 @@ fn ktest_dump(files: &[std::path::PathBuf]) -> anyhow::Result<i32> {
     for file in files {
         let ktest = sear_ktest::KTest::read(file)
             .map_err(|e| anyhow::anyhow!("{}: {e}", file.display()))?;
-        print!(
+        crate::term::out!(
             "{}",
             sear_ktest::dump_named(&file.display().to_string(), &ktest)
         );

@@ -134,16 +134,16 @@ pub fn run(args: &RunArgs) -> Result<i32> {
     }
     let summary = executor.run()?;
     observer.finish();
-    eprintln!("sear: output directory: {}", output_dir.display());
-    eprintln!("sear: done: total instructions = {}", summary.instructions);
-    eprintln!("sear: done: completed paths = {}", summary.completed_paths);
-    eprintln!("sear: done: error paths = {}", summary.error_paths);
-    eprintln!(
+    crate::term::errln!("sear: output directory: {}", output_dir.display());
+    crate::term::errln!("sear: done: total instructions = {}", summary.instructions);
+    crate::term::errln!("sear: done: completed paths = {}", summary.completed_paths);
+    crate::term::errln!("sear: done: error paths = {}", summary.error_paths);
+    crate::term::errln!(
         "sear: done: partially completed paths = {}",
         summary.early_paths
     );
-    eprintln!("sear: done: generated tests = {}", summary.tests);
-    eprintln!("sear: done: errors = {}", summary.errors.len());
+    crate::term::errln!("sear: done: generated tests = {}", summary.tests);
+    crate::term::errln!("sear: done: errors = {}", summary.errors.len());
     Ok(received.exit_status().unwrap_or(0))
 }
 

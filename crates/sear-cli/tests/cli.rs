@@ -260,3 +260,58 @@ fn unsupported_external_function_is_an_exec_error_naming_it() {
     assert_eq!(errors[0]["line"], 3);
     assert!(tmp.path().join("out/test000001.exec.err").is_file());
 }
+
+/// Runs sear with stdout and stderr connected to pipes whose reading ends are closed (like
+/// `sear ... 2>&1 | head -c1` after head has exited): every write fails with EPIPE.
+fn sear_closed_pipes(args: &[&str], cwd: &Path) -> std::process::ExitStatus {
+    let (reader, writer) = std::io::pipe().unwrap();
+    drop(reader);
+    let mut child = Command::new(env!("CARGO_BIN_EXE_sear"))
+        .args(args)
+        .current_dir(cwd)
+        .stdout(writer.try_clone().unwrap())
+        .stderr(writer)
+        .spawn()
+        .expect("sear runs");
+    child.wait().unwrap()
+}
+
+const PRINTING: &str = r#"
+#include "klee/klee.h"
+int main(void) {
+    int x;
+    klee_make_symbolic(&x, sizeof x, "x");
+    klee_print_expr("x", x);
+    int *p = 0;
+    if (x == 1) return *p;
+    if (x == 2) return 10 / (x - 2);
+    return 0;
+}
+"#;
+
+#[test]
+fn closed_stdout_and_stderr_lose_nothing() {
+    let tmp = tempfile::tempdir().unwrap();
+    write(tmp.path(), "p.c", PRINTING);
+    let status = sear_closed_pipes(&["run", "--output-dir", "out", "p.c"], tmp.path());
+    assert!(status.success(), "sear run: {status}");
+    let s = summary(&tmp.path().join("out"));
+    assert_eq!(s["tests"].as_u64(), Some(3));
+    assert!(tmp.path().join("out/test000003.ktest").is_file());
+    let status = sear_closed_pipes(&["ktest", "out/test000001.ktest"], tmp.path());
+    assert!(status.success(), "sear ktest: {status}");
+    let status = sear_closed_pipes(&["replay", "--json", "out"], tmp.path());
+    assert!(status.success(), "sear replay --json: {status}");
+    let status = sear_closed_pipes(&["replay", "out"], tmp.path());
+    assert!(status.success(), "sear replay: {status}");
+    write(
+        tmp.path(),
+        "q.smt2",
+        "(declare-fun a () (_ BitVec 8))\n(assert (= a #x01))\n(check-sat)\n(get-model)\n",
+    );
+    let status = sear_closed_pipes(&["solve", "--stats", "q.smt2"], tmp.path());
+    assert!(status.success(), "sear solve: {status}");
+    // A failing command reports its error to a closed stderr without a panic.
+    let status = sear_closed_pipes(&["run", "nope.c"], tmp.path());
+    assert_eq!(status.code(), Some(1));
+}

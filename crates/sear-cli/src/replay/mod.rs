@@ -118,9 +118,9 @@ pub struct Summary {
 pub fn run_replay(args: &ReplayArgs) -> Result<i32> {
     let report = replay(args)?;
     if args.json {
-        println!("{}", serde_json::to_string_pretty(&report)?);
+        crate::term::outln!("{}", serde_json::to_string_pretty(&report)?);
     } else {
-        print!("{}", format_report(&report));
+        crate::term::out!("{}", format_report(&report));
     }
     Ok(
         if report.summary.not_reproduced == 0 && report.summary.output_mismatches == 0 {
