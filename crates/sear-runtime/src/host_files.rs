@@ -109,6 +109,20 @@ mod tests {
     }
 
     #[test]
+    fn target_is_the_programs() {
+        let ir = module_for_target(&[], "e-m:e-i64:64", "x86_64-pc-linux-gnu");
+        assert!(
+            ir.contains("target datalayout = \"e-m:e-i64:64\"\n"),
+            "{ir}"
+        );
+        assert!(
+            ir.contains("target triple = \"x86_64-pc-linux-gnu\"\n"),
+            "{ir}"
+        );
+        assert!(!module(&[]).contains("target"));
+    }
+
+    #[test]
     fn files_are_escaped() {
         let ir = module(&[
             HostFile {

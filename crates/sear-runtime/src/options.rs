@@ -407,6 +407,14 @@ mod tests {
             assert!(ModelOptions::parse(&strings(bad)).is_err(), "{bad:?}");
         }
         assert!(ModelOptions::parse(&strings(&["--sym-args", "0", "101", "1"])).is_err());
+        // Numbers beyond the range name it.
+        let e = ModelOptions::parse(&strings(&["--sym-arg", "4000000000"])).unwrap_err();
+        assert!(
+            e.0.contains("a number from 0 to 100000000, not 4000000000"),
+            "{}",
+            e.0
+        );
+        assert!(ModelOptions::parse(&strings(&["--sym-arg", "100000000"])).is_ok());
     }
 
     #[test]
