@@ -447,6 +447,14 @@ fn bad_inputs_get_readable_messages() {
     );
     assert!(o.status.success(), "{}", stderr(&o));
     assert!(!stderr(&o).contains("warning"), "{}", stderr(&o));
+    // So does textual IR without a data layout (sear assumes x86-64's, as the runtime has).
+    write(tmp.path(), "n.ll", "define i32 @main() {\n  ret i32 0\n}\n");
+    let o = sear(
+        &["run", "--no-progress", "--output-dir", "n", "n.ll"],
+        tmp.path(),
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(!stderr(&o).contains("warning"), "{}", stderr(&o));
     // An output directory that cannot be created: the OS error once.
     let o = sear(&["run", "--output-dir", "/proc/no/such", "p.c"], tmp.path());
     assert_clean_failure(&o, "/proc/no/such");

@@ -40,12 +40,13 @@ pub fn load_module(path: &Path) -> Result<Module, IrError> {
     Ok(module)
 }
 
-/// The data layout and target triple of a module (empty strings when it names none).
+/// The data layout and target triple of a module.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Target {
-    /// The data layout string.
+    /// The data layout string: the module's, or the x86-64 layout sear assumes (and the
+    /// runtime has) when it names none.
     pub data_layout: String,
-    /// The target triple.
+    /// The target triple (empty when the module names none).
     pub triple: String,
 }
 
@@ -53,8 +54,12 @@ pub struct Target {
 /// like [`load_module`] when the file does not parse.
 pub fn module_target(path: &Path) -> Result<Target, IrError> {
     let parsed = llvm::LlvmModule::parse(path).map_err(|e| hint_c_source(e, path))?;
+    let mut data_layout = parsed.data_layout();
+    if data_layout.is_empty() {
+        data_layout = lower::X86_64_LAYOUT.to_string();
+    }
     Ok(Target {
-        data_layout: parsed.data_layout(),
+        data_layout,
         triple: parsed.target_triple(),
     })
 }
