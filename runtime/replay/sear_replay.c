@@ -500,3 +500,36 @@ __attribute__((weak)) void reach_error(void) {
 
 void __VERIFIER_atomic_begin(void) {}
 void __VERIFIER_atomic_end(void) {}
+
+/*
+ * Zero-size allocations. sear reports any access to the object of malloc(0)
+ * (or calloc with a zero count or size) as an out-of-bounds error, but ASan
+ * gives such an object one addressable byte. `sear replay` links with
+ * -Wl,--wrap=malloc,--wrap=calloc, so the program's calls come here: the byte
+ * is poisoned, and an access is reported (use-after-poison). free and realloc
+ * work on the object as usual.
+ */
+#if defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define SEAR_REPLAY_ASAN 1
+#endif
+#endif
+#ifdef SEAR_REPLAY_ASAN
+#include <sanitizer/asan_interface.h>
+void *__real_malloc(size_t size);
+void *__real_calloc(size_t count, size_t size);
+
+void *__wrap_malloc(size_t size) {
+  void *p = __real_malloc(size);
+  if (size == 0 && p != NULL)
+    __asan_poison_memory_region(p, 1);
+  return p;
+}
+
+void *__wrap_calloc(size_t count, size_t size) {
+  void *p = __real_calloc(count, size);
+  if ((count == 0 || size == 0) && p != NULL)
+    __asan_poison_memory_region(p, 1);
+  return p;
+}
+#endif

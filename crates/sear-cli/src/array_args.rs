@@ -12,17 +12,18 @@ pub struct ArrayArgs {
     /// the solver: none, index (index-based), value (value-based), all (index, then value).
     #[arg(long, value_name = "MODE", default_value = "none")]
     pub optimize_array: String,
-    /// Value-based: apply only when distinct values / elements is below this ratio.
-    #[arg(long, value_name = "R", default_value_t = 1.0)]
+    /// Value-based: apply only when distinct values / elements is below this ratio (0 to 1).
+    #[arg(long, value_name = "R", default_value_t = 1.0, value_parser = crate::values::ratio)]
     pub array_value_ratio: f64,
     /// Value-based on mixed arrays: apply only when symbolic elements / elements is at most
-    /// this ratio.
-    #[arg(long, value_name = "R", default_value_t = 1.0)]
+    /// this ratio (0 to 1).
+    #[arg(long, value_name = "R", default_value_t = 1.0, value_parser = crate::values::ratio)]
     pub array_value_symb_ratio: f64,
     /// Value-based rewrites of a condition over more than two input bytes are kept only when
-    /// at most this many times the original's size (plus 64 nodes); 0: no limit.
-    #[arg(long, value_name = "K", default_value_t = 4)]
-    pub array_value_max_growth: usize,
+    /// at most this many times the original's size (plus 64 nodes); 0: no limit (at most
+    /// 10^6).
+    #[arg(long, value_name = "K", default_value_t = 4, value_parser = clap::value_parser!(u32).range(0..=1_000_000))]
+    pub array_value_max_growth: u32,
     /// Disable dynamic constant folding of reads (constant-array reads at constant
     /// offsets and reads through provably different writes), for ablation studies.
     #[arg(long)]
@@ -59,7 +60,7 @@ impl ArrayArgs {
                 value_ratio: self.array_value_ratio,
                 symbolic_ratio: self.array_value_symb_ratio,
             },
-            max_condition_growth: self.array_value_max_growth,
+            max_condition_growth: self.array_value_max_growth as usize,
             ..ArrayOptConfig::default()
         };
         config.read_folding = !self.no_array_folding;

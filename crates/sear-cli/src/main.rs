@@ -9,6 +9,8 @@ mod runtime_link;
 mod signals;
 mod solve;
 mod solver_args;
+mod term;
+mod values;
 
 use std::process::ExitCode;
 
@@ -52,17 +54,35 @@ fn main() -> ExitCode {
     match result {
         Ok(code) => ExitCode::from(code.clamp(0, 255) as u8),
         Err(e) => {
-            eprintln!("sear: error: {e:#}");
+            crate::term::errln!("sear: error: {}", error_chain(&e));
             ExitCode::from(1)
         }
     }
+}
+
+/// The error and its causes, joined by ": ", leaving out a cause whose text the message
+/// already contains (errors that print their source, such as `path: io error`, would
+/// otherwise repeat it).
+fn error_chain(e: &anyhow::Error) -> String {
+    let mut text = String::new();
+    for cause in e.chain() {
+        let part = cause.to_string();
+        if text.contains(&part) {
+            continue;
+        }
+        if !text.is_empty() {
+            text.push_str(": ");
+        }
+        text.push_str(&part);
+    }
+    text
 }
 
 fn ktest_dump(files: &[std::path::PathBuf]) -> anyhow::Result<i32> {
     for file in files {
         let ktest = sear_ktest::KTest::read(file)
             .map_err(|e| anyhow::anyhow!("{}: {e}", file.display()))?;
-        print!(
+        crate::term::out!(
             "{}",
             sear_ktest::dump_named(&file.display().to_string(), &ktest)
         );

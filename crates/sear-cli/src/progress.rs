@@ -33,7 +33,7 @@ impl TerminalObserver {
     fn print(&self, line: &str) {
         match &self.bar {
             Some(bar) => bar.println(line),
-            None => eprintln!("{line}"),
+            None => crate::term::errln!("{line}"),
         }
     }
 }

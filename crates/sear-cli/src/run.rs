@@ -29,23 +29,24 @@ pub struct RunArgs {
     /// Seed of all random choices.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
-    /// Stop exploring after this many seconds.
-    #[arg(long, value_name = "SECS")]
+    /// Stop exploring after this many seconds (0 to 10^9).
+    #[arg(long, value_name = "SECS", value_parser = crate::values::seconds)]
     pub max_time: Option<f64>,
     /// Stop after this many instructions.
     #[arg(long, value_name = "N")]
     pub max_instructions: Option<u64>,
-    /// Memory budget in MiB; above it states are dropped.
-    #[arg(long, value_name = "MIB", default_value_t = 2000)]
+    /// Memory budget in MiB (1 to 2^24); above it states are dropped.
+    #[arg(long, value_name = "MIB", default_value_t = 2000, value_parser = clap::value_parser!(u64).range(1..=1 << 24))]
     pub max_memory: u64,
     /// Terminate paths after this many symbolic branches.
     #[arg(long, value_name = "N")]
     pub max_depth: Option<u32>,
-    /// Maximum call-stack depth.
-    #[arg(long, value_name = "N", default_value_t = 4096)]
-    pub max_stack_frames: usize,
-    /// Stack size in bytes: `alloca`s (local arrays, VLAs) beyond it are a stack overflow.
-    #[arg(long, value_name = "BYTES", default_value_t = 8 << 20)]
+    /// Maximum call-stack depth (1 to 2^20 frames; `main` is the first).
+    #[arg(long, value_name = "N", default_value_t = 4096, value_parser = clap::value_parser!(u32).range(1..=1 << 20))]
+    pub max_stack_frames: u32,
+    /// Stack size in bytes (1 to 2^40): `alloca`s (local arrays, VLAs) beyond it are a stack
+    /// overflow.
+    #[arg(long, value_name = "BYTES", default_value_t = 8 << 20, value_parser = clap::value_parser!(u64).range(1..=1 << 40))]
     pub max_stack_size: u64,
     /// Write a test for every error, not one per (kind, location).
     #[arg(long)]
@@ -71,7 +72,7 @@ pub struct RunArgs {
     #[arg(short = 'D', value_name = "NAME[=VALUE]")]
     pub define: Vec<String>,
     /// Optimisation level for clang (0-3).
-    #[arg(short = 'O', value_name = "LEVEL", default_value_t = 0)]
+    #[arg(short = 'O', value_name = "LEVEL", default_value_t = 0, value_parser = clap::value_parser!(u8).range(0..=3))]
     pub opt_level: u8,
     /// Do not show the live progress line.
     #[arg(long)]
@@ -89,8 +90,14 @@ pub struct RunArgs {
 
 /// Runs `sear run`; returns the process exit code.
 pub fn run(args: &RunArgs) -> Result<i32> {
-    if !args.program.is_file() {
-        bail!("{}: no such file", args.program.display());
+    match std::fs::metadata(&args.program) {
+        Ok(m) if m.is_file() => {}
+        Ok(m) if m.is_dir() => bail!("{}: is a directory", args.program.display()),
+        Ok(_) => bail!("{}: not a regular file", args.program.display()),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            bail!("{}: no such file", args.program.display())
+        }
+        Err(e) => bail!("{}: {e}", args.program.display()),
     }
     let program = args
         .program
@@ -134,17 +141,28 @@ pub fn run(args: &RunArgs) -> Result<i32> {
     }
     let summary = executor.run()?;
     observer.finish();
-    eprintln!("sear: output directory: {}", output_dir.display());
-    eprintln!("sear: done: total instructions = {}", summary.instructions);
-    eprintln!("sear: done: completed paths = {}", summary.completed_paths);
-    eprintln!("sear: done: error paths = {}", summary.error_paths);
-    eprintln!(
+    crate::term::errln!("sear: output directory: {}", output_dir.display());
+    crate::term::errln!("sear: done: total instructions = {}", summary.instructions);
+    crate::term::errln!("sear: done: completed paths = {}", summary.completed_paths);
+    crate::term::errln!("sear: done: error paths = {}", summary.error_paths);
+    crate::term::errln!(
         "sear: done: partially completed paths = {}",
         summary.early_paths
     );
-    eprintln!("sear: done: generated tests = {}", summary.tests);
-    eprintln!("sear: done: errors = {}", summary.errors.len());
-    Ok(received.exit_status().unwrap_or(0))
+    crate::term::errln!("sear: done: generated tests = {}", summary.tests);
+    crate::term::errln!("sear: done: errors = {}", summary.errors.len());
+    Ok(exit_code(received.exit_status(), &summary.stop_reason))
+}
+
+/// The exit status of a run: 128 + the signal that stopped it; else 130 (as for SIGINT)
+/// when the engine says it was interrupted; else 0. An interrupted run is incomplete and
+/// must not look like a finished one.
+fn exit_code(signal_status: Option<i32>, stop_reason: &str) -> i32 {
+    match signal_status {
+        Some(status) => status,
+        None if stop_reason == "interrupted" => 130,
+        None => 0,
+    }
 }
 
 /// Compiles (or copies) the program to bitcode linked with the runtime; returns the
@@ -185,11 +203,17 @@ fn prepare_bitcode(
             program.display()
         ),
     };
+    // Parsing it here rejects a file that is not LLVM (or is truncated) with sear's own
+    // message, before llvm-link would quote it, and gives the program's target to the
+    // modules sear links with it.
+    let target = sear_ir::module_target(&bitcode).map_err(|e| anyhow::anyhow!("{e}"))?;
     if args.runtime.no_runtime {
         return Ok((bitcode, cflags));
     }
     let with_entry = args.entry == "main";
-    let linked = args.runtime.link(&bitcode, scratch, with_entry, hosts)?;
+    let linked = args
+        .runtime
+        .link(&bitcode, scratch, with_entry, hosts, &target)?;
     Ok((linked, cflags))
 }
 
@@ -203,11 +227,11 @@ fn engine_config(args: &RunArgs, program: &Path, output_dir: PathBuf) -> Result<
             .collect::<Result<_>>()?;
     }
     config.seed = args.seed;
-    config.max_time = args.max_time.map(Duration::from_secs_f64);
+    config.max_time = args.max_time.map(Duration::from_secs_f64); // range-checked by clap
     config.max_instructions = args.max_instructions;
     config.max_memory_mib = Some(args.max_memory);
     config.max_depth = args.max_depth;
-    config.max_stack_frames = args.max_stack_frames;
+    config.max_stack_frames = args.max_stack_frames as usize;
     config.max_stack_size = args.max_stack_size;
     config.emit_all_errors = args.emit_all_errors;
     config.exit_on_error = args.exit_on_error;
@@ -265,4 +289,17 @@ fn update_last_link(dir: &Path) {
     }
     #[cfg(unix)]
     let _ = std::os::unix::fs::symlink(dir, link);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::exit_code;
+
+    #[test]
+    fn interrupted_runs_exit_non_zero() {
+        assert_eq!(exit_code(None, "interrupted"), 130);
+        assert_eq!(exit_code(Some(143), "interrupted"), 143);
+        assert_eq!(exit_code(None, "exhausted"), 0);
+        assert_eq!(exit_code(None, "max-time"), 0);
+    }
 }

@@ -7,27 +7,38 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{bail, Context, Result};
 use sear_runtime::host_files::{self, HostFile};
-use sear_runtime::options::ModelOptions;
+use sear_runtime::options::{ModelOptions, MAX_OPTION_VALUE};
+
+/// The values of the model's numeric options: 0 to [`MAX_OPTION_VALUE`] (the counts have
+/// lower limits, checked by [`ModelOptions::parse`] with a message naming them).
+fn size_parser() -> clap::builder::RangedI64ValueParser<u32> {
+    clap::value_parser!(u32).range(0..=MAX_OPTION_VALUE as i64)
+}
+
+/// The default of --max-host-file-size: 4 MiB.
+pub const DEFAULT_MAX_HOST_FILE_SIZE: u64 = 4 << 20;
 
 /// The runtime options of `sear run`.
 #[derive(Debug, Default, clap::Args)]
 pub struct RuntimeArgs {
-    /// Adds a symbolic argument of up to N bytes (repeatable). sear's own model options are
+    /// Adds a symbolic argument of up to N bytes (0 to 10^8; repeatable). sear's own model options are
     /// placed before the program's arguments, in this order: --sym-arg, --sym-args,
     /// --sym-files, --sym-stdin, --sym-stdout, --fd-fail/--max-fail; to interleave them
     /// with concrete arguments, write them among the program's arguments instead.
-    #[arg(long = "sym-arg", value_name = "N", help_heading = "Environment model")]
+    #[arg(long = "sym-arg", value_name = "N", value_parser = size_parser(), help_heading = "Environment model")]
     pub sym_arg: Vec<u32>,
-    /// Adds MIN to MAX symbolic arguments of up to N bytes each (repeatable).
-    #[arg(long = "sym-args", num_args = 3, value_names = ["MIN", "MAX", "N"], action = clap::ArgAction::Append, help_heading = "Environment model")]
+    /// Adds MIN to MAX symbolic arguments (at most 100 in all) of up to N bytes each (0 to
+    /// 10^8; repeatable).
+    #[arg(long = "sym-args", num_args = 3, value_parser = size_parser(), value_names = ["MIN", "MAX", "N"], action = clap::ArgAction::Append, help_heading = "Environment model")]
     pub sym_args: Vec<u32>,
-    /// NUM symbolic files named A, B, ... of N bytes each.
-    #[arg(long = "sym-files", num_args = 2, value_names = ["NUM", "N"], help_heading = "Environment model")]
+    /// NUM symbolic files (at most 26) named A, B, ... of N bytes each (0 to 10^8).
+    #[arg(long = "sym-files", num_args = 2, value_parser = size_parser(), value_names = ["NUM", "N"], help_heading = "Environment model")]
     pub sym_files: Option<Vec<u32>>,
-    /// N symbolic bytes on stdin.
+    /// N symbolic bytes on stdin (0 to 10^8).
     #[arg(
         long = "sym-stdin",
         value_name = "N",
+        value_parser = size_parser(),
         help_heading = "Environment model"
     )]
     pub sym_stdin: Option<u32>,
@@ -37,10 +48,11 @@ pub struct RuntimeArgs {
     /// Lets one read and one write fail with EIO (symbolic read_fail/write_fail).
     #[arg(long = "fd-fail", help_heading = "Environment model")]
     pub fd_fail: bool,
-    /// Like --fd-fail, with up to N failures.
+    /// Like --fd-fail, with up to N failures (0 to 10^8).
     #[arg(
         long = "max-fail",
         value_name = "N",
+        value_parser = size_parser(),
         help_heading = "Environment model"
     )]
     pub max_fail: Option<u32>,
@@ -51,6 +63,16 @@ pub struct RuntimeArgs {
         help_heading = "Environment model"
     )]
     pub host_file: Vec<PathBuf>,
+    /// The largest --host-file accepted, in bytes (at most 1 GiB); a larger file, or one that
+    /// is not a regular file (a device, a FIFO, a directory), is refused before exploring.
+    #[arg(
+        long = "max-host-file-size",
+        value_name = "BYTES",
+        default_value_t = DEFAULT_MAX_HOST_FILE_SIZE,
+        value_parser = clap::value_parser!(u64).range(0..=1 << 30),
+        help_heading = "Environment model"
+    )]
+    pub max_host_file_size: u64,
     /// Does not link sear's C runtime (libc and the POSIX model); the program's main is
     /// called directly and library calls are unsupported.
     #[arg(long = "no-runtime", help_heading = "Environment model")]
@@ -116,8 +138,7 @@ impl RuntimeArgs {
         let mut files = Vec::new();
         let mut infos = Vec::new();
         for path in &self.host_file {
-            let contents =
-                std::fs::read(path).with_context(|| format!("--host-file {}", path.display()))?;
+            let contents = read_host_file(path, self.max_host_file_size)?;
             let source = path
                 .canonicalize()
                 .with_context(|| format!("--host-file {}", path.display()))?;
@@ -149,12 +170,16 @@ impl RuntimeArgs {
         scratch: &Path,
         with_entry: bool,
         hosts: &[HostFile],
+        target: &sear_ir::Target,
     ) -> Result<PathBuf> {
         let bitcode =
             sear_runtime::write_bitcode(scratch).context("writing the runtime's bitcode")?;
         let table = scratch.join("sear-host-files.ll");
-        std::fs::write(&table, host_files::module(hosts))
-            .with_context(|| format!("writing {}", table.display()))?;
+        std::fs::write(
+            &table,
+            host_files::module_for_target(hosts, &target.data_layout, &target.triple),
+        )
+        .with_context(|| format!("writing {}", table.display()))?;
         let mut inputs = vec![program.to_path_buf()];
         if with_entry {
             inputs.push(bitcode.entry);
@@ -165,6 +190,39 @@ impl RuntimeArgs {
             .map_err(|e| anyhow::anyhow!("linking with sear's runtime: {e}"))?;
         Ok(linked)
     }
+}
+
+/// Reads a --host-file: a regular file of at most `max` bytes.
+fn read_host_file(path: &Path, max: u64) -> Result<Vec<u8>> {
+    use std::io::Read;
+    let what = || format!("--host-file {}", path.display());
+    let metadata = std::fs::metadata(path).with_context(what)?;
+    if !metadata.is_file() {
+        let kind = if metadata.is_dir() {
+            "a directory"
+        } else {
+            "not a regular file (a device, FIFO or socket)"
+        };
+        bail!("--host-file {}: is {kind}", path.display());
+    }
+    let too_big = |size: u64| {
+        anyhow::anyhow!(
+            "--host-file {}: {size} bytes is more than --max-host-file-size ({max} bytes)",
+            path.display()
+        )
+    };
+    if metadata.len() > max {
+        return Err(too_big(metadata.len()));
+    }
+    // The file may grow after the check: never read more than the limit.
+    let mut contents = Vec::with_capacity(metadata.len() as usize);
+    std::fs::File::open(path)
+        .and_then(|f| f.take(max + 1).read_to_end(&mut contents))
+        .with_context(what)?;
+    if contents.len() as u64 > max {
+        return Err(too_big(contents.len() as u64));
+    }
+    Ok(contents)
 }
 
 #[cfg(test)]

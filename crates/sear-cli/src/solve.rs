@@ -51,33 +51,33 @@ pub fn run_solve(args: &SolveArgs) -> Result<i32> {
                 model = None;
                 match solver.check_sat(&assertions, &meta) {
                     Ok(Some(m)) => {
-                        println!("sat");
+                        crate::term::outln!("sat");
                         if args.model {
-                            print!("{}", print_model(&m, &script));
+                            crate::term::out!("{}", print_model(&m, &script));
                         }
                         model = Some(m);
                     }
-                    Ok(None) => println!("unsat"),
-                    Err(SolverError::Timeout) => println!("unknown"),
+                    Ok(None) => crate::term::outln!("unsat"),
+                    Err(SolverError::Timeout) => crate::term::outln!("unknown"),
                     Err(e) => {
-                        println!("unknown");
-                        eprintln!("sear solve: {e}");
+                        crate::term::outln!("unknown");
+                        crate::term::errln!("sear solve: {e}");
                         code = 1;
                     }
                 }
             }
             Command::GetModel => match &model {
-                Some(m) => print!("{}", print_model(m, &script)),
-                None => println!("(error \"no model available\")"),
+                Some(m) => crate::term::out!("{}", print_model(m, &script)),
+                None => crate::term::outln!("(error \"no model available\")"),
             },
             Command::GetValue(values) => match &model {
-                Some(m) => print!("{}", print_values(values, m)),
-                None => println!("(error \"no model available\")"),
+                Some(m) => crate::term::out!("{}", print_values(values, m)),
+                None => crate::term::outln!("(error \"no model available\")"),
             },
             Command::Push(n) => scopes.extend((0..*n).map(|_| Vec::new())),
             Command::Pop(n) => {
                 if *n as usize >= scopes.len() {
-                    println!(
+                    crate::term::outln!(
                         "(error \"pop {n} exceeds the {} open scopes\")",
                         scopes.len() - 1
                     );
@@ -86,13 +86,13 @@ pub fn run_solve(args: &SolveArgs) -> Result<i32> {
                     scopes.truncate(scopes.len() - *n as usize);
                 }
             }
-            Command::Echo(s) => println!("{s}"),
+            Command::Echo(s) => crate::term::outln!("{s}"),
             Command::Exit => break,
             Command::Ignored(_) => {}
         }
     }
     if args.stats {
-        eprintln!("{}", serde_json::to_string_pretty(&solver.stats())?);
+        crate::term::errln!("{}", serde_json::to_string_pretty(&solver.stats())?);
     }
     Ok(code)
 }

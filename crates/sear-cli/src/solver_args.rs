@@ -11,8 +11,8 @@ use sear_solver::{
 /// Options of the solver chain.
 #[derive(Debug, Clone, clap::Args)]
 pub struct SolverArgs {
-    /// Timeout per solver query, in seconds (0 = none).
-    #[arg(long, value_name = "SECS", default_value_t = 0.0)]
+    /// Timeout per solver query, in seconds (0 = none; at most 10^9).
+    #[arg(long, value_name = "SECS", default_value_t = 0.0, value_parser = crate::values::seconds)]
     pub max_solver_time: f64,
     /// Disable constraint-independence slicing.
     #[arg(long)]
@@ -44,8 +44,9 @@ pub struct SolverArgs {
     /// Confirm every pre-check UNSAT with plain Z3 (a disagreement is a solver failure).
     #[arg(long)]
     pub validate_precheck: bool,
-    /// The portfolio core's time budget for Z3 per query before it asks the eager core.
-    #[arg(long, value_name = "SECS", default_value_t = ArrayConfig::default().portfolio_switch.as_secs_f64())]
+    /// The portfolio core's time budget for Z3 per query before it asks the eager core
+    /// (seconds, above 0 and at most 10^9).
+    #[arg(long, value_name = "SECS", default_value_t = ArrayConfig::default().portfolio_switch.as_secs_f64(), value_parser = crate::values::positive_seconds)]
     pub core_switch_time: f64,
     /// The pre-check's limit on linear rows per query.
     #[arg(long, value_name = "N", default_value_t = ArrayConfig::default().precheck_max_rows)]

@@ -260,3 +260,204 @@ fn unsupported_external_function_is_an_exec_error_naming_it() {
     assert_eq!(errors[0]["line"], 3);
     assert!(tmp.path().join("out/test000001.exec.err").is_file());
 }
+
+/// Runs sear with stdout and stderr connected to pipes whose reading ends are closed (like
+/// `sear ... 2>&1 | head -c1` after head has exited): every write fails with EPIPE.
+fn sear_closed_pipes(args: &[&str], cwd: &Path) -> std::process::ExitStatus {
+    let (reader, writer) = std::io::pipe().unwrap();
+    drop(reader);
+    let mut child = Command::new(env!("CARGO_BIN_EXE_sear"))
+        .args(args)
+        .current_dir(cwd)
+        .stdout(writer.try_clone().unwrap())
+        .stderr(writer)
+        .spawn()
+        .expect("sear runs");
+    child.wait().unwrap()
+}
+
+const PRINTING: &str = r#"
+#include "klee/klee.h"
+int main(void) {
+    int x;
+    klee_make_symbolic(&x, sizeof x, "x");
+    klee_print_expr("x", x);
+    int *p = 0;
+    if (x == 1) return *p;
+    if (x == 2) return 10 / (x - 2);
+    return 0;
+}
+"#;
+
+#[test]
+fn closed_stdout_and_stderr_lose_nothing() {
+    let tmp = tempfile::tempdir().unwrap();
+    write(tmp.path(), "p.c", PRINTING);
+    let status = sear_closed_pipes(&["run", "--output-dir", "out", "p.c"], tmp.path());
+    assert!(status.success(), "sear run: {status}");
+    let s = summary(&tmp.path().join("out"));
+    assert_eq!(s["tests"].as_u64(), Some(3));
+    assert!(tmp.path().join("out/test000003.ktest").is_file());
+    let status = sear_closed_pipes(&["ktest", "out/test000001.ktest"], tmp.path());
+    assert!(status.success(), "sear ktest: {status}");
+    let status = sear_closed_pipes(&["replay", "--json", "out"], tmp.path());
+    assert!(status.success(), "sear replay --json: {status}");
+    let status = sear_closed_pipes(&["replay", "out"], tmp.path());
+    assert!(status.success(), "sear replay: {status}");
+    write(
+        tmp.path(),
+        "q.smt2",
+        "(declare-fun a () (_ BitVec 8))\n(assert (= a #x01))\n(check-sat)\n(get-model)\n",
+    );
+    let status = sear_closed_pipes(&["solve", "--stats", "q.smt2"], tmp.path());
+    assert!(status.success(), "sear solve: {status}");
+    // A failing command reports its error to a closed stderr without a panic.
+    let status = sear_closed_pipes(&["run", "nope.c"], tmp.path());
+    assert_eq!(status.code(), Some(1));
+}
+
+#[test]
+fn host_files_must_be_small_regular_files() {
+    let tmp = tempfile::tempdir().unwrap();
+    write(tmp.path(), "p.c", "int main(void) { return 0; }\n");
+    write(tmp.path(), "small.txt", "0123456789");
+    // /dev/zero would be read forever.
+    let o = sear(
+        &[
+            "run",
+            "--output-dir",
+            "out",
+            "--host-file",
+            "/dev/zero",
+            "p.c",
+        ],
+        tmp.path(),
+    );
+    assert_clean_failure(&o, "--host-file /dev/zero: is not a regular file");
+    let o = sear(&["run", "--host-file", ".", "p.c"], tmp.path());
+    assert_clean_failure(&o, "is a directory");
+    let o = sear(
+        &[
+            "run",
+            "--max-host-file-size",
+            "9",
+            "--host-file",
+            "small.txt",
+            "p.c",
+        ],
+        tmp.path(),
+    );
+    assert_clean_failure(&o, "10 bytes is more than --max-host-file-size (9 bytes)");
+    assert!(!tmp.path().join("out").exists());
+    let o = sear(
+        &[
+            "run",
+            "--no-progress",
+            "--output-dir",
+            "ok",
+            "--max-host-file-size",
+            "10",
+            "--host-file",
+            "small.txt",
+            "p.c",
+        ],
+        tmp.path(),
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    // The host-file table has the program's data layout: linking is silent.
+    assert!(!stderr(&o).contains("warning"), "{}", stderr(&o));
+}
+
+#[test]
+fn numeric_options_are_range_checked() {
+    let tmp = tempfile::tempdir().unwrap();
+    write(tmp.path(), "p.c", "int main(void) { return 0; }\n");
+    write(tmp.path(), "q.smt2", "(check-sat)\n");
+    let cases: &[(&[&str], &str)] = &[
+        (&["run", "--max-time=-1", "p.c"], "seconds from 0 to"),
+        (&["run", "--max-time", "inf", "p.c"], "not a finite number"),
+        (&["run", "--max-time", "nan", "p.c"], "not a finite number"),
+        (&["run", "--max-time", "1e300", "p.c"], "seconds from 0 to"),
+        (
+            &["run", "--max-solver-time", "1e300", "p.c"],
+            "seconds from 0 to",
+        ),
+        (
+            &["solve", "--max-solver-time", "1e300", "q.smt2"],
+            "seconds from 0 to",
+        ),
+        (&["run", "--core-switch-time", "0", "p.c"], "above 0"),
+        (&["run", "-O", "9", "p.c"], "0..=3"),
+        (&["run", "--sym-arg", "4000000000", "p.c"], "0..=100000000"),
+        (&["run", "--sym-stdin=-5", "p.c"], "--sym-stdin"),
+        (&["run", "--max-stack-frames", "0", "p.c"], "1..=1048576"),
+        (&["run", "--max-memory", "0", "p.c"], "1..="),
+        (
+            &["run", "--array-value-ratio", "2", "p.c"],
+            "ratio from 0 to 1",
+        ),
+        (&["replay", "--timeout=-1", "."], "--timeout"),
+        (&["replay", "--timeout", "1e300", "."], "above 0"),
+    ];
+    for (args, needle) in cases {
+        let o = sear(args, tmp.path());
+        assert_clean_failure(&o, needle);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {}", stderr(&o));
+    }
+    // Among the program's arguments, the model's options are checked by sear too.
+    let o = sear(&["run", "p.c", "x", "--sym-arg", "4000000000"], tmp.path());
+    assert_clean_failure(&o, "a number from 0 to 100000000, not 4000000000");
+}
+
+#[test]
+fn bad_inputs_get_readable_messages() {
+    let tmp = tempfile::tempdir().unwrap();
+    // A directory is not a missing file.
+    let o = sear(&["run", "."], tmp.path());
+    assert_clean_failure(&o, ".: is a directory");
+    // Binary garbage is never echoed.
+    std::fs::write(tmp.path().join("g.bc"), b"\x00\x1b[31mgarbage\xff\xfe\n").unwrap();
+    std::fs::write(tmp.path().join("g.ll"), b"\x00\x1b[31mgarbage\xff\xfe\n").unwrap();
+    for name in ["g.bc", "g.ll"] {
+        let o = sear(&["run", name], tmp.path());
+        assert_clean_failure(&o, "not LLVM bitcode or IR");
+        assert!(!o.stderr.contains(&0x1b), "{name}: raw bytes echoed");
+        assert!(!stderr(&o).contains("garbage"), "{name}: contents echoed");
+    }
+    // Truncated bitcode.
+    write(tmp.path(), "p.c", "int main(void) { return 0; }\n");
+    let clang = sear_ir::frontend::find_tool("clang-19", "clang").unwrap();
+    let status = Command::new(clang)
+        .args(["-c", "-emit-llvm", "-o", "p.bc", "p.c"])
+        .current_dir(tmp.path())
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let bitcode = std::fs::read(tmp.path().join("p.bc")).unwrap();
+    std::fs::write(tmp.path().join("t.bc"), &bitcode[..bitcode.len() / 3]).unwrap();
+    let o = sear(&["run", "t.bc"], tmp.path());
+    assert_clean_failure(
+        &o,
+        "t.bc: cannot parse LLVM IR: truncated or corrupt bitcode",
+    );
+    // A bitcode program runs without the data-layout warning of llvm-link.
+    let o = sear(
+        &["run", "--no-progress", "--output-dir", "b", "p.bc"],
+        tmp.path(),
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(!stderr(&o).contains("warning"), "{}", stderr(&o));
+    // So does textual IR without a data layout (sear assumes x86-64's, as the runtime has).
+    write(tmp.path(), "n.ll", "define i32 @main() {\n  ret i32 0\n}\n");
+    let o = sear(
+        &["run", "--no-progress", "--output-dir", "n", "n.ll"],
+        tmp.path(),
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(!stderr(&o).contains("warning"), "{}", stderr(&o));
+    // An output directory that cannot be created: the OS error once.
+    let o = sear(&["run", "--output-dir", "/proc/no/such", "p.c"], tmp.path());
+    assert_clean_failure(&o, "/proc/no/such");
+    let err = stderr(&o);
+    assert_eq!(err.matches("No such file or directory").count(), 1, "{err}");
+}

@@ -186,6 +186,8 @@ fn check_replay(name: &str, out: &Path) -> Vec<String> {
         .contains(&outcome)
         {
             Some(format!("native run ended with {outcome}"))
+        } else if outcome == "undefined_function" && expected_kind != Some("exec") {
+            Some("native run called a function nothing defines".to_string())
         } else if expected_kind.is_none() && native_error {
             Some("native error sear did not report".to_string())
         } else if test["output"]["output"] == "mismatch" {

@@ -11,6 +11,14 @@ mod runtime_dir;
 #[path = "../src/replay/mod.rs"]
 mod replay;
 
+#[allow(dead_code, unused_imports, unused_macros)]
+#[path = "../src/term.rs"]
+mod term;
+
+#[allow(dead_code)]
+#[path = "../src/values.rs"]
+mod values;
+
 use std::path::{Path, PathBuf};
 
 use replay::outcome::NativeOutcome;

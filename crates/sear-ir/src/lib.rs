@@ -40,6 +40,30 @@ pub fn load_module(path: &Path) -> Result<Module, IrError> {
     Ok(module)
 }
 
+/// The data layout and target triple of a module.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Target {
+    /// The data layout string: the module's, or the x86-64 layout sear assumes (and the
+    /// runtime has) when it names none.
+    pub data_layout: String,
+    /// The target triple (empty when the module names none).
+    pub triple: String,
+}
+
+/// Reads `path` (bitcode or textual IR) and returns its target, without lowering it; fails
+/// like [`load_module`] when the file does not parse.
+pub fn module_target(path: &Path) -> Result<Target, IrError> {
+    let parsed = llvm::LlvmModule::parse(path).map_err(|e| hint_c_source(e, path))?;
+    let mut data_layout = parsed.data_layout();
+    if data_layout.is_empty() {
+        data_layout = lower::X86_64_LAYOUT.to_string();
+    }
+    Ok(Target {
+        data_layout,
+        triple: parsed.target_triple(),
+    })
+}
+
 /// Adds a hint to parse errors of files that look like C sources.
 fn hint_c_source(error: IrError, path: &Path) -> IrError {
     match error {

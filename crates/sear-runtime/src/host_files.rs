@@ -14,9 +14,21 @@ pub struct HostFile {
     pub contents: Vec<u8>,
 }
 
-/// The LLVM IR text of the table.
+/// The LLVM IR text of the table, with no target.
 pub fn module(files: &[HostFile]) -> String {
+    module_for_target(files, "", "")
+}
+
+/// The LLVM IR text of the table for the program's data layout and target triple (empty:
+/// none), so that linking it with the program is silent.
+pub fn module_for_target(files: &[HostFile], data_layout: &str, triple: &str) -> String {
     let mut ir = String::from("; sear --host-file table (generated)\n");
+    if !data_layout.is_empty() {
+        let _ = writeln!(ir, "target datalayout = \"{}\"", ir_escape(data_layout));
+    }
+    if !triple.is_empty() {
+        let _ = writeln!(ir, "target triple = \"{}\"", ir_escape(triple));
+    }
     let _ = writeln!(ir, "@__sear_host_file_count = constant i32 {}", files.len());
     let mut entries = Vec::new();
     for (i, file) in files.iter().enumerate() {
@@ -52,6 +64,19 @@ pub fn module(files: &[HostFile]) -> String {
     ir
 }
 
+/// `text` with `"`, `\\` and non-printable characters as `\\XX` escapes (for IR strings).
+fn ir_escape(text: &str) -> String {
+    let mut out = String::new();
+    for b in text.bytes() {
+        if b == b'"' || b == b'\\' || !(0x20..0x7f).contains(&b) {
+            let _ = write!(out, "\\{b:02X}");
+        } else {
+            out.push(b as char);
+        }
+    }
+    out
+}
+
 /// An IR string constant (`c"..."`), or `zeroinitializer` when empty.
 fn bytes(data: &[u8]) -> String {
     if data.is_empty() {
@@ -81,6 +106,20 @@ mod tests {
         assert!(
             ir.contains("@__sear_host_files = constant [0 x { ptr, ptr, i64 }] zeroinitializer")
         );
+    }
+
+    #[test]
+    fn target_is_the_programs() {
+        let ir = module_for_target(&[], "e-m:e-i64:64", "x86_64-pc-linux-gnu");
+        assert!(
+            ir.contains("target datalayout = \"e-m:e-i64:64\"\n"),
+            "{ir}"
+        );
+        assert!(
+            ir.contains("target triple = \"x86_64-pc-linux-gnu\"\n"),
+            "{ir}"
+        );
+        assert!(!module(&[]).contains("target"));
     }
 
     #[test]

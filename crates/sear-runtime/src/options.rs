@@ -34,6 +34,9 @@ pub const MAX_SYM_ARGS: u32 = 100;
 /// Most symbolic files (A to Z).
 pub const MAX_SYM_FILES: u32 = 26;
 
+/// The largest number any option accepts (sizes and counts; the counts have lower limits).
+pub const MAX_OPTION_VALUE: u32 = 100_000_000;
+
 /// Size of the symbolic stdout (`--sym-stdout`).
 pub const SYM_STDOUT_SIZE: usize = 1024;
 
@@ -110,10 +113,15 @@ fn number(args: &[String], at: usize, usage: &str) -> Result<u32, OptionError> {
     let Some(text) = args.get(at) else {
         return err(usage);
     };
-    if text.is_empty() || !text.bytes().all(|b| b.is_ascii_digit()) || text.len() > 9 {
+    if text.is_empty() || !text.bytes().all(|b| b.is_ascii_digit()) {
         return err(usage);
     }
-    text.parse().map_err(|_| OptionError(usage.into()))
+    match text.parse::<u64>() {
+        Ok(n) if n <= MAX_OPTION_VALUE as u64 => Ok(n as u32),
+        _ => err(format!(
+            "{usage} (a number from 0 to {MAX_OPTION_VALUE}, not {text})"
+        )),
+    }
 }
 
 impl ModelOptions {
@@ -399,6 +407,14 @@ mod tests {
             assert!(ModelOptions::parse(&strings(bad)).is_err(), "{bad:?}");
         }
         assert!(ModelOptions::parse(&strings(&["--sym-args", "0", "101", "1"])).is_err());
+        // Numbers beyond the range name it.
+        let e = ModelOptions::parse(&strings(&["--sym-arg", "4000000000"])).unwrap_err();
+        assert!(
+            e.0.contains("a number from 0 to 100000000, not 4000000000"),
+            "{}",
+            e.0
+        );
+        assert!(ModelOptions::parse(&strings(&["--sym-arg", "100000000"])).is_ok());
     }
 
     #[test]

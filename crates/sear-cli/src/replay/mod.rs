@@ -46,8 +46,8 @@ pub struct ReplayArgs {
     /// Defines a macro, NAME or NAME=VALUE (repeatable).
     #[arg(short = 'D', value_name = "NAME[=VALUE]")]
     pub defines: Vec<String>,
-    /// Time limit per test, in seconds.
-    #[arg(long, value_name = "SECS", default_value_t = 10.0)]
+    /// Time limit per test, in seconds (above 0, at most 10^9).
+    #[arg(long, value_name = "SECS", default_value_t = 10.0, value_parser = crate::values::positive_seconds)]
     pub timeout: f64,
     /// Prints a JSON report instead of text.
     #[arg(long)]
@@ -118,9 +118,9 @@ pub struct Summary {
 pub fn run_replay(args: &ReplayArgs) -> Result<i32> {
     let report = replay(args)?;
     if args.json {
-        println!("{}", serde_json::to_string_pretty(&report)?);
+        crate::term::outln!("{}", serde_json::to_string_pretty(&report)?);
     } else {
-        print!("{}", format_report(&report));
+        crate::term::out!("{}", format_report(&report));
     }
     Ok(
         if report.summary.not_reproduced == 0 && report.summary.output_mismatches == 0 {

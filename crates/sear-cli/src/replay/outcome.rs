@@ -79,6 +79,12 @@ pub enum NativeOutcome {
         /// The replay runtime's message.
         message: String,
     },
+    /// The program called a function nothing defines natively (the replay build's stub;
+    /// sear reports such calls as `exec` errors).
+    UndefinedFunction {
+        /// The function's name.
+        name: String,
+    },
     /// The test could not be set up (unreadable `.ktest` and the like).
     SetupError {
         /// What went wrong.
@@ -120,6 +126,9 @@ impl fmt::Display for NativeOutcome {
             NativeOutcome::AssumptionViolated { message } => write!(f, "{message}"),
             NativeOutcome::InputMismatch { message } => write!(f, "{message}"),
             NativeOutcome::SetupError { message } => write!(f, "replay setup error: {message}"),
+            NativeOutcome::UndefinedFunction { name } => {
+                write!(f, "called {name}, which is not defined natively")
+            }
         }
     }
 }
@@ -203,6 +212,14 @@ fn classify_exit(code: i32, stderr: &str) -> NativeOutcome {
 }
 
 fn classify_abort(stderr: &str) -> NativeOutcome {
+    if let Some(name) = stderr.lines().find_map(|l| {
+        l.strip_prefix(super::build::UNDEFINED_FUNCTION_MARKER)
+            .and_then(|rest| rest.strip_suffix(" called"))
+    }) {
+        return NativeOutcome::UndefinedFunction {
+            name: name.to_string(),
+        };
+    }
     if stderr
         .lines()
         .any(|l| l.starts_with("sear-replay: reach_error reached"))

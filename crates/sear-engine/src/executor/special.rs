@@ -216,7 +216,11 @@ impl Executor<'_> {
                 };
                 let message = format!("{text}:{shown}");
                 self.output.message(&message);
-                eprintln!("{message}");
+                // stderr may be a closed pipe: a failed write must not end the run.
+                let _ = std::io::Write::write_all(
+                    &mut std::io::stderr(),
+                    format!("{message}\n").as_bytes(),
+                );
                 None
             }
             Nop => None,

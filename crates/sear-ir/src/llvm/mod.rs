@@ -79,6 +79,35 @@ unsafe fn take_message(msg: *mut c_char) -> String {
     text
 }
 
+/// Whether `bytes` are not text: NUL or other control bytes (besides tab, newline, carriage
+/// return and form feed) in the first 4 KiB, or invalid UTF-8.
+fn looks_binary(bytes: &[u8]) -> bool {
+    let head = &bytes[..bytes.len().min(4096)];
+    let control = head
+        .iter()
+        .any(|&b| b < 0x20 && !matches!(b, b'\t' | b'\n' | b'\r' | 0x0c) || b == 0x7f);
+    let text = match std::str::from_utf8(head) {
+        Ok(_) => true,
+        // A multi-byte character cut by the 4 KiB window is still text.
+        Err(e) => e.error_len().is_none(),
+    };
+    control || !text
+}
+
+/// `text` with control characters (other than newlines and tabs) escaped, so that an LLVM
+/// message quoting a line of the input cannot write raw bytes to the terminal.
+fn printable(text: &str) -> String {
+    text.chars()
+        .map(|c| {
+            if c.is_control() && c != '\n' && c != '\t' {
+                c.escape_default().to_string()
+            } else {
+                c.to_string()
+            }
+        })
+        .collect()
+}
+
 /// Converts a (pointer, length) string returned by LLVM into an owned string.
 ///
 /// # Safety
@@ -112,10 +141,12 @@ impl LlvmModule {
             source,
         })?;
         let is_bitcode = bytes.starts_with(b"BC\xC0\xDE") || bytes.starts_with(b"\xDE\xC0\x17\x0B");
-        if path.extension().is_some_and(|e| e == "bc") && !is_bitcode {
+        // Never echo the file's bytes: a binary file that is not bitcode is rejected here,
+        // before LLVM's text parser quotes the offending line.
+        if !is_bitcode && (path.extension().is_some_and(|e| e == "bc") || looks_binary(&bytes)) {
             return Err(IrError::Parse {
                 path: path.to_path_buf(),
-                message: "not an LLVM bitcode file (no bitcode signature)".to_string(),
+                message: "not LLVM bitcode or IR".to_string(),
             });
         }
         let buffer_name = CString::new(path.display().to_string().replace('\0', "?"))
@@ -144,9 +175,15 @@ impl LlvmModule {
             let message = take_message(message);
             if failed != 0 || this.module.is_null() {
                 this.module = std::ptr::null_mut();
+                let details = printable(&this.with_diagnostics(message));
+                let message = if is_bitcode {
+                    format!("truncated or corrupt bitcode ({details})")
+                } else {
+                    details
+                };
                 return Err(IrError::Parse {
                     path: path.to_path_buf(),
-                    message: this.with_diagnostics(message),
+                    message,
                 });
             }
             let mut message: *mut c_char = std::ptr::null_mut();
