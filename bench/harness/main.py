@@ -12,7 +12,7 @@ import shutil
 import subprocess
 import sys
 
-from . import manifest, prepare, report, runner
+from . import klee, manifest, prepare, report, runner
 
 REPO = os.path.dirname(manifest.BENCH_DIR)
 
@@ -46,6 +46,10 @@ def parse_args(argv):
     p.add_argument("--smoke", action="store_true",
                    help="the smoke subset: programs with smoke_size, the `smoke` set, one repetition")
     p.add_argument("--sear", help="the sear binary [builds target/release/sear with cargo]")
+    p.add_argument("--klee", default=os.environ.get("KLEE_RUN"),
+                   help="KLEE's klee-run wrapper, for configurations with engine = \"klee\" "
+                        "(../shared/tools/klee/build-klee.sh) [$KLEE_RUN; without it they are "
+                        "reported as unsupported]")
     p.add_argument("--out", help="output directory [bench/results/<timestamp>]")
     p.add_argument("--collect-queries", metavar="DIR",
                    help="also log the core-solver queries of the first repetition into DIR/<program>/<config>")
@@ -55,6 +59,16 @@ def parse_args(argv):
     p.add_argument("--programs-file", help=argparse.SUPPRESS)
     p.add_argument("--configs-file", help=argparse.SUPPRESS)
     return p.parse_args(argv)
+
+
+def run_klee(spec: runner.RunSpec, klee_run: str | None) -> dict:
+    """A KLEE run, or an `unsupported` record when no KLEE was given."""
+    if not klee_run or not os.access(klee_run, os.X_OK):
+        rec = runner.empty_record(spec, [])
+        rec["status"] = runner.UNSUPPORTED
+        rec["message"] = "no KLEE: pass --klee PATH/TO/klee-run or set KLEE_RUN"
+        return rec
+    return klee.run(spec, klee_run)
 
 
 def find_sear(args) -> str:
@@ -213,7 +227,10 @@ def main(argv=None) -> int:
                         if os.path.exists(spec.out_dir):
                             shutil.rmtree(spec.out_dir)
                         os.makedirs(os.path.dirname(spec.out_dir), exist_ok=True)
-                        rec = runner.run(spec)
+                        if c.engine == "klee":
+                            rec = run_klee(spec, args.klee)
+                        else:
+                            rec = runner.run(spec)
                         if rec["status"] == runner.UNSUPPORTED:
                             unsupported[c.name] = rec
                     rec["rep"] = rep

@@ -41,12 +41,14 @@ class Program:
 
 @dataclass
 class Config:
-    """A named configuration: extra `sear run` arguments."""
+    """A named configuration: extra `sear run` arguments (or, with engine `klee`, extra
+    arguments of KLEE, for side-by-side rows)."""
 
     name: str
     args: list[str]
     search: list[str] = field(default_factory=lambda: ["dfs"])
     description: str = ""
+    engine: str = "sear"
 
 
 @dataclass
@@ -122,7 +124,10 @@ def load(programs_path: str | None = None, configs_path: str | None = None) -> S
             args=_str_list(t.get("args"), where + ".args"),
             search=[search] if isinstance(search, str) else _str_list(search, where + ".search"),
             description=t.get("description", ""),
+            engine=t.get("engine", "sear"),
         )
+        if configs[name].engine not in ("sear", "klee"):
+            raise ManifestError(f"{where}: engine must be `sear` or `klee`")
     baseline = c.get("baseline", "default")
     if baseline not in configs:
         raise ManifestError(f"{configs_path}: baseline `{baseline}` is not a configuration")

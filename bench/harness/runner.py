@@ -105,10 +105,9 @@ def solver_seconds(summary: dict) -> float:
     return max(float(summary.get("solver_time_s", 0.0)), layer_max)
 
 
-def run(spec: RunSpec) -> dict:
-    """Runs sear and returns the result record."""
-    cmd = command(spec)
-    rec = {
+def empty_record(spec: RunSpec, cmd: list[str]) -> dict:
+    """A result record with every metric unknown and status `failed`."""
+    return {
         "program": spec.program.name, "size": spec.size, "config": spec.config.name,
         "status": FAILED, "exit_code": None, "message": "", "wall_s": None,
         "time_s": None, "instructions": None, "paths": None, "completed_paths": None,
@@ -116,6 +115,12 @@ def run(spec: RunSpec) -> dict:
         "solver_s": None, "solver_share": None, "stop_reason": None, "solver_timeouts": None,
         "traces": None, "command": cmd,
     }
+
+
+def run(spec: RunSpec) -> dict:
+    """Runs sear and returns the result record."""
+    cmd = command(spec)
+    rec = empty_record(spec, cmd)
     # a hard deadline well past the budget: sear stops itself at --max-time, but clang,
     # a query that ignores its timeout, or test writing could overrun
     deadline = (spec.budget if spec.budget > 0 else 3600) * 2 + spec.query_timeout + 60

@@ -7,7 +7,7 @@ import tempfile
 import unittest
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-from harness import manifest, report, runner, solvers  # noqa: E402
+from harness import klee, main, manifest, report, runner, solvers  # noqa: E402
 
 
 def rec(program, config, status, time_s=1.0, paths=2, instructions=100, rep=0):
@@ -78,6 +78,40 @@ class RunnerTest(unittest.TestCase):
             r = runner.run(spec)
         self.assertEqual(r["status"], runner.FAILED)
         self.assertIn("cannot start", r["message"])
+
+
+class KleeTest(unittest.TestCase):
+    def test_command_carries_sizes_search_and_budget(self):
+        suite = manifest.load()
+        p = suite.programs["lex-ini"]
+        spec = runner.RunSpec("sear", p, suite.configs["klee-stp-aa"], "/b/lex-ini.c",
+                              ["-I", "/lexers"], 3, 30, 10, 1, "/out/k")
+        cmd, env = klee.command(spec, "/k/klee-run")
+        self.assertEqual(cmd[:2], ["/k/klee-run", "/b/lex-ini.c"])
+        for flag in ("--search=dfs", "--max-time=30s", "--max-solver-time=10s",
+                     "--optimize-array=all"):
+            self.assertIn(flag, cmd)
+        self.assertEqual(env["KLEE_OUT"], "/out/k")
+        self.assertEqual(env["KLEE_CFLAGS"], "-DSIZE=3 -I/lexers")
+
+    def test_without_klee_the_configuration_is_unsupported(self):
+        suite = manifest.load()
+        p = suite.programs["foo5"]
+        spec = runner.RunSpec("sear", p, suite.configs["klee-stp"], p.source, [], 4, 1, 1, 1,
+                              "/nonexistent/o")
+        r = main.run_klee(spec, None)
+        self.assertEqual(r["status"], runner.UNSUPPORTED)
+        self.assertIn("KLEE_RUN", r["message"])
+
+    def test_results_are_read_from_klee_output(self):
+        with tempfile.TemporaryDirectory() as d:
+            with open(os.path.join(d, "info"), "w") as f:
+                f.write("KLEE: done: total instructions = 120\n"
+                        "KLEE: done: completed paths = 4\nKLEE: done: generated tests = 5\n")
+            open(os.path.join(d, "test000001.ptr.err"), "w").close()
+            self.assertEqual(klee._info_number(open(os.path.join(d, "info")).read(),
+                                               "completed paths"), 4)
+            self.assertEqual(klee._last_stats(d), {})  # no run.stats: no numbers, no crash
 
 
 class ReportTest(unittest.TestCase):
