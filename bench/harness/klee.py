@@ -75,6 +75,7 @@ def run(spec: runner.RunSpec, klee_run: str) -> dict:
     """Runs KLEE and returns a result record like `runner.run`'s."""
     cmd, env = command(spec, klee_run)
     rec = runner.empty_record(spec, cmd)
+    rec["engine"] = "klee"
     deadline = (spec.budget if spec.budget > 0 else 3600) * 2 + spec.query_timeout + 60
     t0 = time.monotonic()
     try:

@@ -46,6 +46,7 @@ def aggregate(records: list[dict]) -> list[dict]:
         sigs = {(r["paths"], r["instructions"], r.get("traces")) for r in rs if r["status"] == DONE}
         row["reps_agree"] = len(sigs) <= 1
         row["traces"] = next((r.get("traces") for r in rs if r.get("traces")), None)
+        row["engine"] = rs[0].get("engine", "sear")
         rows.append(row)
     return rows
 
@@ -62,7 +63,10 @@ def add_ratios(rows: list[dict], baseline: str) -> None:
             r["ratio"] = b["time_s"] / r["time_s"]
             r["ratio_kind"] = "speed-up"
             r["same_paths"] = (r["paths"], r["instructions"]) == (b["paths"], b["instructions"])
-            if r["traces"] and b["traces"]:  # the per-path trace hashes, when sear wrote them
+            if r.get("engine", "sear") != b.get("engine", "sear"):
+                # another engine counts instructions its own way: compare the paths only
+                r["same_paths"] = r["paths"] == b["paths"]
+            elif r["traces"] and b["traces"]:  # the per-path trace hashes, when sear wrote them
                 r["same_paths"] = r["same_paths"] and r["traces"] == b["traces"]
         elif (r["status"] in (DONE, DONE_TIMEOUTS, BUDGET)
               and b["status"] in (DONE, DONE_TIMEOUTS, BUDGET)):

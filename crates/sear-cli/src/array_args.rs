@@ -10,7 +10,8 @@ use sear_expr::array_opt::{ArrayOptConfig, OptMode, ValueLimits};
 pub struct ArrayArgs {
     /// Transform reads of constant and mixed arrays at symbolic offsets before they reach
     /// the solver: none, index (index-based), value (value-based), all (index, then value).
-    #[arg(long, value_name = "MODE", default_value = "none")]
+    /// The default, all, never lost on the bench suite (docs/benchmarks.md, "Defaults").
+    #[arg(long, value_name = "MODE", default_value = "all")]
     pub optimize_array: String,
     /// Value-based: apply only when distinct values / elements is below this ratio (0 to 1).
     #[arg(long, value_name = "R", default_value_t = 1.0, value_parser = crate::values::ratio)]

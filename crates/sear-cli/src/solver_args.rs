@@ -35,8 +35,9 @@ pub struct SolverArgs {
     /// The core solver: z3 (native arrays), eager (native arrays, constant arrays by
     /// assertions), cegar (CEGAR over bit-vectors with type/interval-reduced axioms),
     /// portfolio (z3 for --core-switch-time, then eager) or parallel (z3 and eager racing in
-    /// two threads).
-    #[arg(long, value_name = "CORE", default_value = "z3")]
+    /// two threads). The default, eager, measured fastest on the bench suite
+    /// (docs/benchmarks.md, "Defaults").
+    #[arg(long, value_name = "CORE", default_value = "eager")]
     pub core_solver: String,
     /// The ILP UNSAT pre-check before the core (on/off; the bare flag means on).
     #[arg(long, value_name = "on|off", num_args = 0..=1, require_equals = true, default_missing_value = "on", default_value = "off")]
