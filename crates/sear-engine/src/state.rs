@@ -31,6 +31,9 @@ pub struct Frame {
     pub varargs: Option<u64>,
     /// The caller's slot receiving the return value.
     pub ret_dest: Option<Slot>,
+    /// The width of the scalar the caller expects back, when it differs from what the
+    /// callee returns (a call through a mismatched function type).
+    pub ret_width: Option<u32>,
 }
 
 /// A symbolic object to report in the test case.

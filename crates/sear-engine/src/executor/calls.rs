@@ -164,9 +164,23 @@ impl Executor<'_> {
             _ => &[],
         };
         let dest = inst.dest;
+        let callee = match self.handlers[f.0 as usize] {
+            Handler::Defined => f,
+            Handler::Alias(g) => g,
+            _ => f,
+        };
         match self.handlers[f.0 as usize] {
-            Handler::Defined => self.push_frame(module, state, f, args, arg_types, byval, dest),
-            Handler::Alias(g) => self.push_frame(module, state, g, args, arg_types, byval, dest),
+            Handler::Defined | Handler::Alias(_) => {
+                self.push_frame(module, state, callee, args, arg_types, byval, dest)?;
+                // A call through a mismatched function type (a C89 implicit declaration):
+                // the value returned is fitted to the width the call site expects.
+                let want = scalar_width(module, inst.ty);
+                let have = scalar_width(module, module.function(callee).ret);
+                if want.is_some() && have.is_some() && want != have {
+                    state.frame_mut().ret_width = want;
+                }
+                Ok(())
+            }
             Handler::Special(special) => {
                 self.call_special(module, state, inst, special, &args, arg_types)
             }
@@ -202,7 +216,12 @@ impl Executor<'_> {
             ));
         }
         for (i, v) in args.iter().take(fixed).enumerate() {
-            locals[i] = v.clone();
+            // Arguments of a call through a mismatched function type take the parameter's
+            // width, as KLEE does: truncated, or zero-extended.
+            locals[i] = match scalar_width(module, function.params[i]) {
+                Some(w) if !matches!(v, Value::Aggregate(_)) && v.width() != w => fit(v, w),
+                _ => v.clone(),
+            };
         }
         // `byval` parameters point to the callee's own copy of the caller's bytes.
         let mut allocas = Vec::new();
@@ -230,6 +249,7 @@ impl Executor<'_> {
             allocas,
             varargs,
             ret_dest,
+            ret_width: None,
         });
         Ok(())
     }
@@ -316,6 +336,10 @@ impl Executor<'_> {
             return Err(Termination::Exit(code));
         }
         if let (Some(dest), Some(v)) = (frame.ret_dest, value) {
+            let v = match frame.ret_width {
+                Some(w) if !matches!(v, Value::Aggregate(_)) => fit(&v, w),
+                _ => v,
+            };
             state.frame_mut().locals[dest.0 as usize] = v;
         }
         Ok(())
@@ -358,6 +382,14 @@ impl Executor<'_> {
     /// Bit width of a type's scalar value, for special functions returning values.
     pub(crate) fn return_width(module: &Module, inst: &Inst) -> u32 {
         scalar_width(module, inst.ty).unwrap_or(32)
+    }
+}
+
+/// A scalar value truncated or zero-extended to `width` bits.
+fn fit(v: &Value, width: u32) -> Value {
+    match v {
+        Value::Concrete(bits, _) => Value::concrete(*bits, width),
+        _ => Value::from_expr(Expr::zext_or_trunc(v.to_expr(), width)),
     }
 }
 
