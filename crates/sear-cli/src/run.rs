@@ -56,7 +56,7 @@ pub struct RunArgs {
     /// summary.json's tests_not_written.
     #[arg(long, value_name = "BOOL", default_value_t = true, action = clap::ArgAction::Set)]
     pub dump_states_on_halt: bool,
-    /// Stop at the first error.
+    /// Stop at the first error, and exit with status 1 when one was found (as KLEE does).
     #[arg(long)]
     pub exit_on_error: bool,
     /// The function to start from.
@@ -151,7 +151,11 @@ pub fn run(args: &RunArgs) -> Result<i32> {
     );
     crate::term::errln!("sear: done: generated tests = {}", summary.tests);
     crate::term::errln!("sear: done: errors = {}", summary.errors.len());
-    Ok(exit_code(received.exit_status(), &summary.stop_reason))
+    let status = exit_code(received.exit_status(), &summary.stop_reason);
+    if status == 0 && args.exit_on_error && !summary.errors.is_empty() {
+        return Ok(1);
+    }
+    Ok(status)
 }
 
 /// The exit status of a run: 128 + the signal that stopped it; else 130 (as for SIGINT)

@@ -461,3 +461,32 @@ fn bad_inputs_get_readable_messages() {
     let err = stderr(&o);
     assert_eq!(err.matches("No such file or directory").count(), 1, "{err}");
 }
+
+/// `--exit-on-error` stops at the first error and exits with status 1, as KLEE does (scripts
+/// test the status); without it, or when no error was found, the status is 0.
+#[test]
+fn exit_on_error_exits_with_status_one() {
+    let tmp = tempfile::tempdir().unwrap();
+    write(
+        tmp.path(),
+        "bug.c",
+        "#include \"klee/klee.h\"\nint main(void) { int x; klee_make_symbolic(&x, sizeof x, \"x\");\n\
+         if (x == 42) klee_assert(0);\n return 0; }\n",
+    );
+    write(tmp.path(), "ok.c", "int main(void) { return 0; }\n");
+    let run = |dir: &str, file: &str, flag: bool| {
+        let mut args = vec!["run", "--no-progress", "--output-dir", dir];
+        if flag {
+            args.push("--exit-on-error");
+        }
+        args.push(file);
+        sear(&args, tmp.path())
+    };
+    let o = run("a", "bug.c", true);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    assert!(tmp.path().join("a/summary.json").is_file());
+    let o = run("b", "bug.c", false);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let o = run("c", "ok.c", true);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+}
