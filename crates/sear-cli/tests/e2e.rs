@@ -1,4 +1,4 @@
-//! End-to-end tests: every C program under `tests/c/` is run through `sear run`, and the
+//! End-to-end tests: every C program (and `.ll` module) under `tests/c/` is run through `sear run`, and the
 //! outcome is compared with expectations written as comments in the program:
 //!
 //! * `// sear-args: ARGS` — extra arguments for `sear run` (default search: dfs).

@@ -12,14 +12,15 @@ pub fn repo_root() -> PathBuf {
         .expect("repository root")
 }
 
-/// The `.c` files of `dir` (relative to the repository root) whose path contains the value
-/// of the environment variable `filter_var` (all when unset), sorted.
+/// The `.c` and `.ll` files of `dir` (relative to the repository root) whose path contains
+/// the value of the environment variable `filter_var` (all when unset), sorted. (In `.ll`
+/// files, expectations are written after `; //`.)
 pub fn c_programs(dir: &str, filter_var: &str) -> Vec<PathBuf> {
     let filter = std::env::var(filter_var).unwrap_or_default();
     let mut files: Vec<PathBuf> = std::fs::read_dir(repo_root().join(dir))
         .unwrap_or_else(|e| panic!("{dir}: {e}"))
         .map(|e| e.expect("dir entry").path())
-        .filter(|p| p.extension().is_some_and(|x| x == "c"))
+        .filter(|p| p.extension().is_some_and(|x| x == "c" || x == "ll"))
         .filter(|p| p.to_string_lossy().contains(&filter))
         .collect();
     files.sort();

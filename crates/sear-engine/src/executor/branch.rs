@@ -204,10 +204,14 @@ impl Executor<'_> {
         }
         let e = value.to_expr();
         let width = e.width();
-        // Group the cases by target, in order of first appearance; the default last.
+        // Group the cases by target, in order of first appearance; the default last. Cases
+        // that go to the default block belong to it: one path per target block, as KLEE.
         let mut targets: Vec<(BlockId, Expr)> = Vec::new();
         let mut none_matches = Expr::true_();
         for (c, block) in cases {
+            if *block == default {
+                continue;
+            }
             let is_case = Expr::eq(Expr::constant(*c, width), e.clone());
             none_matches = Expr::and(none_matches, Expr::not(is_case.clone()));
             match targets.iter_mut().find(|(b, _)| b == block) {
