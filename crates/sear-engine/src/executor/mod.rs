@@ -246,6 +246,8 @@ impl<'o> Executor<'o> {
                 break;
             };
             let result = self.run_quantum(&mut state);
+            let forked = !self.pending.is_empty();
+            let alive = result.is_ok();
             match result {
                 Ok(()) => {
                     self.states.insert(id, state);
@@ -253,6 +255,9 @@ impl<'o> Executor<'o> {
                 Err(termination) => self.terminate(state, termination),
             }
             self.register_pending();
+            if forked && alive {
+                self.searcher.forked(id);
+            }
             self.check_limits();
             if last_progress.elapsed() >= Duration::from_millis(250) {
                 last_progress = Instant::now();

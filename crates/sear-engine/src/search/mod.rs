@@ -30,6 +30,8 @@ pub trait Searcher {
     fn add(&mut self, id: StateId);
     /// Forgets a state that ended.
     fn remove(&mut self, id: StateId);
+    /// Notes that state `id` just forked (its new siblings were added already).
+    fn forked(&mut self, _id: StateId) {}
 }
 
 /// Builds the searcher for a list of kinds (interleaved when there are several).
@@ -78,6 +80,17 @@ impl Searcher for Ordered {
     fn remove(&mut self, id: StateId) {
         if let Some(pos) = self.states.iter().rposition(|s| *s == id) {
             self.states.remove(pos);
+        }
+    }
+    /// Breadth-first: a state that forked goes to the back of the queue, behind its new
+    /// siblings (as KLEE's BFS), so that a loop's continuing path does not starve the rest.
+    fn forked(&mut self, id: StateId) {
+        if self.lifo {
+            return;
+        }
+        if let Some(pos) = self.states.iter().position(|s| *s == id) {
+            self.states.remove(pos);
+            self.states.push(id);
         }
     }
 }
@@ -184,6 +197,11 @@ impl Searcher for Interleaved {
     fn remove(&mut self, id: StateId) {
         for s in &mut self.searchers {
             s.remove(id);
+        }
+    }
+    fn forked(&mut self, id: StateId) {
+        for s in &mut self.searchers {
+            s.forked(id);
         }
     }
 }
