@@ -150,7 +150,11 @@ impl Executor<'_> {
         let width = Self::return_width(module, inst);
         let result: Option<Value> = match special {
             MakeSymbolic => {
-                let name = self.optional_string(state, arg(args, 2)?)?;
+                let mut name = self.optional_string(state, arg(args, 2)?)?;
+                if name.is_empty() {
+                    name = "unnamed".into();
+                    self.warn_once("klee_make_symbolic: renamed empty name to \"unnamed\"");
+                }
                 let size = self.concretize(state, arg(args, 1)?, "klee_make_symbolic size")?;
                 self.make_symbolic(state, arg(args, 0)?, size as u64, &name)?;
                 None
@@ -360,7 +364,9 @@ impl Executor<'_> {
             Lookup::Live(e) => e.clone(),
             _ => return Err(user_error("klee_make_symbolic: invalid pointer")),
         };
-        if !entry.object.contains_range(address, size) {
+        // As KLEE: the whole object, from its start (a part of an object, or a size that is
+        // not the object's, is the caller's mistake).
+        if address != entry.object.address || size != entry.object.size {
             return Err(user_error(format!(
                 "wrong size given to klee_make_symbolic: {size} bytes at offset {} of a {}-byte object",
                 address - entry.object.address,
