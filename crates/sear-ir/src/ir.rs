@@ -588,6 +588,9 @@ pub struct Function {
     pub num_slots: u32,
     /// True when the function has no body (external function or intrinsic).
     pub is_declaration: bool,
+    /// True for an `extern_weak` declaration: its address is null unless something
+    /// defines it.
+    pub is_extern_weak: bool,
     /// Location of the definition, if known.
     pub loc: Option<Loc>,
 }

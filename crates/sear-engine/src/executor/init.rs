@@ -10,7 +10,7 @@ use super::layout;
 use super::memop::Init;
 use super::ops::{self, Scalar};
 use super::step::select_value;
-use super::{EngineError, Executor};
+use super::{EngineError, Executor, Handler};
 use crate::memory::allocator::{Allocator, GLOBAL_BASE, HEAP_BASE, STACK_BASE};
 use crate::memory::{AddressSpace, MemoryObject, ObjectContents, ObjectId, ObjectKind};
 use crate::state::{State, StateId};
@@ -138,6 +138,13 @@ impl Executor<'_> {
             }
             Constant::Undef(ty) | Constant::Zero(ty) => layout::zero_value(module, *ty),
             Constant::GlobalAddr(g) => Value::Concrete(self.global_addrs[g.0 as usize] as u128, 64),
+            // An undefined weak function (nothing defines or implements it) is null.
+            Constant::FuncAddr(f)
+                if module.function(*f).is_extern_weak
+                    && matches!(self.handlers[f.0 as usize], Handler::Missing) =>
+            {
+                Value::Concrete(0, 64)
+            }
             Constant::FuncAddr(f) => Value::Concrete(function_address(*f) as u128, 64),
             Constant::Aggregate { elems, .. } => {
                 let items: Vec<Value> = elems.iter().map(|e| c(self, *e)).collect();

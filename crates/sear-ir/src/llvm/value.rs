@@ -197,6 +197,13 @@ impl<'m> Val<'m> {
         unsafe { LLVMIsDeclaration(self.raw) != 0 }
     }
 
+    /// True for a global value declared `extern_weak` (a weak reference: null when no
+    /// definition is linked in).
+    pub(crate) fn is_extern_weak(self) -> bool {
+        // SAFETY: callers pass global values only.
+        unsafe { LLVMGetLinkage(self.raw) == llvm_sys::LLVMLinkage::LLVMExternalWeakLinkage }
+    }
+
     /// Parameters of a function.
     pub(crate) fn params(self) -> Vec<Val<'m>> {
         // SAFETY: callers pass functions only.

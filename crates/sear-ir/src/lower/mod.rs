@@ -196,6 +196,7 @@ impl<'m> Lowerer<'m> {
             blocks: Vec::new(),
             num_slots: 0,
             is_declaration: f.is_declaration(),
+            is_extern_weak: f.is_extern_weak(),
             loc,
         });
     }
