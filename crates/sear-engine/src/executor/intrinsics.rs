@@ -39,6 +39,7 @@ pub enum Intrinsic {
     Abs,
     StackSave,
     PtrMask,
+    LoadRelative,
     IsFpClass,
     Trap,
     ReturnFalse,
@@ -188,6 +189,8 @@ impl Intrinsic {
             IsFpClass
         } else if stem("ptrmask") {
             PtrMask
+        } else if stem("load.relative") {
+            LoadRelative
         } else if stem("stacksave") {
             StackSave
         } else if stem("trap") || stem("debugtrap") || stem("ubsantrap") {
@@ -288,6 +291,14 @@ impl Executor<'_> {
             Saturating(op) => Some(
                 ops::lift2(a(0)?, a(1)?, &mut |x, y| saturating(op, x, y)).map_err(unsupported)?,
             ),
+            Abs if a(1)?.as_concrete() == Some(1) && is_signed_min(a(0)?) => {
+                // `is_int_min_poison` set and the argument is INT_MIN: the result is poison
+                // (KLEE reports it the same way).
+                return Err(Termination::error(
+                    ErrorKind::Exec,
+                    "llvm.abs called with poison and INT_MIN",
+                ));
+            }
             Ctlz | Cttz | Ctpop | Bswap | BitReverse | Abs => {
                 let x = a(0)?;
                 Some(ops::lift1(x, &mut |v| Ok(unary_bits(intrinsic, v))).map_err(unsupported)?)
@@ -315,6 +326,20 @@ impl Executor<'_> {
                 let x = self.concretize_value(state, a(0)?, "floating-point class test")?;
                 let mask = a(1)?.as_concrete().unwrap_or(0) as u32;
                 Some(ops::lift1(&x, &mut |v| fp_class_test(v, mask)).map_err(unsupported)?)
+            }
+            LoadRelative => {
+                // ptr + sext(load i32 from ptr + offset): a relative table entry.
+                let (p, offset) = (a(0)?, a(1)?);
+                let offset = Value::from_expr(Expr::sext_or_trunc(offset.to_expr(), 64));
+                let at = ops::int_binary(sear_expr::BinOp::Add, p, &offset);
+                let mut bytes = self.read_bytes(state, &at, 4)?;
+                bytes.reverse(); // most significant byte first
+                let rel = Expr::sext(Expr::concat_all(&bytes), 64);
+                Some(ops::int_binary(
+                    sear_expr::BinOp::Add,
+                    p,
+                    &Value::from_expr(rel),
+                ))
             }
             PtrMask => {
                 let (p, mask) = (a(0)?, a(1)?);
@@ -615,4 +640,12 @@ fn float_fn(
         FloatFn::Pow => x.powf(y),
     };
     encode_float(kind, r)
+}
+
+/// True when `v` is the concrete minimum signed value of its width.
+fn is_signed_min(v: &Value) -> bool {
+    match v {
+        Value::Concrete(bits, w) if *w > 0 => *bits == 1u128 << (w - 1),
+        _ => false,
+    }
 }
