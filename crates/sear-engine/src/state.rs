@@ -80,6 +80,9 @@ pub struct State {
     pub trace_hash: u64,
     /// Counter for naming arrays created on this path.
     pub array_counter: u32,
+    /// Set by `klee_set_forking(0)`: a two-way branch whose both sides are feasible
+    /// follows one of them, chosen at random, instead of forking (as KLEE).
+    pub forking_disabled: bool,
     /// Index in the current block of the instruction being executed (the block's
     /// instruction count for its terminator).
     pub current_inst: usize,

@@ -172,6 +172,16 @@ impl Executor<'_> {
         match self.evaluate(state, &c, "fork")? {
             Validity::True => self.jump(module, state, then_block),
             Validity::False => self.jump(module, state, else_block),
+            Validity::Unknown if state.forking_disabled => {
+                // klee_set_forking(0): one side, chosen at random (seeded), as KLEE.
+                if self.rng.bool() {
+                    state.add_constraint(c);
+                    self.jump(module, state, then_block);
+                } else {
+                    state.add_constraint(Expr::not(c));
+                    self.jump(module, state, else_block);
+                }
+            }
             Validity::Unknown => {
                 self.check_depth(state)?;
                 let mut other = self.fork_state(state);

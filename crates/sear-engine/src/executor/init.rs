@@ -40,6 +40,7 @@ impl Executor<'_> {
             cex_preferences: Vec::new(),
             trace_hash: 0,
             array_counter: 0,
+            forking_disabled: false,
             current_inst: 0,
             stack_bytes: 0,
             output: Default::default(),

@@ -19,6 +19,7 @@ use crate::value::Value;
 #[allow(missing_docs)]
 pub enum SpecialFn {
     MakeSymbolic,
+    SetForking,
     Assume,
     Range,
     Int,
@@ -73,7 +74,8 @@ fn lookup(name: &str) -> Option<SpecialFn> {
         "klee_warning_once" => WarningOnce,
         "klee_print_expr" => PrintExpr,
         "klee_print_range" => PrintRange,
-        "klee_open_merge" | "klee_close_merge" | "klee_set_forking" => Nop,
+        "klee_open_merge" | "klee_close_merge" => Nop,
+        "klee_set_forking" => SetForking,
         "klee_is_replay" | "klee_get_errno" => ReturnZero,
         "klee_get_obj_size" => GetObjSize,
         "klee_check_memory_access" => CheckMemoryAccess,
@@ -161,6 +163,11 @@ impl Executor<'_> {
             }
             Assume => {
                 self.assume(state, arg(args, 0)?)?;
+                None
+            }
+            SetForking => {
+                let on = self.concretize(state, arg(args, 0)?, "klee_set_forking")?;
+                state.forking_disabled = on == 0;
                 None
             }
             Range => Some(self.range(state, args)?),
