@@ -354,19 +354,34 @@ void klee_assert_fail(const char *expr, const char *file, unsigned int line,
 
 /* ---- klee.h: diagnostics ------------------------------------------------- */
 
+extern int __asan_address_is_poisoned(void const volatile *addr)
+    __attribute__((weak));
+
+/* The length of a klee.h message: up to its NUL, or (as sear and KLEE read it) up to
+ * the end of its object when it has none, which ASan tells by the poisoned byte after. */
+static int message_length(const char *message) {
+  int n = 0;
+  while (!(__asan_address_is_poisoned && __asan_address_is_poisoned(message + n)) &&
+         message[n])
+    n++;
+  return n;
+}
+
 void klee_warning(const char *message) {
-  fprintf(stderr, "sear-replay: WARNING: %s\n", message);
+  fprintf(stderr, "sear-replay: WARNING: %.*s\n", message_length(message), message);
 }
 
 void klee_warning_once(const char *message) {
   static const char *seen[64];
   static unsigned num_seen;
+  int len = message_length(message);
   for (unsigned i = 0; i < num_seen; i++)
-    if (seen[i] == message || strcmp(seen[i], message) == 0)
+    if (seen[i] == message ||
+        (strncmp(seen[i], message, len) == 0 && seen[i][len] == 0))
       return;
   if (num_seen < sizeof seen / sizeof seen[0])
-    seen[num_seen++] = message;
-  fprintf(stderr, "sear-replay: WARNING ONCE: %s\n", message);
+    seen[num_seen++] = strndup(message, len);
+  fprintf(stderr, "sear-replay: WARNING ONCE: %.*s\n", len, message);
 }
 
 /* The type of the variadic argument is unknown natively, so only the message

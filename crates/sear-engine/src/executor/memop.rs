@@ -658,8 +658,10 @@ impl Executor<'_> {
         })
     }
 
-    /// Reads a NUL-terminated string at a concrete pointer (symbolic bytes are concretised).
-    pub(crate) fn read_c_string(
+    /// A string argument of a klee.h function (names, warnings, messages) at a concrete
+    /// pointer, symbolic bytes concretised: as KLEE reads them, an unterminated one ends at
+    /// the end of its object instead of being an error.
+    pub(crate) fn read_message_string(
         &mut self,
         state: &mut State,
         ptr: &Value,
@@ -676,6 +678,9 @@ impl Executor<'_> {
         let mut offset = address - entry.object.address;
         loop {
             if offset >= entry.object.size {
+                if offset > address - entry.object.address {
+                    break;
+                }
                 return Err(ptr_error("out of bound pointer"));
             }
             let b = match entry.contents.concrete_byte(offset as usize) {

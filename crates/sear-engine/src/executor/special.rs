@@ -335,7 +335,7 @@ impl Executor<'_> {
         if ptr.as_concrete() == Some(0) {
             return Ok("unnamed".into());
         }
-        self.read_c_string(state, ptr, "string argument")
+        self.read_message_string(state, ptr, "string argument")
     }
 
     /// A name for a new array, unique within the run.
