@@ -22,8 +22,9 @@ pub struct RunArgs {
     /// Output directory (default: sear-out-N in the current directory, with a sear-last link).
     #[arg(long, value_name = "DIR")]
     pub output_dir: Option<PathBuf>,
-    /// Search strategy; repeat to interleave: dfs, bfs, random-state, random-path, nurs:covnew.
-    /// Default: random-path interleaved with nurs:covnew.
+    /// Search strategy; repeat to interleave: dfs, bfs, random-state, random-path, or KLEE's
+    /// weighted random searchers nurs:covnew, nurs:md2u, nurs:depth, nurs:rp, nurs:icnt,
+    /// nurs:cpicnt, nurs:qc. Default: random-path interleaved with nurs:covnew.
     #[arg(long = "search", value_name = "NAME")]
     pub search: Vec<String>,
     /// Seed of all random choices.

@@ -3,6 +3,8 @@
 use std::path::PathBuf;
 use std::time::Duration;
 
+use crate::search::weighted::Weight;
+
 /// A search strategy (`--search`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum SearchKind {
@@ -14,8 +16,8 @@ pub enum SearchKind {
     RandomState,
     /// Random walk of the process tree (KLEE's random-path).
     RandomPath,
-    /// Weighted random, favouring states that recently covered new code.
-    CovNew,
+    /// KLEE's non-uniform random searchers (`nurs:covnew`, `nurs:md2u`, ...).
+    Nurs(crate::search::weighted::Weight),
 }
 
 impl SearchKind {
@@ -26,7 +28,13 @@ impl SearchKind {
             "bfs" => SearchKind::Bfs,
             "random-state" => SearchKind::RandomState,
             "random-path" => SearchKind::RandomPath,
-            "nurs:covnew" | "covnew" => SearchKind::CovNew,
+            "nurs:covnew" | "covnew" => SearchKind::Nurs(Weight::CovNew),
+            "nurs:md2u" => SearchKind::Nurs(Weight::MinDistToUncovered),
+            "nurs:depth" => SearchKind::Nurs(Weight::Depth),
+            "nurs:rp" => SearchKind::Nurs(Weight::RandomPath),
+            "nurs:icnt" => SearchKind::Nurs(Weight::InstCount),
+            "nurs:cpicnt" => SearchKind::Nurs(Weight::CallPathInstCount),
+            "nurs:qc" => SearchKind::Nurs(Weight::QueryCost),
             _ => return None,
         })
     }
@@ -38,7 +46,7 @@ impl SearchKind {
             SearchKind::Bfs => "bfs",
             SearchKind::RandomState => "random-state",
             SearchKind::RandomPath => "random-path",
-            SearchKind::CovNew => "nurs:covnew",
+            SearchKind::Nurs(weight) => weight.name(),
         }
     }
 }
@@ -97,7 +105,7 @@ impl EngineConfig {
     /// A configuration with KLEE's defaults writing to `output_dir`.
     pub fn new(output_dir: PathBuf) -> Self {
         EngineConfig {
-            search: vec![SearchKind::RandomPath, SearchKind::CovNew],
+            search: vec![SearchKind::RandomPath, SearchKind::Nurs(Weight::CovNew)],
             seed: 1,
             max_time: None,
             max_instructions: None,

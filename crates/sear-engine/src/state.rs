@@ -83,6 +83,8 @@ pub struct State {
     /// Set by `klee_set_forking(0)`: a two-way branch whose both sides are feasible
     /// follows one of them, chosen at random, instead of forking (as KLEE).
     pub forking_disabled: bool,
+    /// Seconds this path (and its ancestors) spent in the solver, for `nurs:qc`.
+    pub query_cost: std::cell::Cell<f64>,
     /// Index in the current block of the instruction being executed (the block's
     /// instruction count for its terminator).
     pub current_inst: usize,

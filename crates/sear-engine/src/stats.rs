@@ -32,8 +32,11 @@ pub struct Stats {
 /// Which instructions have been executed, per function and block.
 #[derive(Debug)]
 pub struct Coverage {
-    /// Per function: per block, a bit per instruction (the terminator included).
-    covered: Vec<Vec<Vec<bool>>>,
+    /// Per function: per block, per instruction (the terminator included), how many times
+    /// it executed on any path (0: not covered).
+    covered: Vec<Vec<Vec<u64>>>,
+    /// Per function: instructions executed in it on any path.
+    per_function: Vec<u64>,
     total: u64,
     count: u64,
     by_name: FxHashMap<String, FuncId>,
@@ -43,7 +46,7 @@ impl Coverage {
     /// Empty coverage for the module's defined functions.
     pub fn new(module: &Module) -> Self {
         let mut total = 0u64;
-        let covered = module
+        let covered: Vec<Vec<Vec<u64>>> = module
             .functions
             .iter()
             .map(|f| {
@@ -51,12 +54,13 @@ impl Coverage {
                     .iter()
                     .map(|b| {
                         total += b.insts.len() as u64 + 1;
-                        vec![false; b.insts.len() + 1]
+                        vec![0; b.insts.len() + 1]
                     })
                     .collect()
             })
             .collect();
         Coverage {
+            per_function: vec![0; covered.len()],
             covered,
             total,
             count: 0,
@@ -67,14 +71,33 @@ impl Coverage {
     /// Marks an instruction; returns true if it was not covered before.
     #[inline]
     pub fn mark(&mut self, func: u32, block: u32, inst: usize) -> bool {
-        let bit = &mut self.covered[func as usize][block as usize][inst];
-        if *bit {
-            false
-        } else {
-            *bit = true;
+        self.per_function[func as usize] += 1;
+        let n = &mut self.covered[func as usize][block as usize][inst];
+        *n += 1;
+        if *n == 1 {
             self.count += 1;
             true
+        } else {
+            false
         }
+    }
+
+    /// How many times an instruction executed, over all paths.
+    pub fn executions(&self, func: u32, block: u32, inst: usize) -> u64 {
+        self.covered[func as usize][block as usize]
+            .get(inst)
+            .copied()
+            .unwrap_or(0)
+    }
+
+    /// Instructions executed in a function, over all paths.
+    pub fn function_executions(&self, func: u32) -> u64 {
+        self.per_function[func as usize]
+    }
+
+    /// True when some instruction of the block has not executed yet.
+    pub fn block_has_uncovered(&self, func: u32, block: u32) -> bool {
+        self.covered[func as usize][block as usize].contains(&0)
     }
 
     /// Covered instructions.
@@ -92,7 +115,7 @@ impl Coverage {
         self.by_name.get(name).is_some_and(|f| {
             self.covered[f.0 as usize]
                 .iter()
-                .any(|b| b.iter().any(|x| *x))
+                .any(|b| b.iter().any(|x| *x > 0))
         })
     }
 }

@@ -663,3 +663,10 @@ impl Module {
         self.function_index.get(name).copied()
     }
 }
+
+impl Terminator {
+    /// The blocks this terminator may jump to.
+    pub fn successors(&self) -> Vec<BlockId> {
+        crate::verify::successors(self)
+    }
+}

@@ -23,15 +23,22 @@ pub(crate) fn solver_failure(error: SolverError, during: &str) -> Termination {
 }
 
 impl Executor<'_> {
+    /// Runs a query of `state`, counting it and its time (also in the state's query cost,
+    /// which `nurs:qc` weighs).
     fn timed<T>(
         &mut self,
+        state: &State,
         f: impl FnOnce(&mut Self) -> Result<T, SolverError>,
     ) -> Result<T, SolverError> {
         self.apply_deadline();
         let start = Instant::now();
         let r = f(self);
+        let spent = start.elapsed();
         self.stats.queries += 1;
-        self.stats.solver_time += start.elapsed();
+        self.stats.solver_time += spent;
+        state
+            .query_cost
+            .set(state.query_cost.get() + spent.as_secs_f64());
         r
     }
 
@@ -75,7 +82,7 @@ impl Executor<'_> {
             });
         }
         let cond = &self.opt_condition(state, cond.clone())?;
-        self.timed(|ex| {
+        self.timed(state, |ex| {
             let q = Query::new(&state.constraints, cond.clone(), &ex.meta);
             ex.solver.evaluate(&q)
         })
@@ -88,7 +95,7 @@ impl Executor<'_> {
             return Ok(c == 1);
         }
         let cond = &self.opt_condition(state, cond.clone())?;
-        self.timed(|ex| {
+        self.timed(state, |ex| {
             let q = Query::new(&state.constraints, cond.clone(), &ex.meta);
             ex.solver.may_be_true(&q)
         })
@@ -101,7 +108,7 @@ impl Executor<'_> {
             return Ok(c == 1);
         }
         let cond = &self.opt_condition(state, cond.clone())?;
-        self.timed(|ex| {
+        self.timed(state, |ex| {
             let q = Query::new(&state.constraints, cond.clone(), &ex.meta);
             ex.solver.must_be_true(&q)
         })
@@ -114,7 +121,7 @@ impl Executor<'_> {
             return Ok(c);
         }
         let e = self.opt_value(state, e.clone())?;
-        self.timed(|ex| {
+        self.timed(state, |ex| {
             let q = Query::new(&state.constraints, e.clone(), &ex.meta);
             ex.solver.get_value(&q)
         })

@@ -41,6 +41,7 @@ impl Executor<'_> {
             trace_hash: 0,
             array_counter: 0,
             forking_disabled: false,
+            query_cost: Default::default(),
             current_inst: 0,
             stack_bytes: 0,
             output: Default::default(),

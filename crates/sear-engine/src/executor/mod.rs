@@ -271,6 +271,8 @@ impl<'o> Executor<'o> {
     fn select(&mut self) -> Option<StateId> {
         let mut ctx = SearchContext {
             states: &self.states,
+            module: &self.module,
+            coverage: &self.coverage,
             ptree: &self.ptree,
             rng: &mut self.rng,
         };

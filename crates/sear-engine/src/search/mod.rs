@@ -5,6 +5,7 @@
 //! nurs:covnew).
 
 pub mod ptree;
+pub mod weighted;
 
 use rustc_hash::FxHashMap;
 
@@ -16,6 +17,10 @@ pub use ptree::ProcessTree;
 pub struct SearchContext<'a> {
     /// The live states.
     pub states: &'a FxHashMap<StateId, State>,
+    /// The program.
+    pub module: &'a sear_ir::Module,
+    /// Per-instruction execution counts (coverage).
+    pub coverage: &'a crate::stats::Coverage,
     /// The process tree.
     pub ptree: &'a ProcessTree,
     /// The run's random number generator.
@@ -56,7 +61,7 @@ fn single(kind: SearchKind) -> Box<dyn Searcher> {
         }),
         SearchKind::RandomState => Box::new(RandomState { states: Vec::new() }),
         SearchKind::RandomPath => Box::new(RandomPath),
-        SearchKind::CovNew => Box::new(CovNew { states: Vec::new() }),
+        SearchKind::Nurs(weight) => Box::new(weighted::Weighted::new(weight)),
     }
 }
 
@@ -126,54 +131,6 @@ impl Searcher for RandomPath {
     }
     fn add(&mut self, _id: StateId) {}
     fn remove(&mut self, _id: StateId) {}
-}
-
-/// KLEE's nurs:covnew: weighted random choice favouring states that covered new code
-/// recently (weight `1 / max(1, instructions since new coverage - 1000)^2`, plus a floor).
-struct CovNew {
-    states: Vec<StateId>,
-}
-
-impl CovNew {
-    fn weight(state: &State) -> f64 {
-        let inv_cov_new = if state.insts_since_cov_new > 0 {
-            1.0 / (state.insts_since_cov_new.saturating_sub(1000).max(1) as f64)
-        } else {
-            0.0
-        };
-        let floor = 1.0 / 10_000.0;
-        inv_cov_new * inv_cov_new + floor * floor
-    }
-}
-
-impl Searcher for CovNew {
-    fn select(&mut self, ctx: &mut SearchContext<'_>) -> Option<StateId> {
-        if self.states.is_empty() {
-            return None;
-        }
-        let weights: Vec<f64> = self
-            .states
-            .iter()
-            .map(|id| ctx.states.get(id).map_or(0.0, CovNew::weight))
-            .collect();
-        let total: f64 = weights.iter().sum();
-        let mut pick = ctx.rng.f64() * total;
-        for (id, w) in self.states.iter().zip(weights) {
-            if pick < w {
-                return Some(*id);
-            }
-            pick -= w;
-        }
-        self.states.last().copied()
-    }
-    fn add(&mut self, id: StateId) {
-        self.states.push(id);
-    }
-    fn remove(&mut self, id: StateId) {
-        if let Some(pos) = self.states.iter().position(|s| *s == id) {
-            self.states.remove(pos);
-        }
-    }
 }
 
 /// Alternates between searchers, one selection each.
