@@ -21,11 +21,12 @@ use crate::expr::Expr;
 /// Thresholds of the value-based transformation.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct ValueLimits {
-    /// Apply only when `distinct values / reachable elements` is below this
-    /// (`--array-value-ratio`, default 1.0: unless every element differs).
+    /// Apply only when `distinct element values / elements of the array` is below this
+    /// (constant arrays) or at most this (mixed ones), as KLEE (`--array-value-ratio`,
+    /// default 1.0: a constant table whose elements all differ is left alone).
     pub value_ratio: f64,
-    /// For mixed arrays, apply only when `symbolic elements / reachable elements` is at most
-    /// this (`--array-value-symb-ratio`, default 1.0).
+    /// For mixed arrays, apply only when `symbolic elements / elements of the array` is at
+    /// most this (`--array-value-symb-ratio`, default 1.0).
     pub symbolic_ratio: f64,
 }
 
@@ -48,6 +49,36 @@ pub enum ValueKind {
     /// The offset was an if-then-else tree with constant leaves: the read folded at every
     /// leaf ([`super::distribute`]), whatever the array's contents.
     Distributed,
+}
+
+/// KLEE's thresholds (`ArrayExprOptimizer`): over the whole array, cut into elements of the
+/// read's width, `distinct concrete element values / elements` must be below
+/// `value_ratio` for a constant array, and at most `value_ratio` for a mixed one (symbolic
+/// elements are not values), and for a mixed array `symbolic elements / elements` at most
+/// `symbolic_ratio`. With the defaults (1.0), a constant table whose elements all differ is
+/// left alone and a mixed array is always transformed.
+fn worth_it(er: &ElementRead, cells: &Cells, limits: &ValueLimits, constant: bool) -> bool {
+    let bytes = er.bytes.max(1) as u64;
+    let elements = er.updates.root().size() / bytes;
+    if elements == 0 {
+        return false;
+    }
+    let mut distinct = std::collections::BTreeSet::new();
+    let mut symbolic = 0u64;
+    for k in 0..elements {
+        match cells.element(k * bytes, er.bytes) {
+            Some(v) => {
+                distinct.insert(v);
+            }
+            None => symbolic += 1,
+        }
+    }
+    let ratio = distinct.len() as f64 / elements as f64;
+    if constant {
+        ratio < limits.value_ratio
+    } else {
+        ratio <= limits.value_ratio && symbolic as f64 / elements as f64 <= limits.symbolic_ratio
+    }
 }
 
 /// One element of the walk: a constant value or a symbolic element at an offset.
@@ -81,10 +112,8 @@ pub fn value_transform(
     let mut groups: BTreeMap<u128, Vec<(u64, u64)>> = BTreeMap::new();
     let mut symbolic: Vec<u64> = Vec::new();
     let mut open: Option<(u128, u64, u64)> = None;
-    let mut reachable: u64 = 0;
     let mut o = first;
     while o < n_off {
-        reachable += 1;
         let elem = match cells.element(o, er.bytes) {
             Some(v) => Elem::Value(v),
             None => Elem::Symbolic,
@@ -117,11 +146,7 @@ pub fn value_transform(
     if groups.is_empty() {
         return None;
     }
-    let distinct = groups.len() as f64 + symbolic.len() as f64;
-    if distinct / reachable as f64 >= limits.value_ratio {
-        return None;
-    }
-    if symbolic.len() as f64 / reachable as f64 > limits.symbolic_ratio {
+    if !worth_it(er, cells, limits, symbolic.is_empty()) {
         return None;
     }
     let width = 8 * er.bytes;
