@@ -36,19 +36,36 @@ pub fn run_solve(args: &SolveArgs) -> Result<i32> {
     let mut solver = Solver::new(&args.solver.to_config()?)
         .map_err(|e| anyhow::anyhow!("cannot start the solver: {e}"))?;
     let meta = QueryMeta::default();
-    // The assertions of each open scope.
-    let mut scopes: Vec<Vec<Expr>> = vec![Vec::new()];
+    // The assertions of each open scope, with their names.
+    let mut scopes: Vec<Vec<(Option<String>, Expr)>> = vec![Vec::new()];
     let mut model: Option<Assignment> = None;
+    // The assertions of the last check, when it answered unsat (for get-unsat-core).
+    let mut last_unsat: Option<Vec<(Option<String>, Expr)>> = None;
     let mut code = 0;
     for command in &script.commands {
         match command {
             Command::Assert(e) => scopes
                 .last_mut()
                 .expect("a scope is always open")
-                .push(e.clone()),
-            Command::CheckSat => {
-                let assertions: Vec<Expr> = scopes.iter().flatten().cloned().collect();
+                .push((None, e.clone())),
+            Command::AssertNamed(name, e) => scopes
+                .last_mut()
+                .expect("a scope is always open")
+                .push((Some(name.clone()), e.clone())),
+            Command::CheckSat | Command::CheckSatAssuming(_) => {
+                let mut checked: Vec<(Option<String>, Expr)> =
+                    scopes.iter().flatten().cloned().collect();
+                if let Command::CheckSatAssuming(literals) = command {
+                    // Assumptions take part in unsat cores under their source text.
+                    checked.extend(
+                        literals
+                            .iter()
+                            .map(|(text, l)| (Some(text.clone()), l.clone())),
+                    );
+                }
+                let assertions: Vec<Expr> = checked.iter().map(|(_, e)| e.clone()).collect();
                 model = None;
+                last_unsat = None;
                 match solver.check_sat(&assertions, &meta) {
                     Ok(Some(m)) => {
                         crate::term::outln!("sat");
@@ -57,7 +74,10 @@ pub fn run_solve(args: &SolveArgs) -> Result<i32> {
                         }
                         model = Some(m);
                     }
-                    Ok(None) => crate::term::outln!("unsat"),
+                    Ok(None) => {
+                        crate::term::outln!("unsat");
+                        last_unsat = Some(checked);
+                    }
                     Err(SolverError::Timeout) => crate::term::outln!("unknown"),
                     Err(e) => {
                         crate::term::outln!("unknown");
@@ -66,6 +86,16 @@ pub fn run_solve(args: &SolveArgs) -> Result<i32> {
                     }
                 }
             }
+            Command::GetUnsatCore => match &last_unsat {
+                Some(checked) => match unsat_core(&mut solver, checked, &meta) {
+                    Ok(names) => crate::term::outln!("({})", names.join(" ")),
+                    Err(e) => {
+                        crate::term::outln!("(error \"no unsat core: {e}\")");
+                        code = 1;
+                    }
+                },
+                None => crate::term::outln!("(error \"the last check was not unsat\")"),
+            },
             Command::GetModel => match &model {
                 Some(m) => crate::term::out!("{}", print_model(m, &script)),
                 None => crate::term::outln!("(error \"no model available\")"),
@@ -86,6 +116,11 @@ pub fn run_solve(args: &SolveArgs) -> Result<i32> {
                     scopes.truncate(scopes.len() - *n as usize);
                 }
             }
+            Command::Reset | Command::ResetAssertions => {
+                scopes = vec![Vec::new()];
+                model = None;
+                last_unsat = None;
+            }
             Command::Echo(s) => crate::term::outln!("{s}"),
             Command::Exit => break,
             Command::Ignored(_) => {}
@@ -95,4 +130,35 @@ pub fn run_solve(args: &SolveArgs) -> Result<i32> {
         crate::term::errln!("{}", serde_json::to_string_pretty(&solver.stats())?);
     }
     Ok(code)
+}
+
+/// The names of named assertions (and assumed literals) that are unsatisfiable together with
+/// the unnamed ones: every named one is dropped in turn and kept out when the rest stays
+/// unsat (deletion-based, so the core is minimal among the named ones).
+fn unsat_core(
+    solver: &mut Solver,
+    checked: &[(Option<String>, Expr)],
+    meta: &QueryMeta,
+) -> std::result::Result<Vec<String>, SolverError> {
+    let mut keep: Vec<bool> = vec![true; checked.len()];
+    for i in 0..checked.len() {
+        if checked[i].0.is_none() {
+            continue;
+        }
+        keep[i] = false;
+        let rest: Vec<Expr> = checked
+            .iter()
+            .zip(&keep)
+            .filter(|(_, k)| **k)
+            .map(|((_, e), _)| e.clone())
+            .collect();
+        if solver.check_sat(&rest, meta)?.is_some() {
+            keep[i] = true; // needed
+        }
+    }
+    Ok(checked
+        .iter()
+        .zip(&keep)
+        .filter_map(|((name, _), k)| if *k { name.clone() } else { None })
+        .collect())
 }

@@ -120,3 +120,95 @@ fn malformed_input_names_line_and_column() {
     assert!(!missing.status.success());
     assert!(String::from_utf8_lossy(&missing.stderr).contains("cannot read"));
 }
+
+/// What generated QF_ABV benchmarks and other tools write: `define-fun` macros (with a `let`
+/// in the body that shadows a global, which the macro must not see), `define-sort`,
+/// `check-sat-assuming`, `get-unsat-core` over named assertions, `push`/`pop` of a macro,
+/// and `reset`. The expected output is what Z3 4.8 prints for the same file.
+const SCRIPT_FEATURES: &str = "(set-option :produce-unsat-cores true)
+(define-sort Byte () (_ BitVec 8))
+(define-sort Mem () (Array (_ BitVec 32) (_ BitVec 8)))
+(declare-fun m () Mem)
+(declare-const x Byte)
+(define-fun inc ((v Byte)) Byte (bvadd v #x01))
+(define-fun same-next ((v Byte) (w Byte)) Bool (let ((x (inc v))) (= x (inc w))))
+(define-fun at ((a Mem) (i (_ BitVec 32))) Byte (select a i))
+(assert (! (= (inc x) #x05) :named a1))
+(assert (! (same-next x (at m #x00000000)) :named a2))
+(check-sat)
+(get-value (x (at m #x00000000)))
+(check-sat-assuming ((= x #x07)))
+(get-unsat-core)
+(assert (! (bvult x #x03) :named a3))
+(check-sat)
+(get-unsat-core)
+(push 1)
+(define-fun dec ((v Byte)) Byte (bvsub v #x01))
+(assert (= (dec x) #x03))
+(pop 1)
+(reset)
+(declare-const y (_ BitVec 8))
+(assert (= y #x01))
+(check-sat)
+(get-value (y))
+";
+
+const SCRIPT_FEATURES_ANSWER: &str = "sat
+((x #x04)
+ ((at m #x00000000) #x04))
+unsat
+(a1 (= x #x07))
+unsat
+(a1 a3)
+sat
+((y #x01))
+";
+
+#[test]
+fn macros_sorts_assumptions_cores_and_reset() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = write(dir.path(), "features.smt2", SCRIPT_FEATURES);
+    for core in CORES {
+        let mut args = core.to_vec();
+        args.push(file.to_str().unwrap());
+        let o = solve(&args);
+        assert!(
+            o.status.success(),
+            "{core:?}: {}",
+            String::from_utf8_lossy(&o.stderr)
+        );
+        assert_eq!(stdout(&o), SCRIPT_FEATURES_ANSWER, "{core:?}");
+    }
+}
+
+/// What stays out is refused with the construct and its line: a macro used after its `pop`,
+/// a parametric sort, quantifiers, datatypes, and bit-vectors wider than 128 bits (sear's
+/// expressions hold at most 128 bits).
+#[test]
+fn unsupported_constructs_are_named_with_their_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let cases = [
+        (
+            "(declare-const x (_ BitVec 8))\n(push 1)\n(define-fun f ((v (_ BitVec 8))) (_ BitVec 8) v)\n(pop 1)\n(assert (= (f x) x))\n",
+            "unknown function f",
+        ),
+        ("(define-sort Pair (X) (Array X X))\n", "define-sort with parameters"),
+        (
+            "(declare-const x (_ BitVec 8))\n(assert (forall ((y (_ BitVec 8))) (= x y)))\n",
+            "forall is not supported",
+        ),
+        (
+            "(declare-datatypes ((L 0)) (((nil))))\n",
+            "unsupported command declare-datatypes",
+        ),
+        ("(declare-const w (_ BitVec 256))\n", "not in 1..=128"),
+    ];
+    for (i, (text, message)) in cases.iter().enumerate() {
+        let file = write(dir.path(), &format!("u{i}.smt2"), text);
+        let o = solve(&[file.to_str().unwrap()]);
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(!o.status.success(), "{text}");
+        assert!(err.contains(message), "{text}: {err}");
+        assert!(!err.contains("panicked"), "{err}");
+    }
+}

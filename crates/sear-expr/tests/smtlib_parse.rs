@@ -375,7 +375,12 @@ line|) (echo \"say \"\"hi\"\"\")
         .iter()
         .map(|c| match c {
             Command::Assert(_) => "assert".into(),
+            Command::AssertNamed(n, _) => format!("assert :named {n}"),
             Command::CheckSat => "check-sat".into(),
+            Command::CheckSatAssuming(l) => format!("check-sat-assuming {}", l.len()),
+            Command::GetUnsatCore => "get-unsat-core".into(),
+            Command::Reset => "reset".into(),
+            Command::ResetAssertions => "reset-assertions".into(),
             Command::GetModel => "get-model".into(),
             Command::GetValue(v) => format!(
                 "get-value {}",
@@ -406,7 +411,7 @@ line|) (echo \"say \"\"hi\"\"\")
             "push 1",
             "assert",
             "pop 1",
-            "assert",
+            "assert :named lt",
             "assert",
             "check-sat",
             "get-model",
@@ -438,7 +443,8 @@ fn errors_name_line_column_and_construct() {
         ("(declare-fun a () (Array (_ BitVec 32) (_ BitVec 8)))\n(assert (= #x00 (select a #x00)))", 2, 17, "index must be (_ BitVec 32)"),
         ("(declare-fun a () (Array (_ BitVec 16) (_ BitVec 8)))", 1, 19, "only arrays from"),
         ("(declare-fun f ((_ BitVec 8)) (_ BitVec 8))", 1, 16, "functions with parameters"),
-        ("(define-fun f ((x (_ BitVec 8))) (_ BitVec 8) x)", 1, 15, "define-fun with parameters"),
+        ("(define-fun f ((x (_ BitVec 8))) (_ BitVec 8) x)(assert (= (f true) #x00))", 1, 60, "f: argument x has sort Bool"),
+        ("(define-sort B (X) X)", 1, 16, "define-sort with parameters"),
         ("(define-fun f () (_ BitVec 8) true)", 1, 31, "the body has sort Bool"),
         ("(declare-const x Bool) (declare-const x Bool)", 1, 39, "x is already declared"),
         ("(declare-const x (_ BitVec 0))", 1, 28, "width 0"),

@@ -11,6 +11,7 @@
 
 mod dag;
 mod lexer;
+mod macros;
 mod model;
 mod names;
 mod ops;

@@ -56,7 +56,7 @@ impl Script {
         self.commands
             .iter()
             .filter_map(|c| match c {
-                Command::Assert(e) => Some(e.clone()),
+                Command::Assert(e) | Command::AssertNamed(_, e) => Some(e.clone()),
                 _ => None,
             })
             .collect()
@@ -70,6 +70,17 @@ pub enum Command {
     Assert(Expr),
     /// `(check-sat)`.
     CheckSat,
+    /// `(check-sat-assuming (lit ...))`: check with the literals (source text, term) assumed
+    /// for this check only.
+    CheckSatAssuming(Vec<(String, Expr)>),
+    /// `(assert (! t :named n))`: an assertion with a name, for `get-unsat-core`.
+    AssertNamed(String, Expr),
+    /// `(get-unsat-core)`: names of named assertions that are unsatisfiable together.
+    GetUnsatCore,
+    /// `(reset)`: forget every assertion and declaration.
+    Reset,
+    /// `(reset-assertions)`: forget every assertion, pop every scope.
+    ResetAssertions,
     /// `(get-model)`.
     GetModel,
     /// `(get-value (t ...))`: each term's source text and its expression.
@@ -142,6 +153,10 @@ pub(crate) struct Parser<'t> {
     pub globals: FxHashMap<String, Val>,
     /// `let`-bound names, innermost binding last.
     pub locals: FxHashMap<String, Vec<Val>>,
+    /// Functions defined with parameters (`define-fun` macros).
+    pub(crate) macros: FxHashMap<String, crate::smtlib::macros::Macro>,
+    /// Sorts defined by `define-sort`.
+    pub(crate) sort_aliases: FxHashMap<String, SortSpec>,
     /// Open `push` scopes: `(levels, names)` for each `push n` (its `n` levels, and the
     /// names declared in the innermost of them), so `(push 4000000000)` costs nothing.
     scopes: Vec<(u32, Vec<String>)>,
@@ -158,6 +173,8 @@ impl<'t> Parser<'t> {
             close: vec![usize::MAX; lexed.tokens.len()],
             globals: FxHashMap::default(),
             locals: FxHashMap::default(),
+            macros: FxHashMap::default(),
+            sort_aliases: FxHashMap::default(),
             scopes: Vec::new(),
             size_overrides,
             pass: Pass {
@@ -298,16 +315,67 @@ impl<'t> Parser<'t> {
             }
             "define-fun" => {
                 want(4, self)?;
-                if self.toks[args[1]].tok != Tok::LParen || self.close[args[1]] != args[1] + 1 {
-                    return Err(self.err(args[1], "define-fun with parameters is not supported"));
+                if self.toks[args[1]].tok != Tok::LParen {
+                    return Err(self.err(args[1], "define-fun expects a parameter list"));
                 }
-                self.define(args[0], args[2], args[3])?;
+                if self.close[args[1]] == args[1] + 1 {
+                    self.define(args[0], args[2], args[3])?;
+                } else {
+                    self.define_macro(args[0], args[1], args[2], args[3])?;
+                }
                 return Ok(false);
+            }
+            "define-sort" => {
+                want(3, self)?;
+                self.define_sort(args[0], args[1], args[2])?;
+                return Ok(false);
+            }
+            "check-sat-assuming" => {
+                want(1, self)?;
+                if self.toks[args[0]].tok != Tok::LParen {
+                    return Err(self.err(args[0], "check-sat-assuming expects a list of literals"));
+                }
+                let mut literals = Vec::new();
+                for t in self.elements(args[0]) {
+                    match self.term(t)? {
+                        Val::Bool(e) => literals.push((self.source(t).to_string(), e)),
+                        other => {
+                            return Err(self.err(
+                                t,
+                                format!(
+                                    "check-sat-assuming: expected Bool, got {}",
+                                    other.sort_name()
+                                ),
+                            ))
+                        }
+                    }
+                }
+                Command::CheckSatAssuming(literals)
+            }
+            "get-unsat-core" => {
+                want(0, self)?;
+                Command::GetUnsatCore
+            }
+            "reset" => {
+                want(0, self)?;
+                self.globals.clear();
+                self.macros.clear();
+                self.sort_aliases.clear();
+                self.scopes.clear();
+                Command::Reset
+            }
+            "reset-assertions" => {
+                want(0, self)?;
+                Command::ResetAssertions
             }
             "assert" => {
                 want(1, self)?;
+                let named = self.assertion_name(args[0]);
                 match self.term(args[0])? {
-                    Val::Bool(e) => Command::Assert(e),
+                    Val::Bool(e) => match named {
+                        Some(name) => Command::AssertNamed(name, e),
+                        None => Command::Assert(e),
+                    },
                     other => {
                         return Err(self.err(
                             args[0],
@@ -371,6 +439,8 @@ impl<'t> Parser<'t> {
                         let (levels, names) = self.scopes.last_mut().expect("levels counted");
                         for declared in names.drain(..) {
                             self.globals.remove(&declared);
+                            self.macros.remove(&declared);
+                            self.sort_aliases.remove(&declared);
                         }
                         let popped = remaining.min(*levels);
                         *levels -= popped;
@@ -401,6 +471,8 @@ impl<'t> Parser<'t> {
         if let Tok::Symbol(s) = &self.toks[at].tok {
             return if s == "Bool" {
                 Ok(SortSpec::Bool)
+            } else if let Some(alias) = self.sort_aliases.get(s) {
+                Ok(*alias)
             } else {
                 Err(unsupported())
             };
@@ -436,6 +508,33 @@ impl<'t> Parser<'t> {
     }
 
     /// Binds a global name (in the innermost `push` scope).
+    /// Records `name` in the innermost `push` scope, so that `pop` forgets it.
+    pub(crate) fn declared_in_scope(&mut self, name: &str) {
+        if let Some((_, names)) = self.scopes.last_mut() {
+            names.push(name.to_string());
+        }
+    }
+
+    /// The name of an assertion written `(! t ... :named n ...)`, if any.
+    fn assertion_name(&self, at: usize) -> Option<String> {
+        if self.toks[at].tok != Tok::LParen {
+            return None;
+        }
+        let parts = self.elements(at);
+        match parts.first().map(|&p| &self.toks[p].tok) {
+            Some(Tok::Symbol(s)) if s == "!" => {}
+            _ => return None,
+        }
+        parts
+            .windows(2)
+            .find_map(|w| match (&self.toks[w[0]].tok, &self.toks[w[1]].tok) {
+                (Tok::Keyword(k), Tok::Symbol(n)) if k == "named" || k == ":named" => {
+                    Some(n.clone())
+                }
+                _ => None,
+            })
+    }
+
     pub(crate) fn bind_global(
         &mut self,
         at: usize,

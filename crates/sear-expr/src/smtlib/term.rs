@@ -12,6 +12,7 @@ use crate::smtlib::parse::Parser;
 
 enum FrameKind {
     Apply(Op, String),
+    Macro(String),
     Let { names: Vec<String>, bound: bool },
     Annotated { named: Option<usize> },
 }
@@ -70,6 +71,7 @@ impl Parser<'_> {
             FrameKind::Apply(op, name) => {
                 apply(op, &name, frame.args).map_err(|message| self.err(frame.at, message))
             }
+            FrameKind::Macro(name) => self.apply_macro(&name, frame.args, frame.at),
             FrameKind::Let { names, .. } => {
                 for name in &names {
                     if let Some(values) = self.locals.get_mut(name) {
@@ -147,6 +149,15 @@ impl Parser<'_> {
                 }
                 "forall" | "exists" | "match" | "lambda" => {
                     return Err(self.err(head, format!("{s} is not supported")))
+                }
+                name if self.is_macro(name) && !self.locals.contains_key(name) => {
+                    return Ok(Begun::Frame(Frame {
+                        kind: FrameKind::Macro(name.to_string()),
+                        at,
+                        children: args,
+                        next: 0,
+                        args: Vec::new(),
+                    }));
                 }
                 name => {
                     if self.locals.contains_key(name) || self.globals.contains_key(name) {
