@@ -149,25 +149,51 @@ int clearenv(void) {
 /* ---- Exit ----------------------------------------------------------------- */
 
 #define MAX_ATEXIT 32
-static void (*handlers[MAX_ATEXIT])(void);
+/* atexit handlers take nothing; __cxa_atexit handlers (C++ destructors) take their object. */
+static struct {
+  void (*plain)(void);
+  void (*with_arg)(void *);
+  void *arg;
+} handlers[MAX_ATEXIT];
 static int num_handlers;
 
 int atexit(void (*fn)(void)) {
   if (num_handlers >= MAX_ATEXIT)
     return -1;
-  handlers[num_handlers++] = fn;
+  handlers[num_handlers].plain = fn;
+  handlers[num_handlers].with_arg = NULL;
+  num_handlers++;
   return 0;
 }
 
 int __cxa_atexit(void (*fn)(void *), void *arg, void *dso) {
-  (void)arg;
   (void)dso;
-  return atexit((void (*)(void))fn);
+  if (num_handlers >= MAX_ATEXIT)
+    return -1;
+  handlers[num_handlers].plain = NULL;
+  handlers[num_handlers].with_arg = fn;
+  handlers[num_handlers].arg = arg;
+  num_handlers++;
+  return 0;
 }
 
+/* Thread-local destructors (C++ thread_local): there is one thread, so they run at exit
+ * like __cxa_atexit's handlers. */
+int __cxa_thread_atexit_impl(void (*fn)(void *), void *arg, void *dso) {
+  return __cxa_atexit(fn, arg, dso);
+}
+
+/* glibc's realpath(path, NULL). */
+char *canonicalize_file_name(const char *path) { return realpath(path, NULL); }
+
 void __sear_run_atexit(void) {
-  while (num_handlers > 0)
-    handlers[--num_handlers]();
+  while (num_handlers > 0) {
+    num_handlers--;
+    if (handlers[num_handlers].plain)
+      handlers[num_handlers].plain();
+    else
+      handlers[num_handlers].with_arg(handlers[num_handlers].arg);
+  }
 }
 
 void exit(int status) {

@@ -146,6 +146,13 @@ int utimes(const char *path, const struct timeval times[2]) {
   return __sear_find_node(path) != NULL ? 0 : (errno = ENOENT, -1);
 }
 
+/* futimesat(dirfd, path, times): sear's one directory is "/", so the path names the file
+ * whatever the directory descriptor. */
+int futimesat(int dirfd, const char *path, const struct timeval times[2]) {
+  (void)dirfd;
+  return utimes(path, times);
+}
+
 int link(const char *from, const char *to) {
   (void)from;
   (void)to;

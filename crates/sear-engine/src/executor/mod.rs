@@ -18,6 +18,7 @@ mod halt;
 mod init;
 mod intrinsics;
 mod layout;
+mod libm;
 mod limits;
 mod memlen;
 mod memop;

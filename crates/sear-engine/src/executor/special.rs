@@ -52,6 +52,8 @@ pub enum SpecialFn {
     /// `__sear_write(fd, buf, len)`: the C runtime's output to stdout/stderr.
     CaptureOutput,
     Intrinsic(Intr),
+    /// A C math library function (`sin`, `powf`, `logl`, ...).
+    Math(super::libm::MathFn),
 }
 
 /// The handler for a function name, if the engine implements it.
@@ -94,6 +96,9 @@ fn lookup(name: &str) -> Option<SpecialFn> {
         "memmove" => Intrinsic(Intr::MemMove),
         "memset" => Intrinsic(Intr::MemSet),
         _ if name.starts_with("__VERIFIER_nondet_") => NondetValue,
+        _ if super::libm::MathFn::lookup(name).is_some() => {
+            Math(super::libm::MathFn::lookup(name).expect("just found"))
+        }
         _ => return Intr::lookup(name).map(SpecialFn::Intrinsic),
     })
 }
@@ -310,6 +315,7 @@ impl Executor<'_> {
                 state.output.append(stream as u8, bytes);
                 None
             }
+            Math(f) => Some(self.call_math(module, state, inst, f, args)?),
             Intrinsic(intrinsic) => {
                 self.call_intrinsic(module, state, inst, intrinsic, args, arg_types)?
             }
