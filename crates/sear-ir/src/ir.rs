@@ -145,6 +145,8 @@ pub enum Constant {
     GlobalAddr(GlobalId),
     /// The address of a function.
     FuncAddr(FuncId),
+    /// `blockaddress(@f, %bb)`: the address of a basic block (a computed-goto label).
+    BlockAddr(FuncId, BlockId),
     /// A struct, array or vector; `ty` says which.
     Aggregate {
         /// The aggregate type.

@@ -177,6 +177,7 @@ pub fn print_constant(m: &Module, c: ConstId) -> String {
         Constant::Zero(t) => format!("{} zeroinitializer", type_name(m, *t)),
         Constant::GlobalAddr(g) => format!("@{}", m.global(*g).name),
         Constant::FuncAddr(f) => format!("@{}", m.function(*f).name),
+        Constant::BlockAddr(f, b) => format!("blockaddress(@{}, bb{})", m.function(*f).name, b.0),
         Constant::Aggregate { ty, elems } => aggregate_text(m, *ty, elems),
         Constant::PtrOffset { base, offset } => {
             format!("({} + {offset})", print_constant(m, *base))

@@ -134,7 +134,7 @@ impl Verifier<'_> {
             match c {
                 Constant::Undef(t) | Constant::Zero(t) => self.ty(*t).map_err(at)?,
                 Constant::GlobalAddr(g) => self.global(*g).map_err(at)?,
-                Constant::FuncAddr(f) => self.func(*f).map_err(at)?,
+                Constant::FuncAddr(f) | Constant::BlockAddr(f, _) => self.func(*f).map_err(at)?,
                 Constant::Aggregate { ty, elems } => {
                     self.ty(*ty).map_err(at)?;
                     for &e in elems {

@@ -202,6 +202,42 @@ impl Executor<'_> {
         Ok(())
     }
 
+    /// `indirectbr` (computed goto): the address must be one of the targets' block
+    /// addresses (anything else is an `exec` error), then one path per feasible target.
+    pub(crate) fn indirect_branch(
+        &mut self,
+        module: &Module,
+        state: &mut State,
+        address: &Value,
+        targets: &[BlockId],
+    ) -> Exec<()> {
+        let f = state.frame().func;
+        let mut cases: Vec<(u128, BlockId)> = Vec::new();
+        for b in targets {
+            if !cases.iter().any(|(_, c)| c == b) {
+                cases.push((super::calls::block_address(module, f, *b) as u128, *b));
+            }
+        }
+        let Some(&(_, last)) = cases.last() else {
+            return Err(Termination::error(
+                ErrorKind::Exec,
+                "indirectbr without targets",
+            ));
+        };
+        let e = address.to_expr();
+        let is_target = cases.iter().fold(Expr::false_(), |acc, (a, _)| {
+            Expr::or(acc, Expr::eq(e.clone(), Expr::constant(*a, e.width())))
+        });
+        self.require(state, is_target, || {
+            Termination::error(
+                ErrorKind::Exec,
+                "indirectbr to an address that is not one of its target blocks",
+            )
+        })?;
+        cases.pop();
+        self.switch(module, state, address, last, &cases)
+    }
+
     /// A multi-way branch: one path per feasible target.
     pub(crate) fn switch(
         &mut self,

@@ -18,6 +18,16 @@ pub(crate) fn function_address(f: FuncId) -> u64 {
     FUNCTION_BASE + 16 * f.0 as u64
 }
 
+/// The pseudo-address of block `b` of function `f` (`blockaddress`): distinct for every
+/// block of the module, never the address of an object.
+pub(crate) fn block_address(module: &Module, f: FuncId, b: sear_ir::BlockId) -> u64 {
+    let before: usize = module.functions[..f.0 as usize]
+        .iter()
+        .map(|g| g.blocks.len())
+        .sum();
+    crate::memory::allocator::BLOCK_BASE + (before + b.0 as usize) as u64
+}
+
 /// The function at a pseudo-address, if any.
 pub(crate) fn function_at(module: &Module, address: u64) -> Option<FuncId> {
     if address < FUNCTION_BASE || !(address - FUNCTION_BASE).is_multiple_of(16) {

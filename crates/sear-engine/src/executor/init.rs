@@ -148,6 +148,9 @@ impl Executor<'_> {
                 Value::Concrete(0, 64)
             }
             Constant::FuncAddr(f) => Value::Concrete(function_address(*f) as u128, 64),
+            Constant::BlockAddr(f, b) => {
+                Value::Concrete(super::calls::block_address(module, *f, *b) as u128, 64)
+            }
             Constant::Aggregate { elems, .. } => {
                 let items: Vec<Value> = elems.iter().map(|e| c(self, *e)).collect();
                 Value::Aggregate(items.into())

@@ -303,7 +303,10 @@ impl Executor<'_> {
                 let v = self.operand(state, *value);
                 self.switch(module, state, &v, *default, cases)
             }
-            Terminator::IndirectBr { .. } => Err(exec("unsupported instruction 'indirectbr'")),
+            Terminator::IndirectBr { address, targets } => {
+                let v = self.operand(state, *address);
+                self.indirect_branch(module, state, &v, targets)
+            }
             Terminator::Unreachable => Err(Termination::error(
                 ErrorKind::Unreachable,
                 "reached \"unreachable\" instruction",

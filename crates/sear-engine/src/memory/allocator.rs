@@ -13,6 +13,9 @@ pub const HEAP_BASE: u64 = 0x0000_5000_0000_0000;
 pub const STACK_BASE: u64 = 0x0000_7000_0000_0000;
 /// Start of the pseudo-addresses of functions (no memory object behind them).
 pub const FUNCTION_BASE: u64 = 0x0000_0400_0000;
+/// Where the pseudo-addresses of basic blocks (`blockaddress`, computed goto) start: one
+/// per block of the module, between the functions' and the globals' ranges.
+pub const BLOCK_BASE: u64 = 0x0000_0800_0000;
 /// Bytes between neighbouring objects.
 pub const RED_ZONE: u64 = 64;
 /// Addresses below this are reported as null-page accesses.

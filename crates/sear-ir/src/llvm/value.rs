@@ -241,6 +241,17 @@ impl<'m> Val<'m> {
         }
     }
 
+    /// The function and the block of a `blockaddress` constant.
+    pub(crate) fn block_address_parts(self) -> (Val<'m>, Block<'m>) {
+        // SAFETY: callers pass block address constants only.
+        unsafe {
+            (
+                Val::new(LLVMGetBlockAddressFunction(self.raw)),
+                Block::new(LLVMGetBlockAddressBasicBlock(self.raw)),
+            )
+        }
+    }
+
     /// Basic blocks of a function, entry first.
     pub(crate) fn blocks(self) -> Vec<Block<'m>> {
         // SAFETY: callers pass functions only.

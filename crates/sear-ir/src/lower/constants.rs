@@ -96,12 +96,25 @@ impl<'m> Lowerer<'m> {
                 self.data_sequential(v)
             }
             VK::LLVMConstantExprValueKind => self.constant_expr(v),
-            VK::LLVMBlockAddressValueKind => self.unsupported_const("blockaddress"),
+            VK::LLVMBlockAddressValueKind => self.block_address(v),
             VK::LLVMGlobalIFuncValueKind => self.unsupported_const(format!("ifunc @{}", v.name())),
             VK::LLVMConstantTokenNoneValueKind => self.unsupported_const("token none"),
             VK::LLVMConstantTargetNoneValueKind => self.unsupported_const("target none"),
             VK::LLVMConstantPtrAuthValueKind => self.unsupported_const("ptrauth"),
             _ => self.unsupported_const(format!("constant {}", v.print())),
+        }
+    }
+
+    /// `blockaddress(@f, %bb)`: the function and the block's position in it (blocks are
+    /// numbered in LLVM's order, as the lowering of the function numbers them).
+    fn block_address(&mut self, v: Val<'m>) -> ConstId {
+        let (f, bb) = v.block_address_parts();
+        let Some(&id) = self.func_ids.get(&f.raw()) else {
+            return self.unsupported_const("blockaddress of an unknown function");
+        };
+        match f.blocks().iter().position(|b| *b == bb) {
+            Some(i) => self.add_const(Constant::BlockAddr(id, BlockId(i as u32))),
+            None => self.unsupported_const("blockaddress of a block outside its function"),
         }
     }
 
