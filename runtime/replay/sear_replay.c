@@ -42,6 +42,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include "sear.h"
 
@@ -306,10 +307,16 @@ uintptr_t klee_choose(uintptr_t n) {
 }
 
 void klee_define_fixed_object(void *addr, size_t nbytes) {
-  fprintf(stderr,
-          "sear-replay: warning: klee_define_fixed_object(%p, %zu) has no "
-          "native equivalent\n",
-          addr, nbytes);
+  /* Natively: map zeroed pages over [addr, addr + nbytes), never over existing ones. */
+  uintptr_t page = 4096, start = (uintptr_t)addr & ~(page - 1);
+  size_t len = ((uintptr_t)addr + nbytes - start + page - 1) & ~(page - 1);
+  void *p = mmap((void *)start, len, PROT_READ | PROT_WRITE,
+                 MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE, -1, 0);
+  if (p == MAP_FAILED || p != (void *)start)
+    fprintf(stderr,
+            "sear-replay: warning: klee_define_fixed_object(%p, %zu): cannot map "
+            "it natively\n",
+            addr, nbytes);
 }
 
 /* ---- klee.h: path constraints ------------------------------------------ */

@@ -19,6 +19,7 @@ use crate::value::Value;
 #[allow(missing_docs)]
 pub enum SpecialFn {
     MakeSymbolic,
+    DefineFixedObject,
     SetForking,
     Assume,
     Range,
@@ -78,6 +79,7 @@ fn lookup(name: &str) -> Option<SpecialFn> {
         "klee_print_range" => PrintRange,
         "klee_open_merge" | "klee_close_merge" => Nop,
         "klee_set_forking" => SetForking,
+        "klee_define_fixed_object" => DefineFixedObject,
         "klee_is_replay" | "klee_get_errno" => ReturnZero,
         "klee_get_obj_size" => GetObjSize,
         "klee_check_memory_access" => CheckMemoryAccess,
@@ -168,6 +170,12 @@ impl Executor<'_> {
             }
             Assume => {
                 self.assume(state, arg(args, 0)?)?;
+                None
+            }
+            DefineFixedObject => {
+                let address = self.concretize(state, arg(args, 0)?, "klee_define_fixed_object")?;
+                let size = self.concretize(state, arg(args, 1)?, "klee_define_fixed_object")?;
+                self.define_fixed_object(state, address as u64, size as u64)?;
                 None
             }
             SetForking => {
@@ -410,6 +418,36 @@ impl Executor<'_> {
             array,
             name: name.to_string(),
         });
+        Ok(())
+    }
+
+    /// `klee_define_fixed_object(addr, n)`: a zeroed object of `n` bytes at exactly `addr`
+    /// (memory-mapped device registers and the like), as KLEE's `allocateFixed`.
+    fn define_fixed_object(&mut self, state: &mut State, address: u64, size: u64) -> Exec<()> {
+        if address < crate::memory::allocator::NULL_PAGE || size == 0 {
+            return Err(user_error(format!(
+                "klee_define_fixed_object: invalid object ({size} bytes at {address:#x})"
+            )));
+        }
+        if address.checked_add(size).is_none() || state.memory.overlaps(address, size) {
+            return Err(user_error(format!(
+                "klee_define_fixed_object: {size} bytes at {address:#x} overlap an object"
+            )));
+        }
+        let id = crate::memory::ObjectId(self.next_object);
+        self.next_object += 1;
+        let object = std::sync::Arc::new(crate::memory::MemoryObject {
+            id,
+            address,
+            size,
+            kind: ObjectKind::Global,
+            name: format!("fixed object at {address:#x}"),
+            alloc_site: None,
+            read_only: false,
+        });
+        state
+            .memory
+            .insert(object, crate::memory::ObjectContents::zeroed(size as usize));
         Ok(())
     }
 

@@ -55,6 +55,15 @@ impl AddressSpace {
         );
     }
 
+    /// True when a live object occupies some byte of `[address, address + size)`.
+    pub fn overlaps(&self, address: u64, size: u64) -> bool {
+        let end = address.saturating_add(size.max(1));
+        if let Lookup::Live(_) = self.lookup(address) {
+            return true;
+        }
+        self.objects.range(address..end).next().is_some()
+    }
+
     /// Removes an object, keeping it in quarantine. Returns it if it was live.
     pub fn free(&mut self, address: u64) -> Option<Arc<MemoryObject>> {
         let entry = self.objects.remove(&address)?;
