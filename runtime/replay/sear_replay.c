@@ -266,11 +266,21 @@ ssize_t read(int fd, void *buf, size_t n) {
   return syscall(SYS_read, fd, buf, n);
 }
 
+/* Only the program's own write() calls come here: glibc's stdio writes through its
+ * internal __write, which this interposer does not see, as sear's stdio writes to stdout
+ * and stderr are no failure points (__sear_stdio_write). */
 ssize_t write(int fd, const void *buf, size_t n) {
   static unsigned calls;
   if (injected_failure(fd, "SEAR_WRITE_FAIL", &calls))
     return -1;
   return syscall(SYS_write, fd, buf, n);
+}
+
+int close(int fd) {
+  static unsigned calls;
+  if (injected_failure(fd, "SEAR_CLOSE_FAIL", &calls))
+    return -1;
+  return syscall(SYS_close, fd);
 }
 #endif
 

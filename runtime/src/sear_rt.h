@@ -85,17 +85,24 @@ extern struct sear_node __sear_nodes[SEAR_MAX_NODES];
 extern struct sear_desc __sear_descs[SEAR_MAX_FDS];
 extern struct sear_fd __sear_fds[SEAR_MAX_FDS];
 
-/* Failure injection (--fd-fail / --max-fail): the n-th read (write) on a
- * modelled descriptor fails with EIO when the symbolic read_fail (write_fail)
- * equals n, while failures remain. */
+/* Failure injection (--fd-fail / --max-fail): the n-th read (write, close) on a
+ * modelled descriptor fails with EIO when the symbolic read_fail (write_fail,
+ * close_fail) equals n, while failures remain. */
 struct sear_fail {
   unsigned max_failures;
   int *read_fail;
   int *write_fail;
+  int *close_fail;
   unsigned reads;
   unsigned writes;
+  unsigned closes;
 };
 extern struct sear_fail __sear_fail;
+
+/* write() for stdio: the same, except that stdout and stderr (the engine's output streams)
+ * are not failure points here. KLEE's uclibc buffers them and writes at exit, so printf is
+ * no failure point there either; a program's own write(1, ...) still is. */
+ssize_t __sear_stdio_write(int fd, const void *buf, size_t count);
 
 /* The node named path (exact match, or with a leading "./"), or NULL. */
 struct sear_node *__sear_find_node(const char *path);

@@ -8,7 +8,7 @@
 //! | `--sym-args MIN MAX N` | `n_args` (an int in MIN..=MAX; absent when MIN = MAX), then that many `argNN` |
 //! | `--sym-files NUM N` | `A-data` (N bytes), `A-data-stat` (a `struct stat`), `B-data`, ... |
 //! | `--sym-stdin N` | `stdin`, `stdin-stat` |
-//! | `--fd-fail`, `--max-fail N` | `read_fail`, `write_fail`, `close_fail`, `ftruncate_fail`, `getcwd_fail` (ints; the last three only for KLEE's klee-replay) |
+//! | `--fd-fail`, `--max-fail N` | `read_fail`, `write_fail`, `close_fail`, `ftruncate_fail`, `getcwd_fail` (ints; the last two only for KLEE's klee-replay) |
 //! | `--sym-stdout` | `stdout` (1024 bytes), `stdout-stat` |
 //! | any of them | `model_version` (the int 1), last |
 //!
@@ -222,6 +222,8 @@ pub struct NativeInputs {
     pub read_fail: Option<i32>,
     /// See `read_fail`.
     pub write_fail: Option<i32>,
+    /// The failing close call number (`--fd-fail`).
+    pub close_fail: Option<i32>,
     /// How many leading objects the model created (the program's own follow).
     pub model_objects: usize,
 }
@@ -323,7 +325,8 @@ pub fn native_inputs(
         if options.max_fail > 0 {
             out.read_fail = Some(c.int(FAIL_OBJECTS[0])?);
             out.write_fail = Some(c.int(FAIL_OBJECTS[1])?);
-            for name in &FAIL_OBJECTS[2..] {
+            out.close_fail = Some(c.int(FAIL_OBJECTS[2])?);
+            for name in &FAIL_OBJECTS[3..] {
                 c.int(name)?;
             }
         }

@@ -369,7 +369,7 @@ static int write_all(FILE *f, const void *p, size_t n) {
   }
   size_t done = 0;
   while (done < n) {
-    ssize_t r = write(f->_fileno, (const char *)p + done, n - done);
+    ssize_t r = __sear_stdio_write(f->_fileno, (const char *)p + done, n - done);
     if (r <= 0) {
       f->_flags |= ERR_SEEN;
       return -1;

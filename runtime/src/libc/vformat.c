@@ -31,7 +31,7 @@ uint64_t __sear_concretize(uint64_t v, const char *what) {
 void __sear_sink_flush(struct sear_sink *s) {
   size_t done = 0;
   while (done < s->npending) {
-    ssize_t n = write(s->fd, s->pending + done, s->npending - done);
+    ssize_t n = __sear_stdio_write(s->fd, s->pending + done, s->npending - done);
     if (n <= 0) {
       s->failed = 1;
       break;

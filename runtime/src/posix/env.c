@@ -9,9 +9,9 @@
  *                          (A-data, A-data-stat, ...)
  *   --sym-stdin N          N symbolic bytes on stdin (stdin, stdin-stat)
  *   --sym-stdout           stdout has a symbolic status (stdout, stdout-stat)
- *   --fd-fail              one read and one write may fail with EIO (read_fail,
- *                          write_fail; close_fail, ftruncate_fail and getcwd_fail
- *                          are created as in KLEE but not used)
+ *   --fd-fail              one read, one write and one close may fail with EIO
+ *                          (read_fail, write_fail, close_fail; ftruncate_fail and
+ *                          getcwd_fail are created as in KLEE but not used)
  *   --max-fail N           up to N such failures
  *   --save-all-writes      accepted for KLEE compatibility; no effect
  *
@@ -70,6 +70,7 @@ static char *symbolic_string(unsigned len, unsigned index) {
   }
   klee_posix_prefer_cex(s, printable);
   s[len] = '\0';
+  klee_mark_global(s);
   return s;
 }
 
@@ -140,6 +141,8 @@ void __sear_init_env(int *argcp, char ***argvp) {
   out[n] = NULL;
   if (any)
     __sear_init_fds(files, file_len, stdin_len, sym_stdout, max_fail);
+  /* The program may not free its argv (KLEE marks it global too). */
+  klee_mark_global(out);
   *argcp = n;
   *argvp = out;
 }
@@ -199,8 +202,8 @@ void __sear_init_fds(unsigned n_files, unsigned file_len, unsigned stdin_len, in
     __sear_fail.max_failures = max_failures;
     __sear_fail.read_fail = symbolic_int("read_fail");
     __sear_fail.write_fail = symbolic_int("write_fail");
+    __sear_fail.close_fail = symbolic_int("close_fail");
     /* KLEE's other counters, so that its klee-replay finds the objects it expects. */
-    (void)symbolic_int("close_fail");
     (void)symbolic_int("ftruncate_fail");
     (void)symbolic_int("getcwd_fail");
   }

@@ -4,7 +4,8 @@
  * dup3, fcntl, ftruncate, truncate, fsync, ioctl. Symbolic descriptor
  * numbers, sizes and offsets are fixed to one feasible value (with a
  * warning). Writes to stdout and stderr are handed to the engine, which
- * records them per path. With --fd-fail, reads and writes can fail with EIO.
+ * records them per path. With --fd-fail, reads, writes and closes can fail with EIO
+ * (stdio's writes to stdout and stderr cannot: see __sear_stdio_write).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -146,6 +147,8 @@ int close(int fd) {
   struct sear_desc *d = __sear_get_desc(fd);
   if (d == NULL)
     return -1;
+  if (injected_failure(__sear_fail.close_fail, &__sear_fail.closes))
+    return -1;
   __sear_fds[fd].desc = NULL;
   __sear_release_desc(d);
   return 0;
@@ -196,6 +199,13 @@ ssize_t read(int fd, void *buf, size_t count) {
   struct sear_desc *d = __sear_get_desc(fd);
   if (d == NULL)
     return -1;
+  if (count == 0)
+    return 0;
+  if (buf == NULL) {
+    /* The kernel's answer for a buffer outside the address space (as KLEE's model). */
+    errno = EFAULT;
+    return -1;
+  }
   if (injected_failure(__sear_fail.read_fail, &__sear_fail.reads))
     return -1;
   if (d->kind != SEAR_DESC_NODE || (d->flags & O_ACCMODE) == O_WRONLY) {
@@ -208,13 +218,14 @@ ssize_t read(int fd, void *buf, size_t count) {
   return r;
 }
 
-ssize_t write(int fd, const void *buf, size_t count) {
+static ssize_t write_desc(int fd, const void *buf, size_t count, int from_stdio) {
   fd = (int)concrete(fd, "write: symbolic descriptor concretized");
   count = (size_t)concrete((long)count, "write: symbolic size concretized");
   struct sear_desc *d = __sear_get_desc(fd);
   if (d == NULL)
     return -1;
-  if (injected_failure(__sear_fail.write_fail, &__sear_fail.writes))
+  if (!(from_stdio && d->kind == SEAR_DESC_OUTPUT) &&
+      injected_failure(__sear_fail.write_fail, &__sear_fail.writes))
     return -1;
   if ((d->flags & O_ACCMODE) == O_RDONLY) {
     errno = EBADF;
@@ -231,6 +242,12 @@ ssize_t write(int fd, const void *buf, size_t count) {
   if (r > 0)
     d->offset += r;
   return r;
+}
+
+ssize_t write(int fd, const void *buf, size_t count) { return write_desc(fd, buf, count, 0); }
+
+ssize_t __sear_stdio_write(int fd, const void *buf, size_t count) {
+  return write_desc(fd, buf, count, 1);
 }
 
 ssize_t pread(int fd, void *buf, size_t count, off_t offset) {
@@ -405,6 +422,10 @@ int fcntl(int fd, int cmd, ...) {
     d->flags = (d->flags & O_ACCMODE) | ((int)arg & (O_APPEND | O_NONBLOCK));
     return 0;
   case F_GETLK:
+    /* One process: no other lock can conflict with the one described. */
+    if (arg != 0)
+      ((struct flock *)arg)->l_type = F_UNLCK;
+    return 0;
   case F_SETLK:
   case F_SETLKW:
     return 0;

@@ -141,9 +141,26 @@ int fchown(int fd, uid_t uid, gid_t gid) {
 }
 int lchown(const char *path, uid_t uid, gid_t gid) { return chown(path, uid, gid); }
 
+/* Sets the access and modification times (both to now when times is NULL). */
 int utimes(const char *path, const struct timeval times[2]) {
-  (void)times;
-  return __sear_find_node(path) != NULL ? 0 : (errno = ENOENT, -1);
+  struct sear_node *n = __sear_find_node(path);
+  if (n == NULL) {
+    errno = ENOENT;
+    return -1;
+  }
+  struct timeval now[2];
+  if (times == NULL) {
+    gettimeofday(&now[0], NULL);
+    now[1] = now[0];
+    times = now;
+  }
+  if (n->st != NULL) {
+    n->st->st_atim.tv_sec = times[0].tv_sec;
+    n->st->st_atim.tv_nsec = times[0].tv_usec * 1000;
+    n->st->st_mtim.tv_sec = times[1].tv_sec;
+    n->st->st_mtim.tv_nsec = times[1].tv_usec * 1000;
+  }
+  return 0;
 }
 
 /* futimesat(dirfd, path, times): sear's one directory is "/", so the path names the file

@@ -102,6 +102,10 @@ pub fn prepare(
             "SEAR_WRITE_FAIL".into(),
             inputs.write_fail.unwrap_or(0).to_string(),
         ));
+        env.push((
+            "SEAR_CLOSE_FAIL".into(),
+            inputs.close_fail.unwrap_or(0).to_string(),
+        ));
     }
     Ok(Setup {
         argv0,

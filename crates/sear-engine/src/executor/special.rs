@@ -19,6 +19,7 @@ use crate::value::Value;
 #[allow(missing_docs)]
 pub enum SpecialFn {
     MakeSymbolic,
+    MarkGlobal,
     DefineFixedObject,
     SetForking,
     Assume,
@@ -80,6 +81,7 @@ fn lookup(name: &str) -> Option<SpecialFn> {
         "klee_open_merge" | "klee_close_merge" => Nop,
         "klee_set_forking" => SetForking,
         "klee_define_fixed_object" => DefineFixedObject,
+        "klee_mark_global" => MarkGlobal,
         "klee_is_replay" | "klee_get_errno" => ReturnZero,
         "klee_get_obj_size" => GetObjSize,
         "klee_check_memory_access" => CheckMemoryAccess,
@@ -170,6 +172,15 @@ impl Executor<'_> {
             }
             Assume => {
                 self.assume(state, arg(args, 0)?)?;
+                None
+            }
+            MarkGlobal => {
+                // The object no longer counts as the heap's: free of it is "free of global"
+                // (KLEE's POSIX runtime marks the argv it builds this way).
+                let address = self.concretize(state, arg(args, 0)?, "klee_mark_global")?;
+                if !state.memory.set_kind(address as u64, ObjectKind::Global) {
+                    return Err(user_error("klee_mark_global: not the start of an object"));
+                }
                 None
             }
             DefineFixedObject => {
@@ -725,7 +736,8 @@ impl Executor<'_> {
             Some(o) if o.kind == ObjectKind::Stack => {
                 Err(Termination::error(ErrorKind::Free, "free of alloca"))
             }
-            Some(o) if o.kind == ObjectKind::Global => {
+            // argv and its strings (engine-made) are globals for KLEE too
+            Some(o) if matches!(o.kind, ObjectKind::Global | ObjectKind::Environment) => {
                 Err(Termination::error(ErrorKind::Free, "free of global"))
             }
             _ => Err(self.bad_free(state, address)),

@@ -55,6 +55,25 @@ impl AddressSpace {
         );
     }
 
+    /// Gives the live object based at `address` another kind (`klee_mark_global`); false when
+    /// there is none.
+    pub fn set_kind(&mut self, address: u64, kind: super::ObjectKind) -> bool {
+        let Some(entry) = self.objects.get(&address) else {
+            return false;
+        };
+        let mut object = (*entry.object).clone();
+        object.kind = kind;
+        let contents = entry.contents.clone();
+        self.objects.insert(
+            address,
+            ObjectEntry {
+                object: Arc::new(object),
+                contents,
+            },
+        );
+        true
+    }
+
     /// True when a live object occupies some byte of `[address, address + size)`.
     pub fn overlaps(&self, address: u64, size: u64) -> bool {
         let end = address.saturating_add(size.max(1));
