@@ -32,7 +32,7 @@ pub struct RuntimeArgs {
     #[arg(long = "sym-args", num_args = 3, value_parser = size_parser(), value_names = ["MIN", "MAX", "N"], action = clap::ArgAction::Append, help_heading = "Environment model")]
     pub sym_args: Vec<u32>,
     /// NUM symbolic files (at most 26) named A, B, ... of N bytes each (0 to 10^8).
-    #[arg(long = "sym-files", num_args = 2, value_parser = size_parser(), value_names = ["NUM", "N"], help_heading = "Environment model")]
+    #[arg(long = "sym-files", num_args = 2, value_parser = size_parser(), value_names = ["NUM", "N"], action = clap::ArgAction::Append, help_heading = "Environment model")]
     pub sym_files: Option<Vec<u32>>,
     /// N symbolic bytes on stdin (0 to 10^8).
     #[arg(
@@ -120,6 +120,9 @@ impl RuntimeArgs {
     /// The program's argv: its name, the forwarded options, then its own arguments; checks
     /// the model options (they would otherwise fail on every path).
     pub fn program_argv(&self, name: &str, args: &[String]) -> Result<Vec<String>> {
+        if self.sym_files.as_ref().is_some_and(|f| f.len() > 2) {
+            bail!("--sym-files: given more than once (KLEE refuses it too)");
+        }
         let forwarded = self.forwarded();
         if self.no_runtime && (!forwarded.is_empty() || !self.host_file.is_empty()) {
             bail!("--no-runtime cannot be combined with the environment model's options");

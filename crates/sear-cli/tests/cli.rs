@@ -490,3 +490,40 @@ fn exit_on_error_exits_with_status_one() {
     let o = run("c", "ok.c", true);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
 }
+
+/// Malformed environment-model options are refused before any path runs, as KLEE refuses
+/// them: --sym-files twice, with 0 files or 0 bytes, and --sym-args with MIN > MAX or MAX 0.
+#[test]
+fn malformed_model_options_are_usage_errors() {
+    let tmp = tempfile::tempdir().unwrap();
+    write(tmp.path(), "p.c", "int main(void) { return 0; }\n");
+    let cases: [(&[&str], &str); 5] = [
+        (
+            &["--sym-files", "1", "10", "--sym-files", "2", "10"],
+            "given more than once",
+        ),
+        (&["--sym-files", "0", "10"], "number of files cannot be 0"),
+        (&["--sym-files", "2", "0"], "file size cannot be 0"),
+        (
+            &["--sym-args", "3", "2", "10"],
+            "invalid range to --sym-args",
+        ),
+        (
+            &["--sym-args", "0", "0", "10"],
+            "invalid range to --sym-args",
+        ),
+    ];
+    for (i, (options, message)) in cases.iter().enumerate() {
+        let dir = format!("o{i}");
+        // As sear's options and among the program's arguments (KLEE style).
+        let mut before = vec!["run", "--no-progress", "--output-dir", &dir];
+        before.extend(options.iter());
+        before.push("p.c");
+        let mut after = vec!["run", "--no-progress", "--output-dir", &dir, "p.c"];
+        after.extend(options.iter());
+        for args in [before, after] {
+            let o = sear(&args, tmp.path());
+            assert_clean_failure(&o, message);
+        }
+    }
+}

@@ -66,7 +66,7 @@ pub enum Arg {
 pub struct ModelOptions {
     /// The arguments after argv[0], in order.
     pub args: Vec<Arg>,
-    /// `--sym-files NUM N`: number of files and size of each (the last option wins).
+    /// `--sym-files NUM N`: number of files and size of each (once, NUM and N not 0).
     pub files: Option<(u32, u32)>,
     /// `--sym-stdin N`.
     pub stdin: Option<u32>,
@@ -151,7 +151,10 @@ impl ModelOptions {
                         number(args, k + 3, usage)?,
                     );
                     if min > max {
-                        return err("--sym-args: MIN is larger than MAX");
+                        return err("invalid range to --sym-args: MIN is larger than MAX");
+                    }
+                    if max == 0 {
+                        return err("invalid range to --sym-args: MAX is 0");
                     }
                     sym_args += max;
                     o.args.push(Arg::SymArgs { min, max, len });
@@ -162,6 +165,15 @@ impl ModelOptions {
                     let (num, len) = (number(args, k + 1, usage)?, number(args, k + 2, usage)?);
                     if num > MAX_SYM_FILES {
                         return err("--sym-files: at most 26 files");
+                    }
+                    if num == 0 {
+                        return err("--sym-files: the number of files cannot be 0");
+                    }
+                    if len == 0 {
+                        return err("--sym-files: the file size cannot be 0");
+                    }
+                    if o.files.is_some() {
+                        return err("--sym-files: given more than once (KLEE refuses it too)");
                     }
                     o.files = Some((num, len));
                     k += 3;
@@ -405,6 +417,10 @@ mod tests {
             &["--sym-arg", "x"],
             &["--sym-args", "3", "2", "1"],
             &["--sym-files", "27", "1"],
+            &["--sym-files", "0", "10"],
+            &["--sym-files", "2", "0"],
+            &["--sym-files", "1", "10", "--sym-files", "2", "10"],
+            &["--sym-args", "0", "0", "10"],
             &["--sym-stdin", "-1"],
         ] {
             assert!(ModelOptions::parse(&strings(bad)).is_err(), "{bad:?}");

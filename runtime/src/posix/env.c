@@ -97,7 +97,9 @@ void __sear_init_env(int *argcp, char ***argvp) {
       unsigned max = number(argc, argv, k + 2, msg);
       unsigned len = number(argc, argv, k + 3, msg);
       if (min > max)
-        usage_error("--sym-args: MIN is larger than MAX");
+        usage_error("invalid range to --sym-args: MIN is larger than MAX");
+      if (max == 0)
+        usage_error("invalid range to --sym-args: MAX is 0");
       if (sym_args + max > MAX_SYM_ARGS || n + (int)max > MAX_ARGS)
         usage_error("too many symbolic arguments (at most 100)");
       int count = klee_range((int)min, (int)max + 1, "n_args");
@@ -107,10 +109,16 @@ void __sear_init_env(int *argcp, char ***argvp) {
       any = 1;
     } else if (is_option(a, "sym-files")) {
       const char *msg = "--sym-files expects NUM N: --sym-files NUM N";
+      if (files != 0)
+        usage_error("--sym-files: given more than once (KLEE refuses it too)");
       files = number(argc, argv, k + 1, msg);
       file_len = number(argc, argv, k + 2, msg);
       if (files > MAX_FILES)
         usage_error("--sym-files: at most 26 files");
+      if (files == 0)
+        usage_error("--sym-files: the number of files cannot be 0");
+      if (file_len == 0)
+        usage_error("--sym-files: the file size cannot be 0");
       k += 3;
       any = 1;
     } else if (is_option(a, "sym-stdin")) {
