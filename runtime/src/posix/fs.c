@@ -50,10 +50,24 @@ static void load_host_files(void) {
   }
 }
 
+/* The name of a path in the current directory, which is "/": leading "/" and "./"
+ * components go ("A", "./A", "/A" and "//./A" all name A). */
+static const char *in_cwd(const char *p) {
+  for (;;) {
+    if (p[0] == '/')
+      p++;
+    else if (p[0] == '.' && p[1] == '/')
+      p += 2;
+    else
+      return p;
+  }
+}
+
 static int same_name(const char *a, const char *b) {
-  if (a[0] == '.' && a[1] == '/' && a[2] != '\0')
-    a += 2;
-  return strcmp(a, b) == 0;
+  if (strcmp(a, b) == 0)
+    return 1;
+  const char *x = in_cwd(a), *y = in_cwd(b);
+  return x[0] != '\0' && strcmp(x, y) == 0;
 }
 
 struct sear_node *__sear_find_node(const char *path) {
