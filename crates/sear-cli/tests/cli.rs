@@ -527,3 +527,25 @@ fn malformed_model_options_are_usage_errors() {
         }
     }
 }
+
+/// An .err file's stack trace shows each frame's arguments as KLEE prints them: a number, or
+/// "symbolic" (KLEE's StackTraceOutput test: `foo(symbolic, 12) at FILE:LINE`).
+#[test]
+fn err_stack_traces_show_arguments() {
+    let tmp = tempfile::tempdir().unwrap();
+    write(
+        tmp.path(),
+        "t.c",
+        "#include \"klee/klee.h\"\nstatic void foo(int i, int k) {\n  ++i; ++k;\n  klee_assert(0);\n}\n\
+         int main(void) {\n  int i, k = 12;\n  klee_make_symbolic(&i, sizeof i, \"i\");\n  foo(i, k);\n  return 0;\n}\n",
+    );
+    let o = sear(
+        &["run", "--no-progress", "--output-dir", "o", "t.c"],
+        tmp.path(),
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    let err = std::fs::read_to_string(tmp.path().join("o/test000001.assert.err")).unwrap();
+    assert!(err.contains("#0 foo(symbolic, 12) at "), "{err}");
+    assert!(err.contains("t.c:4"), "{err}");
+    assert!(err.contains("#1 main() at "), "{err}");
+}

@@ -225,7 +225,18 @@ impl Executor<'_> {
                 || "<unknown>".to_string(),
                 |l| format!("{}:{}", module.file_name(l.file), l.line),
             );
-            out.push(format!("{} at {}", function.name, at));
+            // The arguments as KLEE prints them: a number, or "symbolic".
+            let args: Vec<String> = frame
+                .locals
+                .iter()
+                .take(function.params.len())
+                .map(|v| match v {
+                    crate::value::Value::Concrete(bits, _) => bits.to_string(),
+                    crate::value::Value::Symbolic(_) => "symbolic".to_string(),
+                    crate::value::Value::Aggregate(_) => "{...}".to_string(),
+                })
+                .collect();
+            out.push(format!("{}({}) at {}", function.name, args.join(", "), at));
         }
         out
     }
