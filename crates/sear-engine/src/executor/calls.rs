@@ -177,28 +177,25 @@ impl Executor<'_> {
         let callee = match self.handlers[f.0 as usize] {
             Handler::Defined => f,
             Handler::Alias(g) => g,
-            _ => f,
-        };
-        match self.handlers[f.0 as usize] {
-            Handler::Defined | Handler::Alias(_) => {
-                self.push_frame(module, state, callee, args, arg_types, byval, dest)?;
-                // A call through a mismatched function type (a C89 implicit declaration):
-                // the value returned is fitted to the width the call site expects.
-                let want = scalar_width(module, inst.ty);
-                let have = scalar_width(module, module.function(callee).ret);
-                if want.is_some() && have.is_some() && want != have {
-                    state.frame_mut().ret_width = want;
-                }
-                Ok(())
-            }
             Handler::Special(special) => {
-                self.call_special(module, state, inst, special, &args, arg_types)
+                return self.call_special(module, state, inst, special, &args, arg_types)
             }
-            Handler::Missing => Err(exec(format!(
-                "external function '{}' is not supported",
-                module.function(f).name
-            ))),
+            Handler::Missing => {
+                return Err(exec(format!(
+                    "external function '{}' is not supported",
+                    module.function(f).name
+                )))
+            }
+        };
+        self.push_frame(module, state, callee, args, arg_types, byval, dest)?;
+        // A call through a mismatched function type (a C89 implicit declaration): the value
+        // returned is fitted to the width the call site expects.
+        let want = scalar_width(module, inst.ty);
+        let have = scalar_width(module, module.function(callee).ret);
+        if want.is_some() && have.is_some() && want != have {
+            state.frame_mut().ret_width = want;
         }
+        Ok(())
     }
 
     /// Enters a defined function; `byval` lists the call's `byval` arguments.

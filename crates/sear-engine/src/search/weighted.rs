@@ -22,7 +22,7 @@
 use std::collections::VecDeque;
 
 use rustc_hash::{FxHashMap, FxHashSet};
-use sear_ir::{BlockId, Module, Terminator};
+use sear_ir::{BlockId, Module};
 
 use super::{SearchContext, Searcher};
 use crate::state::{State, StateId};
@@ -142,7 +142,7 @@ fn min_dist_to_uncovered(state: &State, module: &Module, coverage: &Coverage) ->
     let mut seen: FxHashSet<u32> = FxHashSet::default();
     let mut queue: VecDeque<(BlockId, u64)> = VecDeque::new();
     let first = (block.insts.len() + 1 - i) as u64;
-    for s in successors(&block.term) {
+    for s in block.term.successors() {
         queue.push_back((s, first));
     }
     while let Some((id, dist)) = queue.pop_front() {
@@ -156,16 +156,11 @@ fn min_dist_to_uncovered(state: &State, module: &Module, coverage: &Coverage) ->
             continue;
         };
         let len = next.insts.len() as u64 + 1;
-        for s in successors(&next.term) {
+        for s in next.term.successors() {
             queue.push_back((s, dist + len));
         }
     }
     FAR
-}
-
-/// The blocks a terminator may jump to.
-fn successors(term: &Terminator) -> Vec<BlockId> {
-    term.successors()
 }
 
 /// A `nurs:*` searcher.
