@@ -249,7 +249,10 @@ two:
     else {
         panic!("expected a select")
     };
-    assert!(matches!(m.constant(c), Constant::Unsupported(s) if s == "blockaddress"));
+    // blockaddress names the function and the block (%one is block 1).
+    assert!(
+        matches!(m.constant(c), Constant::BlockAddr(f, BlockId(1)) if m.function(*f).name == "computed_goto")
+    );
     assert!(matches!(
         &goto.blocks[0].term,
         Terminator::IndirectBr { targets, .. } if targets == &[BlockId(1), BlockId(2)]
