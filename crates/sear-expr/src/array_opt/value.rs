@@ -21,12 +21,12 @@ use crate::expr::Expr;
 /// Thresholds of the value-based transformation.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct ValueLimits {
-    /// Apply only when `distinct element values / elements of the array` is below this
-    /// (constant arrays) or at most this (mixed ones), as KLEE (`--array-value-ratio`,
-    /// default 1.0: a constant table whose elements all differ is left alone).
+    /// Apply only when `distinct byte values / bytes of the array` is below this (constant
+    /// arrays) or at most this (mixed ones), as KLEE counts (`--array-value-ratio`, default
+    /// 1.0: a constant table whose bytes all differ is left alone).
     pub value_ratio: f64,
-    /// For mixed arrays, apply only when `symbolic elements / elements of the array` is at
-    /// most this (`--array-value-symb-ratio`, default 1.0).
+    /// For mixed arrays, apply only when `symbolic bytes / bytes of the array` is at most
+    /// this (`--array-value-symb-ratio`, default 1.0).
     pub symbolic_ratio: f64,
 }
 
@@ -51,33 +51,34 @@ pub enum ValueKind {
     Distributed,
 }
 
-/// KLEE's thresholds (`ArrayExprOptimizer`): over the whole array, cut into elements of the
-/// read's width, `distinct concrete element values / elements` must be below
-/// `value_ratio` for a constant array, and at most `value_ratio` for a mixed one (symbolic
-/// elements are not values), and for a mixed array `symbolic elements / elements` at most
-/// `symbolic_ratio`. With the defaults (1.0), a constant table whose elements all differ is
-/// left alone and a mixed array is always transformed.
+/// KLEE's thresholds (`ArrayExprOptimizer`, which works on the byte reads): over the whole
+/// array, `distinct concrete byte values / bytes` must be below `value_ratio` for a constant
+/// array, and at most `value_ratio` for a mixed one (symbolic bytes are not values), where
+/// also `symbolic bytes / bytes` is at most `symbolic_ratio`. With the defaults (1.0), only a
+/// constant array whose bytes all differ is left alone (`short a[5] = {1,2,3,-4,5}` has 7
+/// distinct values in 10 bytes: transformed), and a mixed array is always transformed.
 fn worth_it(er: &ElementRead, cells: &Cells, limits: &ValueLimits, constant: bool) -> bool {
-    let bytes = er.bytes.max(1) as u64;
-    let elements = er.updates.root().size() / bytes;
-    if elements == 0 {
+    let size = er.updates.root().size();
+    if size == 0 {
         return false;
     }
-    let mut distinct = std::collections::BTreeSet::new();
-    let mut symbolic = 0u64;
-    for k in 0..elements {
-        match cells.element(k * bytes, er.bytes) {
-            Some(v) => {
-                distinct.insert(v);
+    let mut seen = [false; 256];
+    let (mut distinct, mut symbolic) = (0u64, 0u64);
+    for j in 0..size {
+        match cells.byte(j) {
+            Some(b) if !seen[b as usize] => {
+                seen[b as usize] = true;
+                distinct += 1;
             }
+            Some(_) => {}
             None => symbolic += 1,
         }
     }
-    let ratio = distinct.len() as f64 / elements as f64;
+    let ratio = distinct as f64 / size as f64;
     if constant {
         ratio < limits.value_ratio
     } else {
-        ratio <= limits.value_ratio && symbolic as f64 / elements as f64 <= limits.symbolic_ratio
+        ratio <= limits.value_ratio && symbolic as f64 / size as f64 <= limits.symbolic_ratio
     }
 }
 
