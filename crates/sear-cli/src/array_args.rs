@@ -13,11 +13,12 @@ pub struct ArrayArgs {
     /// The default, all, never lost on the bench suite (docs/benchmarks.md, "Defaults").
     #[arg(long, value_name = "MODE", default_value = "all")]
     pub optimize_array: String,
-    /// Value-based: apply only when distinct values / elements is below this ratio (0 to 1).
+    /// Value-based: apply only when distinct byte values / bytes of the array is below this
+    /// ratio (0 to 1; KLEE's rule).
     #[arg(long, value_name = "R", default_value_t = 1.0, value_parser = crate::values::ratio)]
     pub array_value_ratio: f64,
-    /// Value-based on mixed arrays: apply only when symbolic elements / elements is at most
-    /// this ratio (0 to 1).
+    /// Value-based on mixed arrays: apply only when symbolic bytes / bytes is at most this
+    /// ratio (0 to 1).
     #[arg(long, value_name = "R", default_value_t = 1.0, value_parser = crate::values::ratio)]
     pub array_value_symb_ratio: f64,
     /// Value-based rewrites of a condition over more than two input bytes are kept only when
@@ -25,6 +26,10 @@ pub struct ArrayArgs {
     /// 10^6).
     #[arg(long, value_name = "K", default_value_t = 4, value_parser = clap::value_parser!(u32).range(0..=1_000_000))]
     pub array_value_max_growth: u32,
+    /// Value-based: skip reads whose reachable elements hold more than this many distinct
+    /// values (0: no limit; at most 10^6).
+    #[arg(long, value_name = "N", default_value_t = 64, value_parser = clap::value_parser!(u32).range(0..=1_000_000))]
+    pub array_value_max_values: u32,
     /// Disable dynamic constant folding of reads (constant-array reads at constant
     /// offsets and reads through provably different writes), for ablation studies.
     #[arg(long)]
@@ -60,6 +65,7 @@ impl ArrayArgs {
             limits: ValueLimits {
                 value_ratio: self.array_value_ratio,
                 symbolic_ratio: self.array_value_symb_ratio,
+                max_values: self.array_value_max_values as usize,
             },
             max_condition_growth: self.array_value_max_growth as usize,
             ..ArrayOptConfig::default()

@@ -28,6 +28,12 @@ pub struct ValueLimits {
     /// For mixed arrays, apply only when `symbolic bytes / bytes of the array` is at most
     /// this (`--array-value-symb-ratio`, default 1.0).
     pub symbolic_ratio: f64,
+    /// Skip a read whose reachable elements hold more distinct values than this (each
+    /// becomes a branch of the if-then-else); 0: no limit (`--array-value-max-values`,
+    /// default 64). sear's own bound, beside KLEE's ratios, which pass almost every table of
+    /// multi-byte elements: a 256-entry CRC table became a 256-way if-then-else, 4× slower
+    /// to solve than the eager core's reads.
+    pub max_values: usize,
 }
 
 impl Default for ValueLimits {
@@ -35,6 +41,7 @@ impl Default for ValueLimits {
         ValueLimits {
             value_ratio: 1.0,
             symbolic_ratio: 1.0,
+            max_values: 64,
         }
     }
 }
@@ -148,6 +155,9 @@ pub fn value_transform(
         return None;
     }
     if !worth_it(er, cells, limits, symbolic.is_empty()) {
+        return None;
+    }
+    if limits.max_values > 0 && groups.len() > limits.max_values {
         return None;
     }
     let width = 8 * er.bytes;
