@@ -36,6 +36,19 @@ pub struct Slot(pub u32);
 /// Index of a source file name in [`Module::files`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct FileId(pub u32);
+/// Index of an inline-assembly statement in [`Module::inline_asm`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct AsmId(pub u32);
+
+/// An inline-assembly statement: its template and its constraint string, as LLVM has them
+/// (`+r` operands appear as an output `=r` and a tied input `0`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct InlineAsm {
+    /// The assembly template (AT&T syntax on x86), e.g. `"add $5, $0"`.
+    pub template: String,
+    /// The constraints, e.g. `"=r,0,~{dirflag},~{fpsr},~{flags}"`.
+    pub constraints: String,
+}
 
 /// A source location from debug information.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -316,8 +329,8 @@ pub enum Callee {
     Direct(FuncId),
     /// A function pointer value.
     Indirect(Operand),
-    /// Inline assembly (unsupported by the executor).
-    InlineAsm,
+    /// Inline assembly (the executor interprets a few one-instruction templates).
+    InlineAsm(AsmId),
 }
 
 /// An instruction that does not end a block.
@@ -637,6 +650,8 @@ pub struct Module {
     pub global_index: FxHashMap<String, GlobalId>,
     /// Global aliases resolved to their aliasee constant.
     pub aliases: FxHashMap<String, ConstId>,
+    /// Inline-assembly statements, indexed by [`AsmId`].
+    pub inline_asm: Vec<InlineAsm>,
 }
 
 impl Module {

@@ -368,7 +368,7 @@ fn inst_text(m: &Module, inst: &Inst) -> String {
             let target = match callee {
                 Callee::Direct(f) => format!("@{}", m.function(*f).name),
                 Callee::Indirect(op) => operand(m, op),
-                Callee::InlineAsm => "asm".into(),
+                Callee::InlineAsm(a) => format!("asm {:?}", m.inline_asm[a.0 as usize].template),
             };
             let args: Vec<&Operand> = args.iter().collect();
             format!("call {ty} {target}({})", ops(m, &args))

@@ -400,7 +400,7 @@ impl FnChecker<'_, '_> {
                 match callee {
                     Callee::Direct(f) => self.v.func(*f)?,
                     Callee::Indirect(op) => self.operand(op)?,
-                    Callee::InlineAsm => {}
+                    Callee::InlineAsm(_) => {}
                 }
                 args.iter().collect()
             }

@@ -230,7 +230,7 @@ two:
     assert!(matches!(
         asm.blocks[0].insts[0].kind,
         InstKind::Call {
-            callee: Callee::InlineAsm,
+            callee: Callee::InlineAsm(_),
             ..
         }
     ));

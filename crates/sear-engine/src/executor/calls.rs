@@ -51,7 +51,10 @@ impl Executor<'_> {
         let values: Vec<Value> = args.iter().map(|a| self.operand(state, *a)).collect();
         match callee {
             Callee::Direct(f) => self.call_function(module, state, inst, f, values, arg_types),
-            Callee::InlineAsm => Err(exec("inline assembly is not supported")),
+            Callee::InlineAsm(id) => {
+                let asm = module.inline_asm[id.0 as usize].clone();
+                self.inline_asm(module, state, inst, &asm, &values)
+            }
             Callee::Indirect(op) => {
                 let target = self.operand(state, op);
                 self.call_pointer(module, state, inst, &target, values, arg_types)

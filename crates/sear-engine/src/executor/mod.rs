@@ -12,6 +12,7 @@
 
 mod alloc_size;
 mod arrayopt;
+mod asm;
 mod branch;
 mod calls;
 mod halt;

@@ -139,6 +139,14 @@ impl<'m> Val<'m> {
         unsafe { lossy_str(LLVMGetInlineAsmAsmString(self.raw, &mut len), len) }
     }
 
+    /// The constraint string of an inline-asm value.
+    pub(crate) fn inline_asm_constraints(self) -> String {
+        debug_assert!(self.is_inline_asm());
+        let mut len = 0usize;
+        // SAFETY: inline-asm value; the text has the reported length.
+        unsafe { lossy_str(LLVMGetInlineAsmConstraintString(self.raw, &mut len), len) }
+    }
+
     /// Number of operands (of a user: instruction or constant).
     pub(crate) fn num_operands(self) -> u32 {
         // SAFETY: live value; non-users have no operands and return 0 or -1.

@@ -172,7 +172,12 @@ impl<'m> Lowerer<'m> {
             if is_void && target.inline_asm_text().trim().is_empty() {
                 return Some(InstKind::Nop);
             }
-            Callee::InlineAsm
+            let id = AsmId(self.module.inline_asm.len() as u32);
+            self.module.inline_asm.push(InlineAsm {
+                template: target.inline_asm_text(),
+                constraints: target.inline_asm_constraints(),
+            });
+            Callee::InlineAsm(id)
         } else if let Some(&f) = self.func_ids.get(&target.raw()) {
             if self.module.function(f).name.starts_with("llvm.dbg.") {
                 return None;

@@ -1,0 +1,32 @@
+// Inline assembly of one x86 instruction on one register operand is computed on the
+// operand's value, symbolic or not (KLEE's InlineAsm test): neg, add of an immediate,
+// xor with another register, bswap, shl by an immediate. Other templates are refused with
+// an exec error naming them.
+// Reasoning: x is symbolic. The branch on x == 239 forks; on both sides the asserts hold,
+// whatever x is (the asm computes exactly what C would): two completed paths.
+// expect-completed: 2
+// expect-error-paths: 0
+#include "klee/klee.h"
+
+int main(void) {
+    int x;
+    klee_make_symbolic(&x, sizeof x, "x");
+    if (x == 239) {
+        int n = x;
+        __asm__("neg %0" : "+r"(n));
+        klee_assert(n == -239);
+    }
+    int y = x;
+    __asm__("add $5, %0" : "+r"(y));
+    klee_assert(y == x + 5);
+    unsigned u = (unsigned)x, k = 0x0f0f0f0fu;
+    __asm__("xorl %1, %0" : "+r"(u) : "r"(k));
+    klee_assert(u == ((unsigned)x ^ 0x0f0f0f0fu));
+    unsigned b = 0x11223344u;
+    __asm__("bswap %0" : "+r"(b));
+    klee_assert(b == 0x44332211u);
+    unsigned s = (unsigned)x;
+    __asm__("shll $3, %0" : "+r"(s));
+    klee_assert(s == (unsigned)x << 3);
+    return 0;
+}
