@@ -1,7 +1,8 @@
-// Inline assembly of one x86 instruction on one register operand is computed on the
-// operand's value, symbolic or not (KLEE's InlineAsm test): neg, add of an immediate,
-// xor with another register, bswap, shl by an immediate. Other templates are refused with
-// an exec error naming them.
+// Inline assembly of short x86 sequences on one register operand is computed on the
+// operand's value, symbolic or not (KLEE's InlineAsm and RaiseAsm tests): neg, add of an
+// immediate, xor with another register, bswap, shl by an immediate, and rotations of a
+// 16-bit sub-register and of the whole one (a byte swap in three instructions). Other
+// templates are refused with an exec error naming them.
 // Reasoning: x is symbolic. The branch on x == 239 forks; on both sides the asserts hold,
 // whatever x is (the asm computes exactly what C would): two completed paths.
 // expect-completed: 2
@@ -28,5 +29,8 @@ int main(void) {
     unsigned s = (unsigned)x;
     __asm__("shll $3, %0" : "+r"(s));
     klee_assert(s == (unsigned)x << 3);
+    unsigned r = (unsigned)x, swapped;
+    __asm__("rorw $8, %w0; rorl $16, %0; rorw $8, %w0" : "=r"(swapped) : "0"(r) : "cc");
+    klee_assert(swapped == __builtin_bswap32((unsigned)x));
     return 0;
 }

@@ -1,6 +1,8 @@
-//! Inline assembly: the one-instruction x86 templates programs use on a single register
-//! operand (`neg %0`, `add $5, %0`, `bswap %0`, `xor %1, %0`, ...), computed on the operand's
-//! value, symbolic or not, as the instruction would. Anything else is refused with an `exec`
+//! Inline assembly: short x86 templates on a single register operand (`neg %0`,
+//! `add $5, %0`, `bswap %0`, `xor %1, %0`, `rorw $8, %w0; rorl $16, %0`, ...), computed on
+//! the operand's value, symbolic or not, as the instructions would (sub-registers `%b0`,
+//! `%w0` work on the low bits and keep the rest; `%k0` of a 64-bit register clears the
+//! upper half, as on x86-64). Anything else is refused with an `exec`
 //! error naming the template (KLEE refuses inline assembly it cannot raise to LLVM too).
 //!
 //! The form handled: exactly one output, a register (`=r`, or `+r` which LLVM writes as an
@@ -23,14 +25,29 @@ enum Src {
     Operand(usize),
 }
 
-/// The operand number of `$N` or `${N:mod}`.
-fn operand_number(text: &str) -> Option<usize> {
-    let t = text.trim();
-    let t = t.strip_prefix('$')?;
-    let t = t
-        .strip_prefix('{')
-        .map_or(t, |r| r.split(':').next().unwrap_or(""));
-    t.trim_end_matches('}').parse().ok()
+/// The operand number of `$N` or `${N:mod}`, and the width the modifier selects (`b` 8,
+/// `w` 16, `k` 32, `q` 64 bits; none: the operand's own).
+fn operand_ref(text: &str) -> Option<(usize, Option<u32>)> {
+    let t = text.trim().strip_prefix('$')?;
+    let (num, modifier) = match t.strip_prefix('{') {
+        Some(inner) => {
+            let inner = inner.strip_suffix('}')?;
+            match inner.split_once(':') {
+                Some((n, m)) => (n, Some(m)),
+                None => (inner, None),
+            }
+        }
+        None => (t, None),
+    };
+    let width = match modifier {
+        None => None,
+        Some("b") => Some(8),
+        Some("w") => Some(16),
+        Some("k") => Some(32),
+        Some("q") => Some(64),
+        Some(_) => return None,
+    };
+    Some((num.parse().ok()?, width))
 }
 
 fn parse_src(text: &str) -> Option<Src> {
@@ -44,14 +61,14 @@ fn parse_src(text: &str) -> Option<Src> {
             imm.parse().ok().map(Src::Imm)
         };
     }
-    operand_number(t).map(Src::Operand)
+    operand_ref(t).map(|(n, _)| Src::Operand(n))
 }
 
 /// The mnemonic without its AT&T size suffix (`addl` → `add`), when the stem is known.
 fn mnemonic(op: &str) -> Option<&'static str> {
-    const OPS: [&str; 14] = [
+    const OPS: [&str; 16] = [
         "neg", "not", "inc", "dec", "bswap", "add", "sub", "and", "or", "xor", "shl", "shr", "sar",
-        "imul",
+        "imul", "rol", "ror",
     ];
     let op = op.trim();
     OPS.iter().copied().find(|m| {
@@ -59,6 +76,73 @@ fn mnemonic(op: &str) -> Option<&'static str> {
             || (op.len() == m.len() + 1
                 && op.starts_with(m)
                 && matches!(op.as_bytes()[m.len()], b'b' | b'w' | b'l' | b'q'))
+    })
+}
+
+/// One instruction on `x` (already cut to the width the instruction works on).
+fn apply(
+    op: &str,
+    parts: &[&str],
+    x: Expr,
+    operand: &dyn Fn(usize) -> Option<Expr>,
+) -> Option<Expr> {
+    let width = x.width();
+    Some(match (op, parts.len()) {
+        ("neg", 1) => Expr::binary(BinOp::Sub, Expr::constant(0, width), x),
+        ("not", 1) => Expr::binary(BinOp::Xor, Expr::constant(u128::MAX, width), x),
+        ("inc", 1) => Expr::binary(BinOp::Add, x, Expr::constant(1, width)),
+        ("dec", 1) => Expr::binary(BinOp::Sub, x, Expr::constant(1, width)),
+        ("bswap", 1) if width % 8 == 0 => {
+            let bytes: Vec<Expr> = (0..width / 8)
+                .map(|i| Expr::extract(x.clone(), 8 * i, 8))
+                .collect();
+            Expr::concat_all(&bytes)
+        }
+        ("rol" | "ror", 2) => {
+            // rotations by an immediate: the count is masked like a shift's, then taken
+            // modulo the width
+            let Src::Imm(n) = parse_src(parts[0])? else {
+                return None;
+            };
+            let mask = if width == 64 { 63 } else { 31 };
+            let n = ((n as u64 & mask) % width as u64) as u32;
+            let left = if op == "rol" { n } else { (width - n) % width };
+            if left == 0 {
+                x
+            } else {
+                Expr::concat(
+                    Expr::extract(x.clone(), 0, width - left),
+                    Expr::extract(x, width - left, left),
+                )
+            }
+        }
+        (_, 2) => {
+            let src = match parse_src(parts[0])? {
+                Src::Imm(v) => Expr::constant(v as u128, width),
+                Src::Operand(n) => Expr::zext_or_trunc(operand(n)?, width),
+            };
+            let bin = match op {
+                "add" => BinOp::Add,
+                "sub" => BinOp::Sub,
+                "and" => BinOp::And,
+                "or" => BinOp::Or,
+                "xor" => BinOp::Xor,
+                "shl" => BinOp::Shl,
+                "shr" => BinOp::LShr,
+                "sar" => BinOp::AShr,
+                "imul" => BinOp::Mul,
+                _ => return None,
+            };
+            // x86 masks shift counts to 5 bits (6 for 64-bit operands)
+            let src = if matches!(bin, BinOp::Shl | BinOp::LShr | BinOp::AShr) {
+                let mask = if width == 64 { 63 } else { 31 };
+                Expr::binary(BinOp::And, src, Expr::constant(mask, width))
+            } else {
+                src
+            };
+            Expr::binary(bin, x, src)
+        }
+        _ => return None,
     })
 }
 
@@ -96,69 +180,47 @@ impl Executor<'_> {
             }
             args.get(n - 1).map(Value::to_expr)
         };
-        let template = asm.template.trim();
-        let (op, rest) = template
-            .split_once(char::is_whitespace)
-            .unwrap_or((template, ""));
-        let op = mnemonic(op).ok_or_else(refuse)?;
-        let parts: Vec<&str> = rest
-            .split(',')
-            .map(str::trim)
-            .filter(|p| !p.is_empty())
-            .collect();
-        let dest = parts
-            .last()
-            .and_then(|d| operand_number(d))
-            .ok_or_else(refuse)?;
-        if dest != 0 {
-            return Err(refuse());
-        }
         let x = operand(0).ok_or_else(refuse)?;
         if x.width() != width {
             return Err(refuse());
         }
-        let result = match (op, parts.len()) {
-            ("neg", 1) => Expr::binary(BinOp::Sub, Expr::constant(0, width), x),
-            ("not", 1) => Expr::binary(BinOp::Xor, Expr::constant(u128::MAX, width), x),
-            ("inc", 1) => Expr::binary(BinOp::Add, x, Expr::constant(1, width)),
-            ("dec", 1) => Expr::binary(BinOp::Sub, x, Expr::constant(1, width)),
-            ("bswap", 1) if width % 8 == 0 => {
-                let bytes: Vec<Expr> = (0..width / 8)
-                    .map(|i| Expr::extract(x.clone(), 8 * i, 8))
-                    .collect();
-                Expr::concat_all(&bytes)
+        // instructions separated by ';' or new lines, each on operand 0
+        let mut cur = x;
+        for line in asm.template.split([';', '\n']) {
+            let line = line.trim();
+            if line.is_empty() {
+                continue;
             }
-            (_, 2) => {
-                let src = match parse_src(parts[0]).ok_or_else(refuse)? {
-                    Src::Imm(v) => Expr::constant(v as u128, width),
-                    Src::Operand(n) => operand(n).ok_or_else(refuse)?,
-                };
-                if src.width() != width {
-                    return Err(refuse());
-                }
-                let bin = match op {
-                    "add" => BinOp::Add,
-                    "sub" => BinOp::Sub,
-                    "and" => BinOp::And,
-                    "or" => BinOp::Or,
-                    "xor" => BinOp::Xor,
-                    "shl" => BinOp::Shl,
-                    "shr" => BinOp::LShr,
-                    "sar" => BinOp::AShr,
-                    "imul" => BinOp::Mul,
-                    _ => return Err(refuse()),
-                };
-                // x86 masks shift counts to the operand's width (5 or 6 bits)
-                let src = if matches!(bin, BinOp::Shl | BinOp::LShr | BinOp::AShr) {
-                    let mask = if width == 64 { 63 } else { 31 };
-                    Expr::binary(BinOp::And, src, Expr::constant(mask, width))
-                } else {
-                    src
-                };
-                Expr::binary(bin, x, src)
+            let (op, rest) = line.split_once(char::is_whitespace).unwrap_or((line, ""));
+            let op = mnemonic(op).ok_or_else(refuse)?;
+            let parts: Vec<&str> = rest
+                .split(',')
+                .map(str::trim)
+                .filter(|p| !p.is_empty())
+                .collect();
+            let (dest, sub) = parts
+                .last()
+                .and_then(|d| operand_ref(d))
+                .ok_or_else(refuse)?;
+            let sub = sub.unwrap_or(width);
+            if dest != 0 || sub > width {
+                return Err(refuse());
             }
-            _ => return Err(refuse()),
-        };
+            let low = if sub < width {
+                Expr::extract(cur.clone(), 0, sub)
+            } else {
+                cur.clone()
+            };
+            let r = apply(op, &parts, low, &operand).ok_or_else(refuse)?;
+            cur = if sub == width {
+                r
+            } else if sub == 32 {
+                Expr::zext(r, width) // a 32-bit result clears the register's upper half
+            } else {
+                Expr::concat(Expr::extract(cur, sub, width - sub), r)
+            };
+        }
+        let result = cur;
         if let Some(dest) = inst.dest {
             state.frame_mut().locals[dest.0 as usize] = Value::from_expr(result);
         }
