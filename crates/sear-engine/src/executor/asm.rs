@@ -92,7 +92,7 @@ fn apply(
         ("not", 1) => Expr::binary(BinOp::Xor, Expr::constant(u128::MAX, width), x),
         ("inc", 1) => Expr::binary(BinOp::Add, x, Expr::constant(1, width)),
         ("dec", 1) => Expr::binary(BinOp::Sub, x, Expr::constant(1, width)),
-        ("bswap", 1) if width % 8 == 0 => {
+        ("bswap", 1) if width.is_multiple_of(8) => {
             let bytes: Vec<Expr> = (0..width / 8)
                 .map(|i| Expr::extract(x.clone(), 8 * i, 8))
                 .collect();
