@@ -60,6 +60,10 @@ pub struct RunArgs {
     /// Stop at the first error, and exit with status 1 when one was found (as KLEE does).
     #[arg(long)]
     pub exit_on_error: bool,
+    /// Merge the paths between klee_open_merge() and klee_close_merge() into one (KLEE's
+    /// --use-merge); without it both calls are ignored.
+    #[arg(long)]
+    pub use_merge: bool,
     /// The function to start from.
     #[arg(long, default_value = "main")]
     pub entry: String,
@@ -241,6 +245,7 @@ fn engine_config(args: &RunArgs, program: &Path, output_dir: PathBuf) -> Result<
     config.emit_all_errors = args.emit_all_errors;
     config.exit_on_error = args.exit_on_error;
     config.dump_states_on_halt = args.dump_states_on_halt;
+    config.use_merge = args.use_merge;
     config.entry = args.entry.clone();
     config.progress = !args.no_progress;
     args.array.apply(&mut config)?;

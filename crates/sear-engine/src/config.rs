@@ -96,6 +96,9 @@ pub struct EngineConfig {
     pub read_folding: bool,
     /// Prove every transformed expression equivalent to its original. [default: false]
     pub validate_array_opt: bool,
+    /// Merge the paths between `klee_open_merge` and `klee_close_merge` (KLEE's
+    /// `--use-merge`). [default: false]
+    pub use_merge: bool,
     /// Write `testNNNNNN.trace` (the path's instruction-trace hash) next to each test.
     /// [default: false]
     pub write_trace_hash: bool,
@@ -126,6 +129,7 @@ impl EngineConfig {
             read_folding: true,
             validate_array_opt: false,
             write_trace_hash: false,
+            use_merge: false,
         }
     }
 }

@@ -6,9 +6,11 @@
 pub mod config;
 pub mod executor;
 pub mod memory;
+pub mod merge;
 pub mod output;
 pub mod program_output;
 pub mod search;
+pub mod solver_view;
 pub mod state;
 pub mod stats;
 pub mod termination;

@@ -43,6 +43,15 @@ impl ProgramOutput {
         }));
     }
 
+    /// True when both records are the same (shared) record.
+    pub fn same_as(&self, other: &ProgramOutput) -> bool {
+        match (&self.head, &other.head) {
+            (None, None) => true,
+            (Some(a), Some(b)) => Rc::ptr_eq(a, b),
+            _ => false,
+        }
+    }
+
     /// True if nothing was written.
     pub fn is_empty(&self) -> bool {
         self.head.is_none()

@@ -4,6 +4,7 @@ use std::rc::Rc;
 
 use sear_expr::{ArrayRef, Expr};
 use sear_ir::{BlockId, FuncId, Slot};
+use sear_solver::address::AddressBindings;
 
 use crate::memory::{AddressSpace, Allocator, ObjectId};
 use crate::value::Value;
@@ -25,10 +26,10 @@ pub struct Frame {
     pub prev_block: Option<BlockId>,
     /// Value slots.
     pub locals: Vec<Value>,
-    /// Base addresses of this frame's allocas, freed on return.
-    pub allocas: Vec<u64>,
-    /// Base address of the varargs area, if the function is variadic.
-    pub varargs: Option<u64>,
+    /// Pointers to this frame's allocas (as the program holds them), freed on return.
+    pub allocas: Vec<Value>,
+    /// Pointer to the varargs area, if the function is variadic.
+    pub varargs: Option<Value>,
     /// The caller's slot receiving the return value.
     pub ret_dest: Option<Slot>,
     /// The width of the scalar the caller expects back, when it differs from what the
@@ -56,10 +57,14 @@ pub struct State {
     pub stack: Vec<Frame>,
     /// Memory.
     pub memory: AddressSpace,
+    /// Address constraints: symbolic bases bound to addresses (none in the standard model).
+    pub addresses: AddressBindings,
     /// Bump allocator for heap objects.
     pub heap: Allocator,
     /// Bump allocator for stack objects.
     pub stack_alloc: Allocator,
+    /// Bump allocator for globals.
+    pub global_alloc: Allocator,
     /// The path condition: a conjunction of boolean expressions.
     pub constraints: Rc<Vec<Expr>>,
     /// Symbolic objects, in creation order.
@@ -90,6 +95,8 @@ pub struct State {
     pub current_inst: usize,
     /// Bytes of `alloca`s live on the call stack (checked against `--max-stack-size`).
     pub stack_bytes: u64,
+    /// The merge groups (`klee_open_merge`) this path is inside, innermost last.
+    pub open_merges: Vec<u32>,
     /// What the path wrote to stdout and stderr (through `__sear_write`).
     pub output: crate::program_output::ProgramOutput,
 }
@@ -105,6 +112,16 @@ impl State {
     #[inline]
     pub fn frame_mut(&mut self) -> &mut Frame {
         self.stack.last_mut().expect("non-empty stack")
+    }
+
+    /// The concrete address a pointer value stands for: the value itself, or a symbolic
+    /// base with its address constraints substituted (`None` when that is not constant).
+    pub fn address_of(&self, pointer: &Value) -> Option<u64> {
+        match pointer {
+            Value::Concrete(a, _) => Some(*a as u64),
+            Value::Symbolic(e) => self.addresses.substitute(e).as_constant().map(|a| a as u64),
+            Value::Aggregate(_) => None,
+        }
     }
 
     /// Adds a constraint to the path condition (trivially true constraints are dropped).

@@ -23,6 +23,8 @@ pub struct Stats {
     pub completed_paths: u64,
     /// Paths ended by errors.
     pub error_paths: u64,
+    /// Paths merged into others.
+    pub merged_states: u64,
     /// States dropped for the memory limit.
     pub dropped_states: u64,
     /// Values concretised (symbolic floats, sizes, external arguments).

@@ -34,6 +34,9 @@ pub enum Termination {
     Early(String),
     /// Terminated without writing a test.
     Silent,
+    /// Not an end: the path reached `klee_close_merge` of merge group `.0` and waits there
+    /// for the group's other paths (`executor/merging.rs`).
+    Suspend(u32),
 }
 
 /// Error kinds, named after KLEE's `.err` suffixes.
@@ -137,7 +140,7 @@ impl Termination {
             Termination::Exit(_) => TerminationClass::Exit,
             Termination::Error { kind, .. } => kind.class(),
             Termination::Early(_) => TerminationClass::Early,
-            Termination::Silent => TerminationClass::Silent,
+            Termination::Silent | Termination::Suspend(_) => TerminationClass::Silent,
         }
     }
 

@@ -47,6 +47,7 @@
 //! | full chain | 511 | 27.8 | 25 (1.78x) |
 //! | raw Z3, fresh `Solver::new()` per query | 1083 | 167.0 | 4 (0.30x) |
 
+pub mod address;
 pub mod cegar;
 pub mod chain;
 pub mod config;

@@ -10,6 +10,7 @@ use std::sync::Arc;
 
 use sear_expr::{ArrayRef, Expr};
 
+use crate::address::AddressBindings;
 use crate::intervals::IndexIntervals;
 
 /// Engine metadata attached to a query and passed through every layer.
@@ -35,6 +36,9 @@ pub struct Query<'a> {
     pub expr: Expr,
     /// Engine metadata.
     pub meta: &'a QueryMeta,
+    /// The state's address constraints, substituted by [`crate::Solver`] before the chain
+    /// sees the query (none in the standard memory model).
+    pub addresses: Option<&'a AddressBindings>,
 }
 
 impl<'a> Query<'a> {
@@ -44,6 +48,15 @@ impl<'a> Query<'a> {
             constraints,
             expr,
             meta,
+            addresses: None,
+        }
+    }
+
+    /// The same query under the address constraints `addresses`.
+    pub fn with_addresses(self, addresses: &'a AddressBindings) -> Query<'a> {
+        Query {
+            addresses: Some(addresses),
+            ..self
         }
     }
 
@@ -53,6 +66,7 @@ impl<'a> Query<'a> {
             constraints: self.constraints,
             expr,
             meta: self.meta,
+            addresses: self.addresses,
         }
     }
 }

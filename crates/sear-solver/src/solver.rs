@@ -9,6 +9,7 @@ use std::time::{Duration, Instant};
 use sear_expr::visit::collect_symbolic_arrays;
 use sear_expr::{ArrayRef, Assignment, Expr};
 
+use crate::address::AddressBindings;
 use crate::chain::build_chain;
 use crate::config::SolverConfig;
 use crate::query::{Query, QueryMeta, SolverError, Validity};
@@ -57,8 +58,31 @@ impl Solver {
         value
     }
 
+    /// Runs `f` on `q` with its address constraints substituted (spec 003 §2.2): the chain
+    /// below never sees a symbolic base. Queries without address constraints pass as they
+    /// are.
+    fn substituted<T>(
+        &mut self,
+        q: &Query,
+        f: impl FnOnce(&mut Self, &Query) -> Result<T, SolverError>,
+    ) -> Result<T, SolverError> {
+        match q.addresses {
+            Some(bindings) if !bindings.is_empty() => {
+                let constraints = bindings.substitute_all(q.constraints);
+                let mut meta = q.meta.clone();
+                meta.address_arrays.extend(bindings.arrays().cloned());
+                let sq = Query::new(&constraints, bindings.substitute(&q.expr), &meta);
+                f(self, &sq)
+            }
+            _ => f(self, q),
+        }
+    }
+
     /// The validity of `q.expr` under `q.constraints` (assumed satisfiable).
     pub fn evaluate(&mut self, q: &Query) -> Result<Validity, SolverError> {
+        if q.addresses.is_some_and(|a| !a.is_empty()) {
+            return self.substituted(q, |s, q| s.evaluate(q));
+        }
         if let Some(b) = self.constant_bool(&q.expr) {
             return Ok(if b { Validity::True } else { Validity::False });
         }
@@ -73,6 +97,9 @@ impl Solver {
 
     /// True if `q.expr` holds in every model of the constraints.
     pub fn must_be_true(&mut self, q: &Query) -> Result<bool, SolverError> {
+        if q.addresses.is_some_and(|a| !a.is_empty()) {
+            return self.substituted(q, |s, q| s.must_be_true(q));
+        }
         if let Some(b) = self.constant_bool(&q.expr) {
             return Ok(b);
         }
@@ -81,6 +108,9 @@ impl Solver {
 
     /// True if `q.expr` is false in every model of the constraints.
     pub fn must_be_false(&mut self, q: &Query) -> Result<bool, SolverError> {
+        if q.addresses.is_some_and(|a| !a.is_empty()) {
+            return self.substituted(q, |s, q| s.must_be_false(q));
+        }
         if let Some(b) = self.constant_bool(&q.expr) {
             return Ok(!b);
         }
@@ -99,6 +129,9 @@ impl Solver {
 
     /// A feasible value of `q.expr` (any width) under `q.constraints` (assumed satisfiable).
     pub fn get_value(&mut self, q: &Query) -> Result<u128, SolverError> {
+        if q.addresses.is_some_and(|a| !a.is_empty()) {
+            return self.substituted(q, |s, q| s.get_value(q));
+        }
         let start = Instant::now();
         if let Some(v) = q.expr.as_constant() {
             self.constant.record(start, true);
@@ -123,6 +156,23 @@ impl Solver {
         meta: &QueryMeta,
         arrays: &[ArrayRef],
     ) -> Result<Option<Assignment>, SolverError> {
+        self.get_initial_values_under(constraints, meta, arrays, None)
+    }
+
+    /// [`Solver::get_initial_values`] under a state's address constraints.
+    pub fn get_initial_values_under(
+        &mut self,
+        constraints: &[Expr],
+        meta: &QueryMeta,
+        arrays: &[ArrayRef],
+        addresses: Option<&AddressBindings>,
+    ) -> Result<Option<Assignment>, SolverError> {
+        if let Some(bindings) = addresses.filter(|a| !a.is_empty()) {
+            let substituted = bindings.substitute_all(constraints);
+            let mut meta = meta.clone();
+            meta.address_arrays.extend(bindings.arrays().cloned());
+            return self.get_initial_values_under(&substituted, &meta, arrays, None);
+        }
         let sq = SatQuery::new(constraints, Expr::true_(), meta, false, true);
         let SatResult::Sat(model) = self.chain.check(&sq)? else {
             return Ok(None);

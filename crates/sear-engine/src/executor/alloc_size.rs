@@ -38,23 +38,22 @@ impl Executor<'_> {
         allocate_other: &mut dyn FnMut(&mut Self, &mut State, u64) -> Exec<Value>,
     ) -> Exec<u64> {
         let w = size.width();
-        let mut example = self.get_value(state, size, "allocation size")?;
+        let mut example = self.sv.get_value(state, size, "allocation size")?;
         while example > 128 {
             let half = example >> 1;
             let eq = Expr::eq(Expr::constant(half, w), size.clone());
-            if !self.may_be_true(state, &eq, "allocation size")? {
+            if !self.sv.may_be_true(state, &eq, "allocation size")? {
                 break;
             }
             example = half;
         }
         let fixed = Expr::eq(Expr::constant(example, w), size.clone());
-        if self.must_be_true(state, &fixed, "allocation size")? {
+        if self.sv.must_be_true(state, &fixed, "allocation size")? {
             return Ok(example as u64);
         }
-        let mut other = self.fork_state(state);
-        other.add_constraint(Expr::not(fixed.clone()));
+        let mut other = self.branch(state, Expr::not(fixed.clone()));
         state.add_constraint(fixed);
-        let second = self.get_value(&other, size, "allocation size")?;
+        let second = self.sv.get_value(&other, size, "allocation size")?;
         let only = Expr::eq(Expr::constant(second, w), size.clone());
         let huge = Expr::ult(Expr::constant(1u128 << 31, w), size.clone());
         let unexplored = |ex: &mut Self| {
@@ -63,20 +62,22 @@ impl Executor<'_> {
             ));
             Termination::Early(format!("concretized symbolic size (tried {example})"))
         };
-        if self.must_be_true(&other, &only, "allocation size")? {
+        if self.sv.must_be_true(&other, &only, "allocation size")? {
             match allocate_other(self, &mut other, second as u64) {
                 Ok(pointer) => {
                     if let Some(dest) = dest {
                         other.frame_mut().locals[dest.0 as usize] = pointer;
                     }
-                    self.pending.push(other);
+                    self.spawn(other);
                 }
                 Err(t) => self.terminate(other, t),
             }
-        } else if self.may_be_true(&other, &huge, "allocation size")? {
-            if self.may_be_true(&other, &Expr::not(huge.clone()), "allocation size")? {
-                let mut rest = self.fork_state(&mut other);
-                rest.add_constraint(Expr::not(huge.clone()));
+        } else if self.sv.may_be_true(&other, &huge, "allocation size")? {
+            if self
+                .sv
+                .may_be_true(&other, &Expr::not(huge.clone()), "allocation size")?
+            {
+                let rest = self.branch(&mut other, Expr::not(huge.clone()));
                 let early = unexplored(self);
                 self.terminate(rest, early);
             }
@@ -89,7 +90,7 @@ impl Executor<'_> {
             if let Some(dest) = dest {
                 other.frame_mut().locals[dest.0 as usize] = Value::Concrete(0, 64);
             }
-            self.pending.push(other);
+            self.spawn(other);
         } else {
             let early = unexplored(self);
             self.terminate(other, early);

@@ -14,7 +14,8 @@ use sear_expr::array_opt::{folding, ArrayOptimizer, OptMode};
 use sear_expr::Expr;
 use sear_solver::{CoreKind, Query, Solver, SolverConfig};
 
-use super::{Exec, Executor};
+use super::Exec;
+use crate::solver_view::SolverView;
 use crate::state::State;
 use crate::termination::{ErrorKind, Termination};
 
@@ -97,7 +98,7 @@ impl ArrayOpt {
     }
 }
 
-impl Executor<'_> {
+impl SolverView {
     /// `cond` with reads of constant and mixed arrays transformed away where possible.
     pub(crate) fn opt_condition(&mut self, state: &State, cond: Expr) -> Exec<Expr> {
         if !self.array_opt.optimizer.enabled() || cond.is_constant() {
@@ -133,7 +134,7 @@ impl Executor<'_> {
         };
         self.array_opt.validation.checks += 1;
         let same = Expr::eq(original.clone(), transformed.clone());
-        let q = Query::new(&state.constraints, same, &self.meta);
+        let q = Query::new(&state.constraints, same, &self.meta).with_addresses(&state.addresses);
         match validator.must_be_true(&q) {
             Ok(true) => Ok(()),
             Ok(false) => {
@@ -142,8 +143,7 @@ impl Executor<'_> {
                     "ARRAY OPTIMISATION VALIDATION FAILED: {original} is not equivalent to {transformed} \
                      under the path condition"
                 );
-                self.observer.warning(&message);
-                self.output.warning(&message);
+                self.warnings.push(message.clone());
                 Err(Termination::error(ErrorKind::Exec, message))
             }
             Err(_) => {

@@ -1,133 +1,16 @@
 //! Forking on symbolic conditions, requirements that fork error paths, and
-//! concretisation; the engine's only entry points into the solver.
-
-use std::time::{Duration, Instant};
+//! concretisation.
 
 use sear_expr::Expr;
 use sear_ir::{BlockId, Module};
-use sear_solver::{Query, SolverError, Validity};
+use sear_solver::Validity;
 
 use super::{Exec, Executor};
 use crate::state::State;
 use crate::termination::{ErrorKind, Termination};
 use crate::value::Value;
 
-/// The termination for a solver failure on a path.
-pub(crate) fn solver_failure(error: SolverError, during: &str) -> Termination {
-    let message = match error {
-        SolverError::Timeout => format!("query timed out ({during})"),
-        SolverError::Interrupted => format!("query interrupted ({during})"),
-        SolverError::Failure(reason) => format!("solver failure ({during}): {reason}"),
-    };
-    Termination::error(ErrorKind::Solver, message)
-}
-
 impl Executor<'_> {
-    /// Runs a query of `state`, counting it and its time (also in the state's query cost,
-    /// which `nurs:qc` weighs).
-    fn timed<T>(
-        &mut self,
-        state: &State,
-        f: impl FnOnce(&mut Self) -> Result<T, SolverError>,
-    ) -> Result<T, SolverError> {
-        self.apply_deadline();
-        let start = Instant::now();
-        let r = f(self);
-        let spent = start.elapsed();
-        self.stats.queries += 1;
-        self.stats.solver_time += spent;
-        state
-            .query_cost
-            .set(state.query_cost.get() + spent.as_secs_f64());
-        r
-    }
-
-    /// Caps the solver's timeout at the time left under `--max-time`, so that one hard query
-    /// cannot hold the run past its limit.
-    fn apply_deadline(&mut self) {
-        let Some(limit) = self.config.max_time else {
-            return;
-        };
-        let left = limit
-            .saturating_sub(self.start.elapsed())
-            .max(Duration::from_millis(10));
-        let timeout = self.base_solver_timeout.map_or(left, |base| base.min(left));
-        self.solver.set_timeout(Some(timeout));
-    }
-
-    /// The termination for a failed query: a solver error, or an early termination when the
-    /// run's time is up (the query was cut short by `--max-time`).
-    fn failure(&self, error: SolverError, during: &str) -> Termination {
-        let out_of_time = self
-            .config
-            .max_time
-            .is_some_and(|limit| self.start.elapsed() >= limit);
-        if out_of_time && error == SolverError::Timeout {
-            return Termination::Early("max-time reached during a solver query".into());
-        }
-        if error == SolverError::Interrupted {
-            // The run was interrupted (a signal): no failure of the solver or the program.
-            return Termination::Early("interrupted during a solver query".into());
-        }
-        solver_failure(error, during)
-    }
-
-    /// Whether `cond` must be true, must be false, or may be either on this path.
-    pub(crate) fn evaluate(&mut self, state: &State, cond: &Expr, during: &str) -> Exec<Validity> {
-        if let Some(c) = cond.as_constant() {
-            return Ok(if c == 1 {
-                Validity::True
-            } else {
-                Validity::False
-            });
-        }
-        let cond = &self.opt_condition(state, cond.clone())?;
-        self.timed(state, |ex| {
-            let q = Query::new(&state.constraints, cond.clone(), &ex.meta);
-            ex.solver.evaluate(&q)
-        })
-        .map_err(|e| self.failure(e, during))
-    }
-
-    /// Whether `cond` may be true on this path.
-    pub(crate) fn may_be_true(&mut self, state: &State, cond: &Expr, during: &str) -> Exec<bool> {
-        if let Some(c) = cond.as_constant() {
-            return Ok(c == 1);
-        }
-        let cond = &self.opt_condition(state, cond.clone())?;
-        self.timed(state, |ex| {
-            let q = Query::new(&state.constraints, cond.clone(), &ex.meta);
-            ex.solver.may_be_true(&q)
-        })
-        .map_err(|e| self.failure(e, during))
-    }
-
-    /// Whether `cond` must be true on this path.
-    pub(crate) fn must_be_true(&mut self, state: &State, cond: &Expr, during: &str) -> Exec<bool> {
-        if let Some(c) = cond.as_constant() {
-            return Ok(c == 1);
-        }
-        let cond = &self.opt_condition(state, cond.clone())?;
-        self.timed(state, |ex| {
-            let q = Query::new(&state.constraints, cond.clone(), &ex.meta);
-            ex.solver.must_be_true(&q)
-        })
-        .map_err(|e| self.failure(e, during))
-    }
-
-    /// A feasible value of `e` on this path.
-    pub(crate) fn get_value(&mut self, state: &State, e: &Expr, during: &str) -> Exec<u128> {
-        if let Some(c) = e.as_constant() {
-            return Ok(c);
-        }
-        let e = self.opt_value(state, e.clone())?;
-        self.timed(state, |ex| {
-            let q = Query::new(&state.constraints, e.clone(), &ex.meta);
-            ex.solver.get_value(&q)
-        })
-        .map_err(|e| self.failure(e, during))
-    }
-
     /// Continues only where `ok` holds: if `ok` may be false, a copy of the state where it
     /// is false ends with `error()`; if it must be false, this path ends with it.
     pub(crate) fn require(
@@ -136,14 +19,12 @@ impl Executor<'_> {
         ok: Expr,
         error: impl FnOnce() -> Termination,
     ) -> Exec<()> {
-        let ok = self.opt_condition(state, ok)?;
-        match self.evaluate(state, &ok, "check")? {
+        let ok = self.sv.opt_condition(state, ok)?;
+        match self.sv.evaluate(state, &ok, "check")? {
             Validity::True => Ok(()),
             Validity::False => Err(error()),
             Validity::Unknown => {
-                let mut bad = self.fork_state(state);
-                bad.add_constraint(Expr::not(ok.clone()));
-                self.terminate(bad, error());
+                self.fork_error(state, Expr::not(ok.clone()), error());
                 state.add_constraint(ok);
                 Ok(())
             }
@@ -175,13 +56,13 @@ impl Executor<'_> {
             }
             other => other.to_expr(),
         };
-        let c = self.opt_condition(state, c)?;
-        match self.evaluate(state, &c, "fork")? {
+        let c = self.sv.opt_condition(state, c)?;
+        match self.sv.evaluate(state, &c, "fork")? {
             Validity::True => self.jump(module, state, then_block),
             Validity::False => self.jump(module, state, else_block),
             Validity::Unknown if state.forking_disabled => {
                 // klee_set_forking(0): one side, chosen at random (seeded), as KLEE.
-                if self.rng.bool() {
+                if self.run.rng.bool() {
                     state.add_constraint(c);
                     self.jump(module, state, then_block);
                 } else {
@@ -191,12 +72,11 @@ impl Executor<'_> {
             }
             Validity::Unknown => {
                 self.check_depth(state)?;
-                let mut other = self.fork_state(state);
-                other.add_constraint(Expr::not(c.clone()));
+                let mut other = self.branch(state, Expr::not(c.clone()));
                 self.jump(module, &mut other, else_block);
                 state.add_constraint(c);
                 self.jump(module, state, then_block);
-                self.pending.push(other);
+                self.spawn(other);
             }
         }
         Ok(())
@@ -275,8 +155,8 @@ impl Executor<'_> {
         targets.push((default, none_matches));
         let mut feasible: Vec<(BlockId, Expr)> = Vec::new();
         for (block, cond) in targets {
-            let cond = self.opt_condition(state, cond)?;
-            if self.may_be_true(state, &cond, "switch")? {
+            let cond = self.sv.opt_condition(state, cond)?;
+            if self.sv.may_be_true(state, &cond, "switch")? {
                 feasible.push((block, cond));
             }
         }
@@ -290,10 +170,9 @@ impl Executor<'_> {
             self.check_depth(state)?;
         }
         for (block, cond) in feasible.iter().skip(1) {
-            let mut other = self.fork_state(state);
-            other.add_constraint(cond.clone());
+            let mut other = self.branch(state, cond.clone());
             self.jump(module, &mut other, *block);
-            self.pending.push(other);
+            self.spawn(other);
         }
         if feasible.len() > 1 {
             state.add_constraint(first_cond);
@@ -307,10 +186,10 @@ impl Executor<'_> {
         match v {
             Value::Concrete(x, _) => Ok(*x),
             Value::Symbolic(e) => {
-                let e = &self.opt_value(state, e.clone())?;
-                let value = self.get_value(state, e, "concretization")?;
+                let e = &self.sv.opt_value(state, e.clone())?;
+                let value = self.sv.get_value(state, e, "concretization")?;
                 state.add_constraint(Expr::eq(Expr::constant(value, e.width()), e.clone()));
-                self.stats.concretisations += 1;
+                self.run.stats.concretisations += 1;
                 self.warn_once(&format!("concretizing symbolic value for {reason}"));
                 Ok(value)
             }

@@ -4,11 +4,10 @@ use sear_expr::Expr;
 use sear_ir::{Callee, FuncId, Inst, Module, Operand, TypeId};
 
 use super::layout::{scalar_width, write_value};
-use super::memop::Init;
 use super::step::exec;
 use super::{Exec, Executor, Handler};
 use crate::memory::allocator::FUNCTION_BASE;
-use crate::memory::ObjectKind;
+use crate::memory::{AllocRequest, Init, ObjectKind};
 use crate::state::{Frame, State};
 use crate::termination::{ErrorKind, Termination};
 use crate::value::Value;
@@ -67,8 +66,8 @@ impl Executor<'_> {
     /// A call with a symbolic argument may resolve memory at a symbolic address part-way
     /// through (the source of `memcpy`, `va_copy`, a `byval` copy) and fork there; the rest
     /// of the operation (the write, the result) would then run only in the current state.
-    /// So, for such calls, the state before the call is kept, and `resolve_access` restarts
-    /// the call instruction from it in each forked state, under the fork's constraints.
+    /// So such calls are whole operations (`fork.rs`): a path forked inside restarts the
+    /// call from the state before it, under its own path condition.
     pub(crate) fn call_whole(
         &mut self,
         module: &Module,
@@ -84,25 +83,9 @@ impl Executor<'_> {
         if !may_fork_inside {
             return self.call(module, state, inst, callee, args, arg_types);
         }
-        let outer = self.restart_snapshot.replace(Box::new(state.clone()));
-        let result = self.call(module, state, inst, callee, args, arg_types);
-        self.restart_snapshot = outer;
-        result
-    }
-
-    /// `child`, forked inside the current call instruction, as a state that runs that call
-    /// again from its beginning: the state before the call with the child's identity and
-    /// path condition (which holds the fork's constraint). `None` outside such a call.
-    pub(crate) fn restart_call(&self, child: &State) -> Option<State> {
-        let snapshot = self.restart_snapshot.as_ref()?;
-        let mut restarted = State::clone(snapshot);
-        restarted.id = child.id;
-        restarted.ptree_node = child.ptree_node;
-        restarted.depth = child.depth;
-        restarted.constraints = child.constraints.clone();
-        let call = restarted.current_inst;
-        restarted.frame_mut().inst = call;
-        Some(restarted)
+        self.whole(state, |ex, st| {
+            ex.call(module, st, inst, callee, args, arg_types)
+        })
     }
 
     /// Calls through a function pointer; a symbolic pointer forks once per target.
@@ -126,12 +109,12 @@ impl Executor<'_> {
         let mut probe = state.clone();
         let mut targets: Vec<u64> = Vec::new();
         loop {
-            let v = self.get_value(&probe, &p, "function pointer")? as u64;
+            let v = self.sv.get_value(&probe, &p, "function pointer")? as u64;
             targets.push(v);
             let other = Expr::ne(p.clone(), Expr::constant(v as u128, p.width()));
-            let other = self.opt_condition(&probe, other)?;
+            let other = self.sv.opt_condition(&probe, other)?;
             if targets.len() > module.functions.len()
-                || !self.may_be_true(&probe, &other, "function pointer")?
+                || !self.sv.may_be_true(&probe, &other, "function pointer")?
             {
                 break;
             }
@@ -141,17 +124,16 @@ impl Executor<'_> {
         let is = |v: u64| Expr::eq(Expr::constant(v as u128, p.width()), p.clone());
         let conds = targets
             .iter()
-            .map(|v| self.opt_condition(state, is(*v)))
+            .map(|v| self.sv.opt_condition(state, is(*v)))
             .collect::<Exec<Vec<Expr>>>()?;
         for (v, cond) in targets.iter().zip(&conds).skip(1) {
-            let mut other = self.fork_state(state);
-            other.add_constraint(cond.clone());
+            let mut other = self.branch(state, cond.clone());
             let result = match function_at(module, *v) {
                 Some(f) => self.call_function(module, &mut other, inst, f, args.clone(), arg_types),
                 None => Err(invalid_function_pointer()),
             };
             match result {
-                Ok(()) => self.pending.push(other),
+                Ok(()) => self.spawn(other),
                 Err(t) => self.terminate(other, t),
             }
         }
@@ -177,7 +159,7 @@ impl Executor<'_> {
             _ => &[],
         };
         let dest = inst.dest;
-        let callee = match self.handlers[f.0 as usize] {
+        let callee = match self.program.handlers[f.0 as usize] {
             Handler::Defined => f,
             Handler::Alias(g) => g,
             Handler::Special(special) => {
@@ -239,10 +221,11 @@ impl Executor<'_> {
             let Some(ty) = byval else { continue };
             let (size, align) = (module.ty(*ty).size, module.ty(*ty).align);
             let bytes = self.read_bytes(state, &args[i], size)?;
-            let (kind, name) = (ObjectKind::Stack, function.name.clone());
-            let copy = self.allocate(state, size, align, kind, name, Init::Garbage, None);
-            self.write_bytes(state, &Value::Concrete(copy as u128, 64), &bytes)?;
-            locals[i] = Value::Concrete(copy as u128, 64);
+            let request = AllocRequest::new(size, ObjectKind::Stack, &function.name, Init::Garbage)
+                .aligned(align);
+            let copy = self.memory.alloc(state, request).base_value();
+            self.write_bytes(state, &copy, &bytes)?;
+            locals[i] = copy.clone();
             allocas.push(copy);
         }
         let varargs = if function.is_vararg {
@@ -275,7 +258,7 @@ impl Executor<'_> {
         types: &[TypeId],
         fixed: usize,
         byval: &[(u32, TypeId)],
-    ) -> Exec<u64> {
+    ) -> Exec<Value> {
         let mut layout = Vec::new();
         let mut size = 0u64;
         for i in fixed..args.len() {
@@ -290,28 +273,24 @@ impl Executor<'_> {
             layout.push((i, size, ty, pointee.is_some()));
             size += bytes.div_ceil(8) * 8;
         }
-        let name = "varargs".to_string();
-        let address = self.allocate(
-            state,
-            size,
-            16,
-            ObjectKind::Environment,
-            name,
-            Init::Zero,
-            None,
-        );
+        let request = AllocRequest::new(size, ObjectKind::Environment, "varargs", Init::Zero);
+        let area = self.memory.alloc(state, request);
         for (i, offset, ty, is_byval) in layout {
             let Some(ty) = ty else { continue };
             if is_byval {
                 let bytes = self.read_bytes(state, &args[i], module.ty(ty).size)?;
-                let at = Value::Concrete((address + offset) as u128, 64);
+                let at = super::ops::ptr_add(&area.base_value(), offset);
                 self.write_bytes(state, &at, &bytes)?;
             } else {
-                let contents = state.memory.contents_mut(address);
-                write_value(module, contents, offset, ty, &args[i]);
+                let len = module.ty(ty).size;
+                let (segment, at) = state
+                    .memory
+                    .segment_mut(area.address, offset, len)
+                    .expect("varargs area");
+                write_value(module, segment, at, ty, &args[i]);
             }
         }
-        Ok(address)
+        Ok(area.base_value())
     }
 
     /// Returns from the current function.
@@ -322,13 +301,16 @@ impl Executor<'_> {
         value: Option<Value>,
     ) -> Exec<()> {
         let frame = state.stack.pop().expect("frame to return from");
-        for address in &frame.allocas {
-            if let Some(entry) = state.memory.get_by_base(*address) {
+        for pointer in &frame.allocas {
+            let Some(address) = state.address_of(pointer) else {
+                continue;
+            };
+            if let Some(entry) = state.memory.get_by_base(address) {
                 state.stack_bytes = state.stack_bytes.saturating_sub(entry.object.size);
             }
-            state.memory.free(*address);
+            state.memory.free(address);
         }
-        if let Some(address) = frame.varargs {
+        if let Some(address) = frame.varargs.as_ref().and_then(|p| state.address_of(p)) {
             state.memory.free(address);
         }
         if state.stack.is_empty() {
@@ -337,7 +319,7 @@ impl Executor<'_> {
                 Some(Value::Symbolic(e)) => {
                     // The exit status is fixed to one feasible value, silently: the test
                     // generated for this path replays with that status.
-                    let e = self.opt_value(state, e)?;
+                    let e = self.sv.opt_value(state, e)?;
                     let c = self.fix_exit_status(state, &e)?;
                     sear_expr::bits::to_signed(c, e.width()) as i32
                 }
@@ -361,17 +343,19 @@ impl Executor<'_> {
         let area = state
             .frame()
             .varargs
+            .clone()
             .ok_or_else(|| exec("va_start in a function without variadic arguments"))?;
-        let bytes: Vec<Expr> = [
-            48u64.to_le_bytes()[..4].to_vec(),
-            304u64.to_le_bytes()[..4].to_vec(),
-            area.to_le_bytes().to_vec(),
-            0u64.to_le_bytes().to_vec(),
-        ]
-        .concat()
-        .into_iter()
-        .map(|b| Expr::constant(b as u128, 8))
-        .collect();
+        let constant = |bytes: &[u8]| -> Vec<Expr> {
+            bytes
+                .iter()
+                .map(|b| Expr::constant(*b as u128, 8))
+                .collect()
+        };
+        let mut bytes = constant(&48u32.to_le_bytes());
+        bytes.extend(constant(&304u32.to_le_bytes()));
+        let area = area.to_expr();
+        bytes.extend((0..8).map(|i| Expr::extract(area.clone(), 8 * i, 8)));
+        bytes.extend(constant(&0u64.to_le_bytes()));
         self.write_bytes(state, list, &bytes)
     }
 
@@ -380,11 +364,11 @@ impl Executor<'_> {
     pub(crate) fn fix_exit_status(&mut self, state: &mut State, e: &Expr) -> Exec<u128> {
         let mut probe = state.clone();
         for preference in &state.cex_preferences {
-            if self.may_be_true(&probe, preference, "exit status")? {
+            if self.sv.may_be_true(&probe, preference, "exit status")? {
                 probe.add_constraint(preference.clone());
             }
         }
-        let c = self.get_value(&probe, e, "exit status")?;
+        let c = self.sv.get_value(&probe, e, "exit status")?;
         state.add_constraint(Expr::eq(Expr::constant(c, e.width()), e.clone()));
         Ok(c)
     }

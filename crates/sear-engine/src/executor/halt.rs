@@ -16,14 +16,20 @@ impl Executor<'_> {
         let stop = self.final_stop_reason();
         // Test generation must be able to solve again after an interruption.
         sear_solver::interrupt::clear();
-        let mut remaining: Vec<StateId> = self.states.keys().copied().collect();
+        // Paths still waiting at a merge point end like the others.
+        for state in self.take_waiting() {
+            self.run.states.insert(state.id, state);
+        }
+        let mut remaining: Vec<StateId> = self.run.states.keys().copied().collect();
         remaining.sort();
         self.fill_summary(stop);
-        self.output.write_json("summary.json", &self.summary)?;
+        self.report
+            .output
+            .write_json("summary.json", &self.run.summary)?;
         let deadline = Instant::now() + self.halt_budget();
-        self.halt_deadline = Some(deadline);
+        self.run.halt_deadline = Some(deadline);
         for id in remaining {
-            let Some(state) = self.states.remove(&id) else {
+            let Some(state) = self.run.states.remove(&id) else {
                 continue;
             };
             if self.config.dump_states_on_halt && Instant::now() < deadline {
@@ -33,26 +39,28 @@ impl Executor<'_> {
                 self.end_without_test(state);
             }
         }
-        if self.summary.tests_not_written > 0 {
+        if self.run.summary.tests_not_written > 0 {
             let text = format!(
                 "{} states left at the halt got no test (--dump-states-on-halt, or the halt's \
                  time budget of {:.1} s ran out)",
-                self.summary.tests_not_written,
+                self.run.summary.tests_not_written,
                 self.halt_budget().as_secs_f64()
             );
-            self.output.warning(&text);
-            self.observer.warning(&text);
+            self.report.output.warning(&text);
+            self.report.observer.warning(&text);
         }
         self.fill_summary(stop);
-        self.output.write_json("summary.json", &self.summary)?;
-        Ok(self.summary)
+        self.report
+            .output
+            .write_json("summary.json", &self.run.summary)?;
+        Ok(self.run.summary)
     }
 
     /// Why the run stopped: a run that dropped states for memory did not explore everything.
     fn final_stop_reason(&self) -> StopReason {
-        match self.stop {
+        match self.run.stop {
             Some(reason) => reason,
-            None if self.stats.dropped_states > 0 => StopReason::MaxMemory,
+            None if self.run.stats.dropped_states > 0 => StopReason::MaxMemory,
             None => StopReason::Exhausted,
         }
     }
@@ -67,31 +75,34 @@ impl Executor<'_> {
 
     /// Ends a state left at the halt without solving for its test.
     fn end_without_test(&mut self, state: State) {
-        self.searcher.remove(state.id);
-        self.ptree.remove(state.ptree_node);
-        self.trace_hashes.push(state.trace_hash);
-        self.summary.early_paths += 1;
-        self.summary.tests_not_written += 1;
+        self.run.searcher.remove(state.id);
+        self.run.ptree.remove(state.ptree_node);
+        self.run.trace_hashes.push(state.trace_hash);
+        self.run.summary.early_paths += 1;
+        self.run.summary.tests_not_written += 1;
     }
 
     fn fill_summary(&mut self, stop: StopReason) {
-        let solver_stats = self.solver.stats();
-        self.summary.instructions = self.stats.instructions;
-        self.summary.queries = self.stats.queries;
-        self.summary.solver_time_s = self.stats.solver_time.as_secs_f64();
-        self.summary.time_s = self.start.elapsed().as_secs_f64();
-        self.summary.stop_reason = stop.name().into();
-        self.summary.forks = self.stats.forks;
-        self.summary.max_states = self.stats.max_states;
-        self.summary.dropped_states = self.stats.dropped_states;
-        self.summary.covered_instructions = self.coverage.covered();
-        self.summary.total_instructions = self.coverage.total();
-        self.summary.tests = self.output.tests_written() as u64;
-        self.summary.array_opt = self
+        self.sync_stats();
+        let solver_stats = self.sv.solver.stats();
+        self.run.summary.instructions = self.run.stats.instructions;
+        self.run.summary.queries = self.run.stats.queries;
+        self.run.summary.solver_time_s = self.run.stats.solver_time.as_secs_f64();
+        self.run.summary.time_s = self.run.start.elapsed().as_secs_f64();
+        self.run.summary.stop_reason = stop.name().into();
+        self.run.summary.forks = self.run.stats.forks;
+        self.run.summary.max_states = self.run.stats.max_states;
+        self.run.summary.dropped_states = self.run.stats.dropped_states;
+        self.run.summary.merged_states = self.run.stats.merged_states;
+        self.run.summary.covered_instructions = self.run.coverage.covered();
+        self.run.summary.total_instructions = self.run.coverage.total();
+        self.run.summary.tests = self.report.output.tests_written() as u64;
+        self.run.summary.array_opt = self
+            .sv
             .array_opt
             .summary(&self.config, solver_stats.core_queries_with_arrays);
-        self.summary.trace_digest = trace_digest(&self.trace_hashes);
-        self.summary.solver = serde_json::to_value(&solver_stats).unwrap_or_default();
+        self.run.summary.trace_digest = trace_digest(&self.run.trace_hashes);
+        self.run.summary.solver = serde_json::to_value(&solver_stats).unwrap_or_default();
     }
 }
 

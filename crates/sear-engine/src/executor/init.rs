@@ -7,12 +7,11 @@ use sear_ir::{ConstId, Constant, FloatKind, Module, TypeKind};
 
 use super::calls::function_address;
 use super::layout;
-use super::memop::Init;
 use super::ops::{self, Scalar};
 use super::step::select_value;
 use super::{EngineError, Executor, Handler};
 use crate::memory::allocator::{Allocator, GLOBAL_BASE, HEAP_BASE, STACK_BASE};
-use crate::memory::{AddressSpace, MemoryObject, ObjectContents, ObjectId, ObjectKind};
+use crate::memory::{AddressSpace, AllocRequest, Init, ObjectKind};
 use crate::state::{State, StateId};
 use crate::value::Value;
 
@@ -22,14 +21,16 @@ const LARGE_ZERO: u64 = 1 << 16;
 impl Executor<'_> {
     /// Builds the state that calls the entry function with `argv`.
     pub(crate) fn initial_state(&mut self) -> Result<State, EngineError> {
-        let module = Arc::clone(&self.module);
+        let module = Arc::clone(&self.program.module);
         let entry = entry_function(&module, &self.config.entry)?;
         let mut state = State {
             id: StateId(0),
             stack: Vec::new(),
             memory: AddressSpace::default(),
+            addresses: Default::default(),
             heap: Allocator::new(HEAP_BASE),
             stack_alloc: Allocator::new(STACK_BASE),
+            global_alloc: Allocator::new(GLOBAL_BASE),
             constraints: Rc::new(Vec::new()),
             symbolics: Vec::new(),
             depth: 0,
@@ -44,14 +45,15 @@ impl Executor<'_> {
             query_cost: Default::default(),
             current_inst: 0,
             stack_bytes: 0,
+            open_merges: Vec::new(),
             output: Default::default(),
         };
-        self.next_state = 1;
+        self.run.next_state = 1;
         self.place_globals(&module, &mut state);
-        self.consts = Vec::with_capacity(module.constants.len());
+        self.program.consts = Vec::with_capacity(module.constants.len());
         for i in 0..module.constants.len() {
             let value = self.eval_constant(&module, ConstId(i as u32));
-            self.consts.push(value);
+            self.program.consts.push(value);
         }
         self.init_globals(&module, &mut state);
         let args = self.entry_arguments(&module, &mut state, entry)?;
@@ -66,30 +68,19 @@ impl Executor<'_> {
         Ok(state)
     }
 
-    /// Gives every global an address (before constants, which may refer to them).
+    /// Gives every global an object in the initial state (before constants, which may refer
+    /// to their addresses).
     fn place_globals(&mut self, module: &Module, state: &mut State) {
-        let mut allocator = Allocator::new(GLOBAL_BASE);
-        self.global_addrs = module
+        self.program.global_addrs = module
             .globals
             .iter()
             .map(|g| {
                 let size = g.size.unwrap_or(8);
-                let address = allocator.allocate(size, g.align.max(1));
-                let id = ObjectId(self.next_object);
-                self.next_object += 1;
-                state.memory.insert(
-                    Arc::new(MemoryObject {
-                        id,
-                        address,
-                        size,
-                        kind: ObjectKind::Global,
-                        name: g.name.clone(),
-                        alloc_site: g.loc,
-                        read_only: g.is_constant,
-                    }),
-                    ObjectContents::zeroed(size as usize),
-                );
-                address
+                let mut request = AllocRequest::new(size, ObjectKind::Global, &g.name, Init::Zero)
+                    .aligned(g.align.max(1))
+                    .at(g.loc);
+                request.read_only = g.is_constant;
+                self.memory.alloc(state, request).address
             })
             .collect();
     }
@@ -97,16 +88,19 @@ impl Executor<'_> {
     /// Writes every global's initializer.
     fn init_globals(&mut self, module: &Module, state: &mut State) {
         for (i, g) in module.globals.iter().enumerate() {
-            let address = self.global_addrs[i];
+            let address = self.program.global_addrs[i];
             match g.init {
                 // Objects start zeroed: nothing to write (and no per-byte work for a huge
                 // zero-initialised array).
                 Some(c) if matches!(module.constant(c), Constant::Zero(_) | Constant::Undef(_)) => {
                 }
                 Some(c) => {
-                    let value = self.consts[c.0 as usize].clone();
-                    let contents = state.memory.contents_mut(address);
-                    layout::write_initializer(module, contents, 0, g.ty, &value);
+                    let value = self.program.consts[c.0 as usize].clone();
+                    let (segment, at) = state
+                        .memory
+                        .whole_segment_mut(address)
+                        .expect("global object");
+                    layout::write_initializer(module, segment, at, g.ty, &value);
                 }
                 None => {
                     let text = format!(
@@ -123,8 +117,8 @@ impl Executor<'_> {
     /// Evaluates a module constant now that globals and functions have addresses.
     fn eval_constant(&mut self, module: &Module, id: ConstId) -> Value {
         let c = |ex: &mut Self, id: ConstId| -> Value {
-            if (id.0 as usize) < ex.consts.len() {
-                ex.consts[id.0 as usize].clone()
+            if (id.0 as usize) < ex.program.consts.len() {
+                ex.program.consts[id.0 as usize].clone()
             } else {
                 ex.eval_constant(module, id)
             }
@@ -139,11 +133,13 @@ impl Executor<'_> {
                 Value::Aggregate(Vec::new().into())
             }
             Constant::Undef(ty) | Constant::Zero(ty) => layout::zero_value(module, *ty),
-            Constant::GlobalAddr(g) => Value::Concrete(self.global_addrs[g.0 as usize] as u128, 64),
+            Constant::GlobalAddr(g) => {
+                Value::Concrete(self.program.global_addrs[g.0 as usize] as u128, 64)
+            }
             // An undefined weak function (nothing defines or implements it) is null.
             Constant::FuncAddr(f)
                 if module.function(*f).is_extern_weak
-                    && matches!(self.handlers[f.0 as usize], Handler::Missing) =>
+                    && matches!(self.program.handlers[f.0 as usize], Handler::Missing) =>
             {
                 Value::Concrete(0, 64)
             }
@@ -236,43 +232,26 @@ impl Executor<'_> {
             let mut bytes = arg.as_bytes().to_vec();
             bytes.push(0);
             let size = bytes.len() as u64;
-            let address = self.allocate(
-                state,
-                size,
-                1,
-                ObjectKind::Environment,
-                format!("argv[{i}]"),
-                Init::Bytes(bytes),
-                None,
-            );
-            pointers.push(address);
+            let name = format!("argv[{i}]");
+            let request =
+                AllocRequest::new(size, ObjectKind::Environment, name, Init::Bytes(bytes))
+                    .aligned(1);
+            pointers.push(self.memory.alloc(state, request).address);
         }
         pointers.push(0);
         let table: Vec<u8> = pointers.iter().flat_map(|p| p.to_le_bytes()).collect();
-        let argv_addr = self.allocate(
-            state,
-            table.len() as u64,
-            8,
-            ObjectKind::Environment,
-            "argv".into(),
-            Init::Bytes(table),
-            None,
-        );
+        let size = table.len() as u64;
+        let request =
+            AllocRequest::new(size, ObjectKind::Environment, "argv", Init::Bytes(table)).aligned(8);
+        let argv = self.memory.alloc(state, request);
         let mut args = vec![
-            Value::concrete(argv.len() as u128, 32),
-            Value::Concrete(argv_addr as u128, 64),
+            Value::concrete(self.config.argv.len() as u128, 32),
+            argv.base_value(),
         ];
         if kinds.len() == 3 {
-            let envp = self.allocate(
-                state,
-                8,
-                8,
-                ObjectKind::Environment,
-                "envp".into(),
-                Init::Zero,
-                None,
-            );
-            args.push(Value::Concrete(envp as u128, 64));
+            let request =
+                AllocRequest::new(8, ObjectKind::Environment, "envp", Init::Zero).aligned(8);
+            args.push(self.memory.alloc(state, request).base_value());
         }
         Ok(args)
     }

@@ -6,7 +6,7 @@ use sear_expr::bits::mask;
 use sear_expr::Expr;
 use sear_ir::{FloatKind, Module, TypeId, TypeKind};
 
-use crate::memory::ObjectContents;
+use crate::memory::Segment;
 use crate::value::Value;
 
 /// The number of bytes a scalar of `bit_width` bits occupies in memory (i1 takes a byte,
@@ -89,7 +89,7 @@ pub fn value_to_bytes(
 /// Writes a value of type `ty` at a constant offset of an object.
 pub fn write_value(
     module: &Module,
-    contents: &mut ObjectContents,
+    contents: &mut Segment,
     offset: u64,
     ty: TypeId,
     value: &Value,
@@ -110,7 +110,7 @@ pub fn write_value(
 /// missing from an aggregate (a large zero constant, see `init.rs`) are left as they are.
 pub fn write_initializer(
     module: &Module,
-    contents: &mut ObjectContents,
+    contents: &mut Segment,
     offset: u64,
     ty: TypeId,
     value: &Value,
@@ -136,7 +136,7 @@ pub fn write_initializer(
 }
 
 /// Reads a value of type `ty` at a constant offset of an object.
-pub fn read_value(module: &Module, contents: &ObjectContents, offset: u64, ty: TypeId) -> Value {
+pub fn read_value(module: &Module, contents: &Segment, offset: u64, ty: TypeId) -> Value {
     if let Some(width) = scalar_width(module, ty) {
         let n = store_bytes(width) as usize;
         if let Some(v) = contents.read_concrete(offset as usize, n) {
@@ -155,6 +155,23 @@ pub fn read_value(module: &Module, contents: &ObjectContents, offset: u64, ty: T
         .map(|(o, t)| read_value(module, contents, offset + o, *t))
         .collect();
     Value::Aggregate(Rc::from(items))
+}
+
+/// A value of type `ty` from its bytes in memory order (the inverse of
+/// [`value_to_bytes`]).
+pub fn value_from_bytes(module: &Module, ty: TypeId, bytes: &[Expr]) -> Value {
+    if let Some(width) = scalar_width(module, ty) {
+        let n = store_bytes(width) as usize;
+        let parts: Vec<Expr> = bytes[..n].iter().rev().cloned().collect();
+        return Value::from_expr(Expr::extract(Expr::concat_all(&parts), 0, width));
+    }
+    let elems = aggregate_elements(module, ty).unwrap_or_default();
+    Value::Aggregate(Rc::from(
+        elems
+            .iter()
+            .map(|(o, t)| value_from_bytes(module, *t, &bytes[*o as usize..]))
+            .collect::<Vec<_>>(),
+    ))
 }
 
 /// The zero value of a type.

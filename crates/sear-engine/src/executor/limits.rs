@@ -15,22 +15,22 @@ pub(crate) const LIMIT_CHECK_BYTES: usize = 1 << 16;
 impl Executor<'_> {
     /// Sets `stop` when a limit is reached; drops states above the memory limit.
     pub(crate) fn check_limits(&mut self) {
-        if self.interrupt.load(Ordering::Relaxed) {
-            self.stop = Some(StopReason::Interrupted);
+        if self.run.interrupt.load(Ordering::Relaxed) {
+            self.run.stop = Some(StopReason::Interrupted);
         }
         if let Some(limit) = self.config.max_time {
-            if self.start.elapsed() >= limit {
-                self.stop = Some(StopReason::TimeLimit);
+            if self.run.start.elapsed() >= limit {
+                self.run.stop = Some(StopReason::TimeLimit);
             }
         }
         if let Some(limit) = self.config.max_instructions {
-            if self.stats.instructions >= limit {
-                self.stop = Some(StopReason::InstructionLimit);
+            if self.run.stats.instructions >= limit {
+                self.run.stop = Some(StopReason::InstructionLimit);
             }
         }
         if let Some(limit_mib) = self.config.max_memory_mib {
-            if self.last_memory_check.elapsed() >= Duration::from_millis(100) {
-                self.last_memory_check = Instant::now();
+            if self.run.last_memory_check.elapsed() >= Duration::from_millis(100) {
+                self.run.last_memory_check = Instant::now();
                 self.enforce_memory_limit(limit_mib);
             }
         }
@@ -39,15 +39,15 @@ impl Executor<'_> {
     /// Inside a long operation: ends the current path early when the run must stop now
     /// (interrupted, or out of time), so one instruction cannot hold the run past its limit.
     pub(crate) fn check_limits_in_operation(&mut self) -> Exec<()> {
-        if self.interrupt.load(Ordering::Relaxed) {
-            self.stop = Some(StopReason::Interrupted);
+        if self.run.interrupt.load(Ordering::Relaxed) {
+            self.run.stop = Some(StopReason::Interrupted);
             return Err(Termination::Early(
                 "interrupted during a long operation".into(),
             ));
         }
         if let Some(limit) = self.config.max_time {
-            if self.start.elapsed() >= limit {
-                self.stop = Some(StopReason::TimeLimit);
+            if self.run.start.elapsed() >= limit {
+                self.run.stop = Some(StopReason::TimeLimit);
                 return Err(Termination::Early(
                     "max-time reached during a long operation".into(),
                 ));
@@ -62,27 +62,27 @@ impl Executor<'_> {
         let Some(rss) = crate::stats::resident_mib() else {
             return;
         };
-        if rss <= limit_mib || self.states.is_empty() {
+        if rss <= limit_mib || self.run.states.is_empty() {
             return;
         }
         // Drop a fraction of the states proportional to the excess, at least one.
         let excess = (rss - limit_mib) as f64 / rss as f64;
-        let to_drop =
-            ((self.states.len() as f64 * excess).ceil() as usize).clamp(1, self.states.len());
-        let mut ids: Vec<StateId> = self.states.keys().copied().collect();
+        let to_drop = ((self.run.states.len() as f64 * excess).ceil() as usize)
+            .clamp(1, self.run.states.len());
+        let mut ids: Vec<StateId> = self.run.states.keys().copied().collect();
         ids.sort();
         for _ in 0..to_drop {
-            let i = self.rng.usize(..ids.len());
+            let i = self.run.rng.usize(..ids.len());
             let id = ids.swap_remove(i);
-            if let Some(state) = self.states.remove(&id) {
-                self.stats.dropped_states += 1;
+            if let Some(state) = self.run.states.remove(&id) {
+                self.run.stats.dropped_states += 1;
                 self.terminate(state, Termination::Early("memory limit exceeded".into()));
             }
         }
-        if self.states.is_empty() && self.pending.is_empty() {
-            self.stop = Some(StopReason::MaxMemory);
+        if self.run.states.is_empty() && self.run.pending.is_empty() {
+            self.run.stop = Some(StopReason::MaxMemory);
         }
-        self.observer.warning(&format!(
+        self.report.observer.warning(&format!(
             "memory limit of {limit_mib} MiB exceeded (resident {rss} MiB): dropped {to_drop} states"
         ));
     }

@@ -4,8 +4,8 @@
 
 use sear_expr::Expr;
 
-use super::memop::ptr_error;
 use super::{Exec, Executor};
+use crate::memory::ptr_error;
 use crate::memory::Lookup;
 use crate::state::State;
 use crate::termination::{ErrorKind, Termination};

@@ -14,9 +14,9 @@ use super::layout::{self, read_value, scalar_width, store_bytes, value_to_bytes,
 use super::limits::LIMIT_CHECK_BYTES;
 use super::ops;
 use super::{Exec, Executor};
-use crate::memory::allocator::NULL_PAGE;
 use crate::memory::{
-    in_bounds, Lookup, MemoryObject, ObjectContents, ObjectId, ObjectKind, Oracle,
+    bad_pointer, ptr_error, read_only_error, AllocRequest, Init, Lookup, MemoryObject, ObjectKind,
+    Offset, Resolution, Segment, Target,
 };
 use crate::state::State;
 use crate::termination::{ErrorKind, Termination};
@@ -25,75 +25,7 @@ use crate::value::Value;
 /// Bytes past an object's end that an out-of-bounds test prefers (within ASan's red zones).
 const NEAR_OVERFLOW: u64 = 16;
 
-/// Where inside an object an access lands.
-#[derive(Clone, Debug)]
-pub(crate) enum Offset {
-    /// A constant byte offset.
-    Concrete(u64),
-    /// A symbolic 32-bit byte offset, in bounds under the path condition.
-    Symbolic(Expr),
-}
-
-/// A resolved access: the object's base address and the offset in it.
-#[derive(Clone, Debug)]
-pub(crate) struct Target {
-    pub base: u64,
-    pub offset: Offset,
-}
-
-/// How memory is initialised at allocation.
-#[derive(Clone, Debug)]
-pub(crate) enum Init {
-    /// All zero (globals without initializer, `calloc`).
-    Zero,
-    /// KLEE's pattern for uninitialised memory (0xAB).
-    Garbage,
-    /// Given bytes.
-    Bytes(Vec<u8>),
-}
-
-pub(crate) fn ptr_error(message: &str) -> Termination {
-    Termination::error(ErrorKind::Ptr, format!("memory error: {message}"))
-}
-
 impl Executor<'_> {
-    /// Allocates an object in `state`; returns its base address.
-    #[allow(clippy::too_many_arguments)]
-    pub(crate) fn allocate(
-        &mut self,
-        state: &mut State,
-        size: u64,
-        align: u64,
-        kind: ObjectKind,
-        name: String,
-        init: Init,
-        alloc_site: Option<sear_ir::Loc>,
-    ) -> u64 {
-        let address = self
-            .memory_model
-            .as_mut()
-            .expect("memory model present")
-            .place(state, size, align, kind);
-        let id = ObjectId(self.next_object);
-        self.next_object += 1;
-        let object = Arc::new(MemoryObject {
-            id,
-            address,
-            size,
-            kind,
-            name,
-            alloc_site,
-            read_only: false,
-        });
-        let contents = match init {
-            Init::Zero => ObjectContents::zeroed(size as usize),
-            Init::Garbage => ObjectContents::from_bytes(vec![0xAB; size as usize]),
-            Init::Bytes(bytes) => ObjectContents::from_bytes(bytes),
-        };
-        state.memory.insert(object, contents);
-        address
-    }
-
     /// `alloca`: a stack object freed when the frame returns; a symbolic element count (a
     /// variable-length array) is concretised as KLEE does for allocation sizes.
     pub(crate) fn alloca(
@@ -148,18 +80,13 @@ impl Executor<'_> {
             ));
         }
         state.stack_bytes += size;
-        let name = module.function(state.frame().func).name.clone();
-        let address = self.allocate(
-            state,
-            size,
-            align,
-            ObjectKind::Stack,
-            name,
-            Init::Garbage,
-            inst.loc,
-        );
-        state.frame_mut().allocas.push(address);
-        Ok(Value::Concrete(address as u128, 64))
+        let name = &module.function(state.frame().func).name;
+        let request = AllocRequest::new(size, ObjectKind::Stack, name, Init::Garbage)
+            .aligned(align)
+            .at(inst.loc);
+        let pointer = self.memory.alloc(state, request).base_value();
+        state.frame_mut().allocas.push(pointer.clone());
+        Ok(pointer)
     }
 
     /// A load of type `ty`, bound to `dest` in every resolved state.
@@ -172,17 +99,19 @@ impl Executor<'_> {
         dest: Option<Slot>,
     ) -> Exec<()> {
         let len = module.ty(ty).size.max(1);
-        // Fast path: concrete pointer into a live object, all bytes concrete.
+        // Fast path: concrete pointer into a live object, in one segment.
         if let Value::Concrete(address, _) = ptr {
             let address = *address as u64;
             if let Lookup::Live(entry) = state.memory.lookup(address) {
                 if entry.object.contains_range(address, len) {
                     let offset = address - entry.object.address;
-                    let v = read_value(module, &entry.contents, offset, ty);
-                    if let Some(d) = dest {
-                        state.frame_mut().locals[d.0 as usize] = v;
+                    if let Some((segment, at)) = state.memory.segment_of(entry, offset, len) {
+                        let v = read_value(module, segment, at, ty);
+                        if let Some(d) = dest {
+                            state.frame_mut().locals[d.0 as usize] = v;
+                        }
+                        return Ok(());
                     }
-                    return Ok(());
                 }
             }
         }
@@ -210,9 +139,11 @@ impl Executor<'_> {
             if let Lookup::Live(entry) = state.memory.lookup(address) {
                 let base = entry.object.address;
                 if entry.object.contains_range(address, len) && !entry.object.read_only {
-                    let contents = state.memory.contents_mut(base);
-                    write_value(module, contents, address - base, ty, value);
-                    return Ok(());
+                    if let Some((segment, at)) = state.memory.segment_mut(base, address - base, len)
+                    {
+                        write_value(module, segment, at, ty, value);
+                        return Ok(());
+                    }
                 }
             }
         }
@@ -232,13 +163,23 @@ impl Executor<'_> {
     ) -> Value {
         match &target.offset {
             Offset::Concrete(o) => {
+                let len = module.ty(ty).size.max(1);
                 let entry = state
                     .memory
-                    .get_by_base(target.base)
+                    .get_by_base(target.address)
                     .expect("resolved object");
-                read_value(module, &entry.contents, *o, ty)
+                match state.memory.segment_of(entry, *o, len) {
+                    Some((segment, at)) => read_value(module, segment, at, ty),
+                    // Across the chunks of a split object: byte by byte.
+                    None => {
+                        let bytes: Vec<Expr> = (0..len)
+                            .map(|i| self.read_byte_at(state, &target.shifted(i)))
+                            .collect();
+                        layout::value_from_bytes(module, ty, &bytes)
+                    }
+                }
             }
-            Offset::Symbolic(off) => self.read_symbolic(module, state, target.base, off, ty),
+            Offset::Symbolic(off) => self.read_symbolic(module, state, target.address, off, ty),
         }
     }
 
@@ -246,15 +187,17 @@ impl Executor<'_> {
         &mut self,
         module: &Module,
         state: &mut State,
-        base: u64,
+        address: u64,
         off: &Expr,
         ty: TypeId,
     ) -> Value {
         if let Some(width) = scalar_width(module, ty) {
-            let prefix = self.flush_prefix(state, base);
-            let contents = state.memory.contents_mut(base);
-            let e = contents.read_symbolic(off, store_bytes(width), &prefix);
-            self.note_access_granularity(state, base);
+            let e = self.with_symbolic_segment(
+                state,
+                address,
+                |segment, off, prefix| segment.read_symbolic(off, store_bytes(width), prefix),
+                off,
+            );
             return Value::from_expr(Expr::extract(e, 0, width));
         }
         let elems = layout::aggregate_elements(module, ty).unwrap_or_default();
@@ -262,7 +205,7 @@ impl Executor<'_> {
             .iter()
             .map(|(o, t)| {
                 let field_off = Expr::add(Expr::constant(*o as u128, 32), off.clone());
-                self.read_symbolic(module, state, base, &field_off, *t)
+                self.read_symbolic(module, state, address, &field_off, *t)
             })
             .collect();
         Value::Aggregate(items.into())
@@ -279,16 +222,27 @@ impl Executor<'_> {
     ) {
         match &target.offset {
             Offset::Concrete(o) => {
-                let contents = state.memory.contents_mut(target.base);
-                write_value(module, contents, *o, ty, value);
+                let len = module.ty(ty).size.max(1);
+                if let Some((segment, at)) = state.memory.segment_mut(target.address, *o, len) {
+                    write_value(module, segment, at, ty, value);
+                    return;
+                }
+                // Across the chunks of a split object: byte by byte.
+                let mut bytes = Vec::new();
+                value_to_bytes(module, ty, value, 0, &mut bytes);
+                for (delta, byte) in bytes {
+                    self.write_byte_at(state, &target.shifted(delta), byte);
+                }
             }
             Offset::Symbolic(off) => {
                 let mut bytes = Vec::new();
                 value_to_bytes(module, ty, value, 0, &mut bytes);
-                let prefix = self.flush_prefix(state, target.base);
-                let contents = state.memory.contents_mut(target.base);
-                contents.write_symbolic(off, &bytes, &prefix);
-                self.note_access_granularity(state, target.base);
+                self.with_symbolic_segment(
+                    state,
+                    target.address,
+                    |segment, off, prefix| segment.write_symbolic(off, &bytes, prefix),
+                    off,
+                );
             }
         }
     }
@@ -299,58 +253,72 @@ impl Executor<'_> {
             Offset::Concrete(o) => {
                 let entry = state
                     .memory
-                    .get_by_base(target.base)
+                    .get_by_base(target.address)
                     .expect("resolved object");
-                entry.contents.read_byte(*o as usize)
-            }
-            Offset::Symbolic(off) => {
-                let prefix = self.flush_prefix(state, target.base);
-                let e = state
+                let (segment, at) = state
                     .memory
-                    .contents_mut(target.base)
-                    .read_symbolic(off, 1, &prefix);
-                self.note_access_granularity(state, target.base);
-                e
+                    .segment_of(entry, *o, 1)
+                    .expect("a byte is in one chunk");
+                segment.read_byte(at as usize)
             }
+            Offset::Symbolic(off) => self.with_symbolic_segment(
+                state,
+                target.address,
+                |segment, off, prefix| segment.read_symbolic(off, 1, prefix),
+                off,
+            ),
         }
     }
 
     /// Writes one byte at a resolved target.
     fn write_byte_at(&mut self, state: &mut State, target: &Target, byte: Expr) {
         match &target.offset {
-            Offset::Concrete(o) => state
-                .memory
-                .contents_mut(target.base)
-                .write_byte(*o as usize, byte),
-            Offset::Symbolic(off) => {
-                let prefix = self.flush_prefix(state, target.base);
-                state
+            Offset::Concrete(o) => {
+                let (segment, at) = state
                     .memory
-                    .contents_mut(target.base)
-                    .write_symbolic(off, &[(0, byte)], &prefix);
-                self.note_access_granularity(state, target.base);
+                    .segment_mut(target.address, *o, 1)
+                    .expect("a byte is in one chunk");
+                segment.write_byte(at as usize, byte);
             }
+            Offset::Symbolic(off) => self.with_symbolic_segment(
+                state,
+                target.address,
+                |segment, off, prefix| segment.write_symbolic(off, &[(0, byte)], prefix),
+                off,
+            ),
         }
     }
 
-    /// Publishes the access granularity of the object at `base` (spec 001 §4: the smallest
-    /// width of its symbolic-offset accesses on this path) for the array it is flushed to.
-    /// The query metadata keeps, per array, the minimum over the states sharing it: a
-    /// smaller size only keeps more axioms, so this stays sound.
-    fn note_access_granularity(&mut self, state: &State, base: u64) {
-        let Some(entry) = state.memory.get_by_base(base) else {
-            return;
+    /// Runs `f` on the segment of the object at `address`, with the symbolic object offset
+    /// `off` turned into a segment offset, and publishes the segment's access granularity
+    /// afterwards (spec 001 §4). The object must be stored in one piece (the memory model
+    /// resolves split objects per chunk).
+    fn with_symbolic_segment<T>(
+        &mut self,
+        state: &mut State,
+        address: u64,
+        f: impl FnOnce(&mut Segment, &Expr, &str) -> T,
+        off: &Expr,
+    ) -> T {
+        let state_id = state.id.0;
+        let (segment, at) = state
+            .memory
+            .whole_segment_mut(address)
+            .expect("a symbolic-offset access into an object stored in one piece");
+        let off = if at == 0 {
+            off.clone()
+        } else {
+            Expr::add(Expr::constant(at as u128, 32), off.clone())
         };
-        if let Some((root, width)) = entry.contents.access_granularity() {
-            let g = self.meta.access_granularity.entry(root).or_insert(width);
+        let prefix = format!("mo{}_s{}", segment.id().0, state_id);
+        let result = f(segment, &off, &prefix);
+        // The query metadata keeps, per array, the minimum over the states sharing it: a
+        // smaller size only keeps more axioms, so this stays sound.
+        if let Some((root, width)) = segment.access_granularity() {
+            let g = self.sv.meta.access_granularity.entry(root).or_insert(width);
             *g = (*g).min(width);
         }
-    }
-
-    /// A name prefix for arrays flushed from the object at `base`, unique in the run.
-    fn flush_prefix(&self, state: &State, base: u64) -> String {
-        let id = state.memory.get_by_base(base).map_or(0, |e| e.object.id.0);
-        format!("mo{}_s{}", id, state.id.0)
+        result
     }
 
     /// Resolves an access of `len` bytes at `ptr` and runs `access` in every state where
@@ -366,137 +334,55 @@ impl Executor<'_> {
     ) -> Exec<()> {
         let p = match ptr {
             Value::Concrete(a, _) => {
-                let target = self.resolve_concrete(state, *a as u64, len, write)?;
+                let target = resolve_concrete(state, *a as u64, len, write)?;
                 return access(self, state, &target);
             }
             Value::Symbolic(e) => Expr::zext_or_trunc(e.clone(), 64),
             Value::Aggregate(_) => return Err(ptr_error("aggregate used as a pointer")),
         };
-        let candidates = match derived_object(state, &p) {
-            Some(object) => vec![object],
-            None => self.resolve_symbolic(state, &p, len)?,
+        let (targets, out_of_bounds) = match self.memory.resolve(&mut self.sv, state, &p, len)? {
+            Resolution::Invalid => return Err(self.classify_bad_pointer(state, &p)),
+            Resolution::Single(address) => {
+                let target = symbolic_target(state, &p, address, write)?;
+                return access(self, state, &target);
+            }
+            Resolution::Fork {
+                targets,
+                out_of_bounds,
+            } => (targets, out_of_bounds),
         };
-        let mut conds: Vec<Expr> = Vec::with_capacity(candidates.len());
-        for (base, size) in &candidates {
-            conds.push(self.opt_condition(state, in_bounds(&p, *base, *size, len))?);
-        }
-        let none = Expr::and_all(conds.iter().map(|c| Expr::not(c.clone())));
-        if candidates.is_empty() {
-            return Err(self.classify_bad_pointer(state, &p));
-        }
         // Forks for the second and later objects, then the out-of-bounds fork.
-        for (i, (base, _)) in candidates.iter().enumerate().skip(1) {
-            let mut other = self.fork_state(state);
-            other.add_constraint(conds[i].clone());
-            if let Some(restarted) = self.restart_call(&other) {
-                self.pending.push(restarted);
-                continue;
-            }
-            let target = self.symbolic_target(&other, &p, *base, write);
-            let result = target.and_then(|t| access(self, &mut other, &t));
-            match result {
-                Ok(()) => self.pending.push(other),
-                Err(t) => self.terminate(other, t),
-            }
+        for (cond, address) in targets.iter().skip(1) {
+            let address = *address;
+            self.fork_with(state, cond.clone(), |ex, other| {
+                let target = symbolic_target(other, &p, address, write)?;
+                access(ex, other, &target)
+            });
         }
-        let may_be_out = self.may_be_true(state, &none, "resolve")?;
-        if may_be_out {
-            let mut bad = self.fork_state(state);
-            bad.add_constraint(none);
-            if let [(base, size)] = candidates[..] {
+        if let Some(none) = out_of_bounds {
+            let mut bad = self.branch(state, none);
+            if let [(_, address)] = targets[..] {
                 // The test prefers an address just past the object, where ASan's red zone
                 // catches the overflow natively too.
-                let offset = Expr::sub(p.clone(), Expr::constant(base as u128, 64));
-                let past_end = Expr::sub(offset, Expr::constant(size as u128, 64));
+                let object = &bad.memory.get_by_base(address).expect("target").object;
+                let offset = Expr::sub(p.clone(), object.base_expr());
+                let past_end = Expr::sub(offset, object.size_expr());
                 let near = Expr::ult(past_end, Expr::constant(NEAR_OVERFLOW as u128, 64));
                 bad.cex_preferences.push(near);
             }
             let error = self.classify_bad_pointer(&bad, &p);
             self.terminate(bad, error);
         }
-        // With one object and no out-of-bounds fork, the in-bounds condition is implied: it
-        // is not added (a loop of accesses would otherwise grow the path condition by one
-        // redundant constraint per access).
-        if candidates.len() > 1 || may_be_out {
-            state.add_constraint(conds[0].clone());
-        }
-        let target = self.symbolic_target(state, &p, candidates[0].0, write)?;
+        state.add_constraint(targets[0].0.clone());
+        let target = symbolic_target(state, &p, targets[0].1, write)?;
         access(self, state, &target)
-    }
-
-    fn symbolic_target(&self, state: &State, p: &Expr, base: u64, write: bool) -> Exec<Target> {
-        let entry = state.memory.get_by_base(base).expect("candidate object");
-        if write && entry.object.read_only {
-            return Err(Termination::error(
-                ErrorKind::Custom("read_only".into()),
-                "memory error: object read only",
-            ));
-        }
-        let offset = Expr::sub(p.clone(), Expr::constant(base as u128, 64));
-        let offset = Expr::trunc(offset, 32);
-        Ok(Target {
-            base,
-            offset: match offset.as_constant() {
-                Some(o) => Offset::Concrete(o as u64),
-                None => Offset::Symbolic(offset),
-            },
-        })
-    }
-
-    fn resolve_concrete(
-        &mut self,
-        state: &State,
-        address: u64,
-        len: u64,
-        write: bool,
-    ) -> Exec<Target> {
-        match state.memory.lookup(address) {
-            Lookup::Live(entry) => {
-                if !entry.object.contains_range(address, len) {
-                    return Err(ptr_error("out of bound pointer"));
-                }
-                if write && entry.object.read_only {
-                    return Err(Termination::error(
-                        ErrorKind::Custom("read_only".into()),
-                        "memory error: object read only",
-                    ));
-                }
-                Ok(Target {
-                    base: entry.object.address,
-                    offset: Offset::Concrete(address - entry.object.address),
-                })
-            }
-            Lookup::Freed(_) => Err(ptr_error("use after free")),
-            Lookup::Nothing if address < NULL_PAGE => Err(ptr_error("null page access")),
-            Lookup::Nothing => Err(ptr_error("out of bound pointer")),
-        }
-    }
-
-    /// Every object `p` may point into with `len` bytes in bounds, as the memory model
-    /// finds them: `(base, size)` pairs, the most likely first.
-    pub(crate) fn resolve_symbolic(
-        &mut self,
-        state: &mut State,
-        p: &Expr,
-        len: u64,
-    ) -> Exec<Vec<(u64, u64)>> {
-        let max = self.config.max_resolutions;
-        let mut model = self.memory_model.take().expect("memory model present");
-        let found = model.candidates(self, state, p, len, max);
-        self.memory_model = Some(model);
-        found
     }
 
     /// The pointer error for a state where `p` points into no live object.
     fn classify_bad_pointer(&mut self, state: &State, p: &Expr) -> Termination {
-        let example = match self.get_value(state, p, "resolve") {
-            Ok(v) => v as u64,
-            Err(t) => return t,
-        };
-        match state.memory.lookup(example) {
-            Lookup::Freed(_) => ptr_error("use after free"),
-            _ if example < NULL_PAGE => ptr_error("null page access"),
-            _ => ptr_error("out of bound pointer"),
+        match self.sv.get_value(state, p, "resolve") {
+            Ok(v) => bad_pointer(state, v as u64),
+            Err(t) => t,
         }
     }
 
@@ -590,7 +476,7 @@ impl Executor<'_> {
                 if i > 0 && i % LIMIT_CHECK_BYTES as u64 == 0 {
                     ex.check_limits_in_operation()?;
                 }
-                bytes.push(ex.read_byte_at(st, &shifted(target, i)));
+                bytes.push(ex.read_byte_at(st, &target.shifted(i)));
             }
             out = bytes;
             Ok(())
@@ -618,7 +504,7 @@ impl Executor<'_> {
                     if i > 0 && i % LIMIT_CHECK_BYTES == 0 {
                         ex.check_limits_in_operation()?;
                     }
-                    ex.write_byte_at(st, &shifted(target, i as u64), b.clone());
+                    ex.write_byte_at(st, &target.shifted(i as u64), b.clone());
                 }
                 Ok(())
             },
@@ -638,13 +524,27 @@ impl Executor<'_> {
         }
         self.resolve_access(state, ptr, n, true, &mut |ex, st, target| {
             if let (Offset::Concrete(start), Some(value)) = (&target.offset, byte.as_constant()) {
-                // Concrete bytes at a concrete offset: straight into the byte cache.
-                let contents = st.memory.contents_mut(target.base);
-                for i in 0..n {
-                    if i > 0 && i % LIMIT_CHECK_BYTES as u64 == 0 {
+                // Concrete bytes at a concrete offset: straight into the segment, a page at a
+                // time (limits are checked between pieces).
+                let mut done = 0u64;
+                while done < n {
+                    if done > 0 {
                         ex.check_limits_in_operation()?;
                     }
-                    contents.write_concrete_byte((start + i) as usize, value as u8);
+                    let piece = (n - done).min(LIMIT_CHECK_BYTES as u64);
+                    let at = start + done;
+                    match st.memory.segment_mut(target.address, at, piece) {
+                        Some((segment, offset)) => {
+                            segment.fill_concrete(offset as usize, piece as usize, value as u8)
+                        }
+                        None => {
+                            for i in 0..piece {
+                                let b = Expr::constant(value, 8);
+                                ex.write_byte_at(st, &target.shifted(done + i), b);
+                            }
+                        }
+                    }
+                    done += piece;
                 }
                 return Ok(());
             }
@@ -652,7 +552,7 @@ impl Executor<'_> {
                 if i > 0 && i % LIMIT_CHECK_BYTES as u64 == 0 {
                     ex.check_limits_in_operation()?;
                 }
-                ex.write_byte_at(st, &shifted(target, i), byte.clone());
+                ex.write_byte_at(st, &target.shifted(i), byte.clone());
             }
             Ok(())
         })
@@ -668,27 +568,28 @@ impl Executor<'_> {
         what: &str,
     ) -> Exec<String> {
         let address = self.concretize(state, ptr, what)? as u64;
-        let entry = match state.memory.lookup(address) {
-            Lookup::Live(e) => e.clone(),
-            Lookup::Freed(_) => return Err(ptr_error("use after free")),
-            Lookup::Nothing if address < NULL_PAGE => return Err(ptr_error("null page access")),
-            Lookup::Nothing => return Err(ptr_error("out of bound pointer")),
+        let object = match state.memory.lookup(address) {
+            Lookup::Live(e) => e.object.clone(),
+            _ => return Err(bad_pointer(state, address)),
         };
         let mut bytes = Vec::new();
-        let mut offset = address - entry.object.address;
+        let start = address - object.address;
+        let mut offset = start;
         loop {
-            if offset >= entry.object.size {
-                if offset > address - entry.object.address {
+            if offset >= object.size {
+                if offset > start {
                     break;
                 }
                 return Err(ptr_error("out of bound pointer"));
             }
-            let b = match entry.contents.concrete_byte(offset as usize) {
-                Some(b) => b,
-                None => {
-                    let e = entry.contents.read_byte(offset as usize);
-                    self.concretize(state, &Value::from_expr(e), what)? as u8
-                }
+            let target = Target {
+                address: object.address,
+                offset: Offset::Concrete(offset),
+            };
+            let e = self.read_byte_at(state, &target);
+            let b = match e.as_constant() {
+                Some(b) => b as u8,
+                None => self.concretize(state, &Value::from_expr(e), what)? as u8,
             };
             if b == 0 {
                 break;
@@ -705,53 +606,38 @@ impl Executor<'_> {
     }
 }
 
-/// The object a symbolic pointer was derived from, when the pointer is a constant address
-/// inside a live object plus a symbolic offset (`&table[x]`, as GEPs build it).
-///
-/// The resolution's out-of-bounds test is authoritative for that object: an offset beyond
-/// it is an out-of-bounds access (as ASan reports natively), never an access to whatever
-/// object lies at that address. Pointers without such a base (loaded from memory, selected
-/// between objects) are resolved against every object they may point into.
-fn derived_object(state: &State, p: &Expr) -> Option<(u64, u64)> {
-    let sear_expr::ExprKind::Binary {
-        op: sear_expr::BinOp::Add,
-        lhs,
-        rhs,
-    } = p.kind()
-    else {
-        return None;
-    };
-    let base = lhs.as_constant().or_else(|| rhs.as_constant())? as u64;
-    match state.memory.lookup(base) {
-        Lookup::Live(entry) => Some((entry.object.address, entry.object.size)),
-        _ => None,
-    }
-}
-
-fn shifted(target: &Target, delta: u64) -> Target {
-    Target {
-        base: target.base,
-        offset: match &target.offset {
-            Offset::Concrete(o) => Offset::Concrete(o + delta),
-            Offset::Symbolic(e) => {
-                let s = Expr::add(Expr::constant(delta as u128, 32), e.clone());
-                match s.as_constant() {
-                    Some(c) => Offset::Concrete(c as u64),
-                    None => Offset::Symbolic(s),
-                }
+/// The target of an access of `len` bytes at the concrete `address`, checked.
+fn resolve_concrete(state: &State, address: u64, len: u64, write: bool) -> Exec<Target> {
+    match state.memory.lookup(address) {
+        Lookup::Live(entry) => {
+            if !entry.object.contains_range(address, len) {
+                return Err(ptr_error("out of bound pointer"));
             }
-        },
+            if write && entry.object.read_only {
+                return Err(read_only_error());
+            }
+            Ok(Target {
+                address: entry.object.address,
+                offset: Offset::Concrete(address - entry.object.address),
+            })
+        }
+        _ => Err(bad_pointer(state, address)),
     }
 }
 
-impl Oracle for Executor<'_> {
-    fn may_be_true(&mut self, state: &State, cond: &Expr) -> Exec<bool> {
-        Executor::may_be_true(self, state, cond, "resolve")
+/// The target of an access at the symbolic pointer `p` resolved to the object at `address`.
+fn symbolic_target(state: &State, p: &Expr, address: u64, write: bool) -> Exec<Target> {
+    let entry = state.memory.get_by_base(address).expect("resolved object");
+    if write && entry.object.read_only {
+        return Err(read_only_error());
     }
-    fn must_be_true(&mut self, state: &State, cond: &Expr) -> Exec<bool> {
-        Executor::must_be_true(self, state, cond, "resolve")
-    }
-    fn get_value(&mut self, state: &State, e: &Expr) -> Exec<u128> {
-        Executor::get_value(self, state, e, "resolve")
-    }
+    let offset = Expr::sub(p.clone(), entry.object.base_expr());
+    let offset = Expr::trunc(offset, 32);
+    Ok(Target {
+        address,
+        offset: match offset.as_constant() {
+            Some(o) => Offset::Concrete(o as u64),
+            None => Offset::Symbolic(offset),
+        },
+    })
 }

@@ -11,10 +11,11 @@
 //! failures of sear itself are reported as `EngineError`.
 
 mod alloc_size;
-mod arrayopt;
+pub(crate) mod arrayopt;
 mod asm;
 mod branch;
 mod calls;
+mod fork;
 mod halt;
 mod init;
 mod intrinsics;
@@ -23,6 +24,7 @@ mod libm;
 mod limits;
 mod memlen;
 mod memop;
+mod merging;
 pub mod ops;
 mod softfloat;
 mod special;
@@ -35,11 +37,13 @@ use std::time::{Duration, Instant};
 
 use rustc_hash::{FxHashMap, FxHashSet};
 use sear_ir::Module;
-use sear_solver::{QueryMeta, Solver, SolverConfig};
+use sear_solver::{Solver, SolverConfig};
 
 use crate::config::EngineConfig;
+use crate::memory::{Memory, StandardModel};
 use crate::output::{OutputWriter, Summary};
 use crate::search::{self, ProcessTree, SearchContext, Searcher};
+use crate::solver_view::SolverView;
 use crate::state::{State, StateId};
 use crate::stats::{Coverage, Stats};
 use crate::termination::Termination;
@@ -125,50 +129,66 @@ pub trait Observer {
 pub struct Quiet;
 impl Observer for Quiet {}
 
-/// The symbolic executor.
-pub struct Executor<'o> {
-    pub(crate) module: Arc<Module>,
-    pub(crate) config: EngineConfig,
-    pub(crate) solver: Solver,
-    pub(crate) meta: QueryMeta,
-    pub(crate) consts: Vec<Value>,
-    pub(crate) handlers: Vec<Handler>,
-    pub(crate) global_addrs: Vec<u64>,
-    pub(crate) states: FxHashMap<StateId, State>,
-    pub(crate) pending: Vec<State>,
-    pub(crate) searcher: Box<dyn Searcher>,
-    pub(crate) ptree: ProcessTree,
-    pub(crate) rng: fastrand::Rng,
-    pub(crate) next_state: u64,
-    pub(crate) next_object: u64,
-    pub(crate) coverage: Coverage,
-    pub(crate) stats: Stats,
-    pub(crate) summary: Summary,
-    pub(crate) output: OutputWriter,
-    pub(crate) emitted_errors: FxHashSet<(String, String, u32, u32)>,
-    pub(crate) warned_once: FxHashSet<String>,
-    pub(crate) array_names: FxHashMap<String, u32>,
-    /// The location given by `klee_report_error`, for the error being reported.
-    pub(crate) reported_location: Option<(String, u32)>,
-    pub(crate) interrupt: Arc<AtomicBool>,
-    pub(crate) observer: &'o mut dyn Observer,
-    pub(crate) start: Instant,
-    pub(crate) last_memory_check: Instant,
-    /// The solver's own per-query timeout (`--max-solver-time`).
-    pub(crate) base_solver_timeout: Option<Duration>,
-    /// Object placement and pointer resolution (taken out while it runs).
-    pub(crate) memory_model: Option<Box<dyn crate::memory::MemoryModel>>,
-    pub(crate) stop: Option<StopReason>,
-    /// Array-read transformations (`executor/arrayopt.rs`).
-    pub(crate) array_opt: arrayopt::ArrayOpt,
-    /// The trace hash of every ended path, for `summary.json`'s `trace_digest`.
-    pub(crate) trace_hashes: Vec<u64>,
-    /// The state as it was before the call instruction being executed, when that call may
-    /// fork inside (`calls::call_whole`): states forked while resolving memory restart the
-    /// call from it.
-    pub(crate) restart_snapshot: Option<Box<State>>,
+/// The run: the states, how the next one is chosen, and what has been counted so far.
+pub(crate) struct Run {
+    /// Live states, except the one running.
+    pub states: FxHashMap<StateId, State>,
+    /// States forked during the current quantum, registered after it.
+    pub pending: Vec<State>,
+    pub searcher: Box<dyn Searcher>,
+    pub ptree: ProcessTree,
+    pub rng: fastrand::Rng,
+    pub next_state: u64,
+    pub coverage: Coverage,
+    pub stats: Stats,
+    pub summary: Summary,
+    pub stop: Option<StopReason>,
+    pub interrupt: Arc<AtomicBool>,
+    pub start: Instant,
+    pub last_memory_check: Instant,
     /// Set when the run is ending: test generation for the states left stops then.
-    pub(crate) halt_deadline: Option<Instant>,
+    pub halt_deadline: Option<Instant>,
+    /// The trace hash of every ended path, for `summary.json`'s `trace_digest`.
+    pub trace_hashes: Vec<u64>,
+    /// Merge groups of `klee_open_merge` (`--use-merge`).
+    pub merges: merging::MergeGroups,
+    /// The state as it was before the whole operation being executed
+    /// (`fork::Executor::whole`): paths forked inside it restart from it.
+    pub restart_snapshot: Option<Box<State>>,
+}
+
+/// What the run reports: files in the output directory and the observer.
+pub(crate) struct Report<'o> {
+    pub output: OutputWriter,
+    pub observer: &'o mut dyn Observer,
+    /// (kind, file, line, column) of the errors reported so far.
+    pub emitted_errors: FxHashSet<(String, String, u32, u32)>,
+    pub warned_once: FxHashSet<String>,
+    /// The location given by `klee_report_error`, for the error being reported.
+    pub reported_location: Option<(String, u32)>,
+}
+
+/// The program as the executor runs it: its module, constants and function handlers.
+pub(crate) struct Program {
+    pub module: Arc<Module>,
+    /// The value of every module constant (globals have their addresses).
+    pub consts: Vec<Value>,
+    /// How each function is executed.
+    pub handlers: Vec<Handler>,
+    /// The address of every global.
+    pub global_addrs: Vec<u64>,
+}
+
+/// The symbolic executor: the run (states, searcher, process tree, statistics), what it
+/// reports, and the step context every instruction uses (the program, memory, and a view
+/// of the solver).
+pub struct Executor<'o> {
+    pub(crate) config: EngineConfig,
+    pub(crate) program: Program,
+    pub(crate) memory: Memory,
+    pub(crate) sv: SolverView,
+    pub(crate) run: Run,
+    pub(crate) report: Report<'o>,
 }
 
 impl<'o> Executor<'o> {
@@ -187,146 +207,157 @@ impl<'o> Executor<'o> {
         let searcher = search::build(&config.search);
         let coverage = Coverage::new(&module);
         let array_opt = arrayopt::ArrayOpt::new(&config, solver_config)?;
+        let sv = SolverView::new(solver, array_opt, solver_config.timeout, config.max_time);
+        let memory = Memory::new(Box::new(StandardModel), config.max_resolutions);
         Ok(Executor {
-            module,
-            solver,
-            meta: QueryMeta::default(),
-            consts: Vec::new(),
-            handlers,
-            global_addrs: Vec::new(),
-            states: FxHashMap::default(),
-            pending: Vec::new(),
-            searcher,
-            ptree: ProcessTree::default(),
-            rng,
-            next_state: 0,
-            next_object: 1,
-            coverage,
-            stats: Stats::default(),
-            summary: Summary::default(),
-            output,
-            emitted_errors: FxHashSet::default(),
-            warned_once: FxHashSet::default(),
-            array_names: FxHashMap::default(),
-            reported_location: None,
-            interrupt: Arc::new(AtomicBool::new(false)),
-            observer,
-            start: Instant::now(),
-            last_memory_check: Instant::now(),
-            base_solver_timeout: solver_config.timeout,
-            memory_model: Some(Box::new(crate::memory::StandardModel)),
-            stop: None,
-            array_opt,
-            trace_hashes: Vec::new(),
-            restart_snapshot: None,
-            halt_deadline: None,
+            program: Program {
+                module,
+                consts: Vec::new(),
+                handlers,
+                global_addrs: Vec::new(),
+            },
+            memory,
+            sv,
+            run: Run {
+                states: FxHashMap::default(),
+                pending: Vec::new(),
+                searcher,
+                ptree: ProcessTree::default(),
+                rng,
+                next_state: 0,
+                coverage,
+                stats: Stats::default(),
+                summary: Summary::default(),
+                stop: None,
+                interrupt: Arc::new(AtomicBool::new(false)),
+                start: Instant::now(),
+                last_memory_check: Instant::now(),
+                halt_deadline: None,
+                trace_hashes: Vec::new(),
+                merges: Default::default(),
+                restart_snapshot: None,
+            },
+            report: Report {
+                output,
+                observer,
+                emitted_errors: FxHashSet::default(),
+                warned_once: FxHashSet::default(),
+                reported_location: None,
+            },
             config,
         })
     }
 
     /// A flag that stops the run (as Ctrl-C does) when set.
     pub fn interrupt_flag(&self) -> Arc<AtomicBool> {
-        self.interrupt.clone()
+        self.run.interrupt.clone()
     }
 
     /// Runs to completion (or a limit) and returns the summary, also written to
     /// `summary.json`.
     pub fn run(mut self) -> Result<Summary, EngineError> {
-        self.start = Instant::now();
+        self.run.start = Instant::now();
+        self.sv.start = self.run.start;
         let initial = self.initial_state()?;
-        let root = self.ptree.set_root(initial.id);
+        let root = self.run.ptree.set_root(initial.id);
         let mut initial = initial;
         initial.ptree_node = root;
-        self.searcher.add(initial.id);
-        self.states.insert(initial.id, initial);
+        self.run.searcher.add(initial.id);
+        self.run.states.insert(initial.id, initial);
         let mut last_progress = Instant::now();
-        while self.stop.is_none() {
+        while self.run.stop.is_none() {
             let Some(id) = self.select() else {
                 break;
             };
-            let Some(mut state) = self.states.remove(&id) else {
+            let Some(mut state) = self.run.states.remove(&id) else {
                 break;
             };
             let result = self.run_quantum(&mut state);
-            let forked = !self.pending.is_empty();
+            let forked = !self.run.pending.is_empty();
             let alive = result.is_ok();
             match result {
                 Ok(()) => {
-                    self.states.insert(id, state);
+                    self.run.states.insert(id, state);
                 }
                 Err(termination) => self.terminate(state, termination),
             }
             self.register_pending();
             if forked && alive {
-                self.searcher.forked(id);
+                self.run.searcher.forked(id);
             }
+            self.flush_solver_warnings();
             self.check_limits();
             if last_progress.elapsed() >= Duration::from_millis(250) {
                 last_progress = Instant::now();
-                self.observer
-                    .progress(&self.stats, self.states.len(), self.start.elapsed());
+                self.sync_stats();
+                self.report.observer.progress(
+                    &self.run.stats,
+                    self.run.states.len(),
+                    self.run.start.elapsed(),
+                );
             }
         }
         self.finish()
     }
 
     fn select(&mut self) -> Option<StateId> {
+        let run = &mut self.run;
         let mut ctx = SearchContext {
-            states: &self.states,
-            module: &self.module,
-            coverage: &self.coverage,
-            ptree: &self.ptree,
-            rng: &mut self.rng,
+            states: &run.states,
+            module: &self.program.module,
+            coverage: &run.coverage,
+            ptree: &run.ptree,
+            rng: &mut run.rng,
         };
-        self.searcher.select(&mut ctx)
+        run.searcher.select(&mut ctx)
     }
 
     /// Runs `state` until it forks, ends, or has run a quantum of instructions.
     fn run_quantum(&mut self, state: &mut State) -> Exec<()> {
-        let module = Arc::clone(&self.module);
+        let module = Arc::clone(&self.program.module);
         let instruction_limit = self.config.max_instructions.unwrap_or(u64::MAX);
         for _ in 0..QUANTUM {
-            if self.stats.instructions >= instruction_limit {
-                self.stop = Some(StopReason::InstructionLimit);
+            if self.run.stats.instructions >= instruction_limit {
+                self.run.stop = Some(StopReason::InstructionLimit);
                 break;
             }
             self.step(&module, state)?;
-            if !self.pending.is_empty() {
+            if !self.run.pending.is_empty() {
                 break;
             }
         }
         Ok(())
     }
 
-    /// Gives forked states ids, process-tree nodes and searcher membership.
+    /// Gives forked states searcher membership.
     fn register_pending(&mut self) {
-        let pending = std::mem::take(&mut self.pending);
+        let pending = std::mem::take(&mut self.run.pending);
         for state in pending {
-            self.searcher.add(state.id);
-            self.states.insert(state.id, state);
+            self.run.searcher.add(state.id);
+            self.run.states.insert(state.id, state);
         }
-        self.stats.max_states = self.stats.max_states.max(self.states.len() as u64);
+        self.run.stats.max_states = self.run.stats.max_states.max(self.run.states.len() as u64);
     }
 
-    /// Clones `state` as a new state with its own id and process-tree leaf.
-    pub(crate) fn fork_state(&mut self, state: &mut State) -> State {
-        let mut child = state.clone();
-        child.id = StateId(self.next_state);
-        self.next_state += 1;
-        let (left, right) = self.ptree.split(state.ptree_node, state.id, child.id);
-        state.ptree_node = left;
-        child.ptree_node = right;
-        state.depth += 1;
-        child.depth += 1;
-        self.stats.forks += 1;
-        child
+    /// Copies the solver's counters into the run's statistics.
+    pub(crate) fn sync_stats(&mut self) {
+        self.run.stats.queries = self.sv.queries;
+        self.run.stats.solver_time = self.sv.solver_time;
+    }
+
+    /// Reports the warnings the solver view collected.
+    fn flush_solver_warnings(&mut self) {
+        for message in std::mem::take(&mut self.sv.warnings) {
+            self.report.observer.warning(&message);
+            self.report.output.warning(&message);
+        }
     }
 
     /// Prints a warning once per distinct text.
     pub(crate) fn warn_once(&mut self, text: &str) {
-        if self.warned_once.insert(text.to_string()) {
-            self.output.warning(text);
-            self.observer.warning(text);
+        if self.report.warned_once.insert(text.to_string()) {
+            self.report.output.warning(text);
+            self.report.observer.warning(text);
         }
     }
 }

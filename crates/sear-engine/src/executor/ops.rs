@@ -39,6 +39,11 @@ pub fn int_binop(op: BinaryOp) -> Option<BinOp> {
     })
 }
 
+/// A pointer `delta` bytes past `p` (64-bit arithmetic; a symbolic pointer stays symbolic).
+pub fn ptr_add(p: &Value, delta: u64) -> Value {
+    int_binary(BinOp::Add, p, &Value::Concrete(delta as u128, 64))
+}
+
 /// An integer binary operation on scalars.
 #[inline]
 pub fn int_binary(op: BinOp, a: &Value, b: &Value) -> Value {

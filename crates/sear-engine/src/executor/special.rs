@@ -6,10 +6,9 @@ use sear_expr::{Array, ArrayKind, Expr, UpdateList};
 use sear_ir::{Inst, Module, TypeId};
 
 use super::intrinsics::Intrinsic as Intr;
-use super::memop::Init;
 use super::step::exec;
 use super::{Exec, Executor, Handler};
-use crate::memory::{Lookup, ObjectKind};
+use crate::memory::{bad_free, AllocRequest, Init, Lookup, ObjectKind};
 use crate::state::{State, Symbolic};
 use crate::termination::{ErrorKind, Termination};
 use crate::value::Value;
@@ -36,7 +35,8 @@ pub enum SpecialFn {
     WarningOnce,
     PrintExpr,
     PrintRange,
-    Nop,
+    OpenMerge,
+    CloseMerge,
     ReturnZero,
     GetObjSize,
     CheckMemoryAccess,
@@ -78,7 +78,8 @@ fn lookup(name: &str) -> Option<SpecialFn> {
         "klee_warning_once" => WarningOnce,
         "klee_print_expr" => PrintExpr,
         "klee_print_range" => PrintRange,
-        "klee_open_merge" | "klee_close_merge" => Nop,
+        "klee_open_merge" => OpenMerge,
+        "klee_close_merge" => CloseMerge,
         "klee_set_forking" => SetForking,
         "klee_define_fixed_object" => DefineFixedObject,
         "klee_mark_global" => MarkGlobal,
@@ -213,7 +214,7 @@ impl Executor<'_> {
                 let v = arg(args, 0)?;
                 Some(match v {
                     Value::Symbolic(e) => {
-                        Value::concrete(self.get_value(state, e, "klee_get_value")?, width)
+                        Value::concrete(self.sv.get_value(state, e, "klee_get_value")?, width)
                     }
                     other => other.clone(),
                 })
@@ -236,8 +237,8 @@ impl Executor<'_> {
                 if special == WarningOnce {
                     self.warn_once(&message);
                 } else {
-                    self.output.warning(&message);
-                    self.observer.warning(&message);
+                    self.report.output.warning(&message);
+                    self.report.observer.warning(&message);
                 }
                 None
             }
@@ -250,7 +251,7 @@ impl Executor<'_> {
                     Value::Aggregate(_) => "<aggregate>".to_string(),
                 };
                 let message = format!("{text}:{shown}");
-                self.output.message(&message);
+                self.report.output.message(&message);
                 // stderr may be a closed pipe: a failed write must not end the run.
                 let _ = std::io::Write::write_all(
                     &mut std::io::stderr(),
@@ -258,7 +259,14 @@ impl Executor<'_> {
                 );
                 None
             }
-            Nop => None,
+            OpenMerge => {
+                self.open_merge(state);
+                None
+            }
+            CloseMerge => match self.close_merge_group(state) {
+                Some(group) => return Err(Termination::Suspend(group)),
+                None => None,
+            },
             ReturnZero => Some(Value::Concrete(0, width)),
             GetObjSize => {
                 let address = self.concretize(state, arg(args, 0)?, "klee_get_obj_size")? as u64;
@@ -278,7 +286,7 @@ impl Executor<'_> {
             }
             StackTrace => {
                 let stack = self.format_stack(state).join("\n");
-                self.output.message(&stack);
+                self.report.output.message(&stack);
                 None
             }
             AssertFail => {
@@ -363,32 +371,6 @@ impl Executor<'_> {
         self.read_message_string(state, ptr, "string argument")
     }
 
-    /// A name for a new array, unique within the run.
-    pub(crate) fn unique_array_name(&mut self, base: &str) -> String {
-        let clean: String = base
-            .chars()
-            .map(|c| {
-                if c.is_ascii_alphanumeric() || c == '_' {
-                    c
-                } else {
-                    '_'
-                }
-            })
-            .collect();
-        let clean = if clean.is_empty() {
-            "unnamed".to_string()
-        } else {
-            clean
-        };
-        let n = self.array_names.entry(clean.clone()).or_insert(0);
-        *n += 1;
-        if *n == 1 {
-            clean
-        } else {
-            format!("{}_{}", clean, *n - 1)
-        }
-    }
-
     /// `klee_make_symbolic(ptr, size, name)`: the bytes become a fresh input array.
     fn make_symbolic(&mut self, state: &mut State, ptr: &Value, size: u64, name: &str) -> Exec<()> {
         let address = self.concretize(state, ptr, "klee_make_symbolic address")? as u64;
@@ -408,20 +390,21 @@ impl Executor<'_> {
         if entry.object.read_only {
             return Err(user_error("cannot make a read-only object symbolic"));
         }
-        let array_name = self.unique_array_name(name);
+        let array_name = self.memory.unique_array_name(name);
         let array = Array::new(array_name, size, ArrayKind::SymbolicInput, None);
         let updates = UpdateList::new(array.clone());
         let base = entry.object.address;
-        let offset = address - base;
-        let contents = state.memory.contents_mut(base);
-        if offset == 0 && size == entry.object.size && size > LAZY_SYMBOLIC_OBJECT {
+        let own = matches!(entry.storage, crate::memory::Storage::Own(_));
+        if own && size > LAZY_SYMBOLIC_OBJECT {
             // A large object (a big symbolic file): its bytes are read from the array on
             // demand, instead of one expression per byte up front.
-            contents.replace_with(updates);
+            let (segment, _) = state.memory.whole_segment_mut(base).expect("live object");
+            segment.replace_with(updates);
         } else {
             for i in 0..size {
                 let byte = Expr::read(&updates, Expr::constant(i as u128, 32));
-                contents.write_byte((offset + i) as usize, byte);
+                let (segment, at) = state.memory.segment_mut(base, i, 1).expect("live object");
+                segment.write_byte(at as usize, byte);
             }
         }
         state.symbolics.push(Symbolic {
@@ -445,47 +428,26 @@ impl Executor<'_> {
                 "klee_define_fixed_object: {size} bytes at {address:#x} overlap an object"
             )));
         }
-        let id = crate::memory::ObjectId(self.next_object);
-        self.next_object += 1;
-        let object = std::sync::Arc::new(crate::memory::MemoryObject {
-            id,
-            address,
-            size,
-            kind: ObjectKind::Global,
-            name: format!("fixed object at {address:#x}"),
-            alloc_site: None,
-            read_only: false,
-        });
-        state
-            .memory
-            .insert(object, crate::memory::ObjectContents::zeroed(size as usize));
+        let name = format!("fixed object at {address:#x}");
+        let mut request = AllocRequest::new(size, ObjectKind::Global, name, Init::Zero);
+        request.fixed_address = Some(address);
+        self.memory.alloc(state, request);
         Ok(())
     }
 
     /// A fresh symbolic value of `width` bits recorded as a test object named `name`.
     pub(crate) fn fresh_symbolic(&mut self, state: &mut State, name: &str, width: u32) -> Value {
         let bytes = width.div_ceil(8);
-        let array_name = self.unique_array_name(name);
+        let array_name = self.memory.unique_array_name(name);
         let array = Array::new(array_name, bytes as u64, ArrayKind::SymbolicInput, None);
         let value = Expr::read_lsb(
             &UpdateList::new(array.clone()),
             Expr::constant(0, 32),
             bytes,
         );
-        let address = self.allocate(
-            state,
-            bytes as u64,
-            8,
-            ObjectKind::Environment,
-            name.to_string(),
-            Init::Zero,
-            None,
-        );
-        let object = state
-            .memory
-            .get_by_base(address)
-            .map(|e| e.object.id)
-            .expect("fresh object");
+        let request =
+            AllocRequest::new(bytes as u64, ObjectKind::Environment, name, Init::Zero).aligned(8);
+        let object = self.memory.alloc(state, request).id;
         state.symbolics.push(Symbolic {
             object,
             array,
@@ -518,8 +480,8 @@ impl Executor<'_> {
                 Expr::ne(e.clone(), Expr::constant(0, e.width()))
             }
         };
-        let c = self.opt_condition(state, c)?;
-        if !self.may_be_true(state, &c, "klee_assume")? {
+        let c = self.sv.opt_condition(state, c)?;
+        if !self.sv.may_be_true(state, &c, "klee_assume")? {
             return Err(user_error("invalid klee_assume call (provably false)"));
         }
         state.add_constraint(c);
@@ -550,7 +512,7 @@ impl Executor<'_> {
         let line = self.concretize(state, arg(args, 1)?, "klee_report_error")?;
         let message = self.optional_string(state, arg(args, 2)?)?;
         let suffix = self.optional_string(state, arg(args, 3)?)?;
-        self.reported_location = Some((file, line as u32));
+        self.report.reported_location = Some((file, line as u32));
         Ok(Termination::error(ErrorKind::from_suffix(&suffix), message))
     }
 
@@ -581,9 +543,9 @@ impl Executor<'_> {
             ));
             return Ok(Some(Value::Concrete(0, 64)));
         }
-        let name = module.function(state.frame().func).name.clone();
-        let address = self.allocate(state, size, 16, ObjectKind::Heap, name, init, inst.loc);
-        Ok(Some(Value::Concrete(address as u128, 64)))
+        let name = &module.function(state.frame().func).name;
+        let request = AllocRequest::new(size, ObjectKind::Heap, name, init).at(inst.loc);
+        Ok(Some(self.memory.alloc(state, request).base_value()))
     }
 
     fn realloc(
@@ -610,18 +572,17 @@ impl Executor<'_> {
                     ex.realloc(module, st, inst, &old, &Value::Concrete(n as u128, 64))
                 };
                 let zero = Expr::eq(Expr::constant(0, 64), e.clone());
-                if self.must_be_true(state, &zero, "realloc size")? {
+                if self.sv.must_be_true(state, &zero, "realloc size")? {
                     0
                 } else {
-                    if self.may_be_true(state, &zero, "realloc size")? {
-                        let mut other = self.fork_state(state);
-                        other.add_constraint(zero.clone());
+                    if self.sv.may_be_true(state, &zero, "realloc size")? {
+                        let mut other = self.branch(state, zero.clone());
                         match allocate_other(self, &mut other, 0) {
                             Ok(pointer) => {
                                 if let Some(dest) = inst.dest {
                                     other.frame_mut().locals[dest.0 as usize] = pointer;
                                 }
-                                self.pending.push(other);
+                                self.spawn(other);
                             }
                             Err(t) => self.terminate(other, t),
                         }
@@ -645,30 +606,20 @@ impl Executor<'_> {
         }
         let old = self.object_at(state, address);
         let Some(old) = old.filter(|o| o.kind == ObjectKind::Heap) else {
-            return Err(self.bad_free(state, address));
+            return Err(bad_free(state, address));
         };
         if new_size == 0 {
             state.memory.free(address);
             return Ok(Value::Concrete(0, 64));
         }
-        let bytes = self.read_bytes(
-            state,
-            &Value::Concrete(address as u128, 64),
-            old.size.min(new_size),
-        )?;
-        let name = module.function(state.frame().func).name.clone();
-        let new = self.allocate(
-            state,
-            new_size,
-            16,
-            ObjectKind::Heap,
-            name,
-            Init::Garbage,
-            inst.loc,
-        );
-        self.write_bytes(state, &Value::Concrete(new as u128, 64), &bytes)?;
+        let bytes = self.read_bytes(state, &old.base_value(), old.size.min(new_size))?;
+        let name = &module.function(state.frame().func).name;
+        let request =
+            AllocRequest::new(new_size, ObjectKind::Heap, name, Init::Garbage).at(inst.loc);
+        let new = self.memory.alloc(state, request).base_value();
+        self.write_bytes(state, &new, &bytes)?;
         state.memory.free(address);
-        Ok(Value::Concrete(new as u128, 64))
+        Ok(new)
     }
 
     fn free(&mut self, state: &mut State, ptr: &Value) -> Exec<()> {
@@ -678,7 +629,7 @@ impl Executor<'_> {
             }
             _ => self.concretize(state, ptr, "free pointer")? as u64,
         };
-        self.free_at(state, address)
+        self.memory.free(state, address)
     }
 
     /// The object base (or NULL) a symbolic pointer passed to `free` or `realloc` equals, as
@@ -686,21 +637,32 @@ impl Executor<'_> {
     /// pointer fixed to its base (so the whole call runs in every one), and an invalid-free
     /// error where the pointer may equal none of them. The current state takes the first.
     fn exact_base(&mut self, state: &mut State, p: &Expr, what: &str) -> Exec<u64> {
-        let is = |base: u64| Expr::eq(Expr::constant(base as u128, 64), p.clone());
-        let mut bases: Vec<u64> = Vec::new();
+        let is = |base: &Expr| Expr::eq(base.clone(), p.clone());
         // Length 0: an object of size 0 (`malloc(0)`) is a candidate too.
-        let candidates = self.resolve_symbolic(state, p, 0)?;
-        for base in std::iter::once(0).chain(candidates.into_iter().map(|(b, _)| b)) {
-            if !bases.contains(&base) && self.may_be_true(state, &is(base), what)? {
-                bases.push(base);
+        let candidates = self.memory.candidates(&mut self.sv, state, p, 0)?;
+        let mut bases: Vec<(u64, Expr)> = Vec::new();
+        let null = Expr::constant(0, 64);
+        let objects = candidates.into_iter().map(|address| {
+            let base = state
+                .memory
+                .get_by_base(address)
+                .expect("candidate")
+                .object
+                .base_expr();
+            (address, base)
+        });
+        for (address, base) in std::iter::once((0, null)).chain(objects.collect::<Vec<_>>()) {
+            if !bases.iter().any(|(a, _)| *a == address)
+                && self.sv.may_be_true(state, &is(&base), what)?
+            {
+                bases.push((address, base));
             }
         }
-        let none = Expr::and_all(bases.iter().map(|b| Expr::not(is(*b))));
-        if self.may_be_true(state, &none, what)? {
-            let mut bad = self.fork_state(state);
-            bad.add_constraint(none);
-            let error = match self.get_value(&bad, p, what) {
-                Ok(address) => self.bad_free(&bad, address as u64),
+        let none = Expr::and_all(bases.iter().map(|(_, b)| Expr::not(is(b))));
+        if self.sv.may_be_true(state, &none, what)? {
+            let bad = self.branch(state, none);
+            let error = match self.sv.get_value(&bad, p, what) {
+                Ok(address) => bad_free(&bad, address as u64),
                 Err(t) => t,
             };
             if bases.is_empty() {
@@ -708,47 +670,10 @@ impl Executor<'_> {
             }
             self.terminate(bad, error);
         }
-        for base in bases.iter().skip(1) {
-            let mut other = self.fork_state(state);
-            other.add_constraint(is(*base));
-            match self.restart_call(&other) {
-                Some(restarted) => self.pending.push(restarted),
-                None => {
-                    let t = Termination::error(ErrorKind::Exec, format!("{what} outside a call"));
-                    self.terminate(other, t);
-                }
-            }
+        for (_, base) in bases.iter().skip(1) {
+            self.fork_restart(state, is(base), what);
         }
-        state.add_constraint(is(bases[0]));
-        Ok(bases[0])
-    }
-
-    /// `free` of a concrete address (NULL is a no-op).
-    fn free_at(&mut self, state: &mut State, address: u64) -> Exec<()> {
-        if address == 0 {
-            return Ok(());
-        }
-        match self.object_at(state, address) {
-            Some(o) if o.kind == ObjectKind::Heap => {
-                state.memory.free(address);
-                Ok(())
-            }
-            Some(o) if o.kind == ObjectKind::Stack => {
-                Err(Termination::error(ErrorKind::Free, "free of alloca"))
-            }
-            // argv and its strings (engine-made) are globals for KLEE too
-            Some(o) if matches!(o.kind, ObjectKind::Global | ObjectKind::Environment) => {
-                Err(Termination::error(ErrorKind::Free, "free of global"))
-            }
-            _ => Err(self.bad_free(state, address)),
-        }
-    }
-
-    fn bad_free(&self, state: &State, address: u64) -> Termination {
-        if state.memory.freed_by_base(address).is_some() {
-            Termination::error(ErrorKind::Free, "memory error: double free")
-        } else {
-            Termination::error(ErrorKind::Free, "memory error: invalid pointer: free")
-        }
+        state.add_constraint(is(&bases[0].1));
+        Ok(bases[0].0)
     }
 }

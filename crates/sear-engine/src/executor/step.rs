@@ -19,10 +19,10 @@ impl Executor<'_> {
         let frame = state.frame();
         let (func_id, block_id, index) = (frame.func, frame.block, frame.inst);
         let block = &module.function(func_id).blocks[block_id.0 as usize];
-        self.stats.instructions += 1;
+        self.run.stats.instructions += 1;
         state.instructions += 1;
         state.current_inst = index;
-        if self.coverage.mark(func_id.0, block_id.0, index) {
+        if self.run.coverage.mark(func_id.0, block_id.0, index) {
             state.covered_new = true;
             state.insts_since_cov_new = 0;
         } else {
@@ -47,7 +47,7 @@ impl Executor<'_> {
     pub(crate) fn operand(&self, state: &State, op: Operand) -> Value {
         match op {
             Operand::Slot(s) => state.frame().locals[s.0 as usize].clone(),
-            Operand::Const(c) => self.consts[c.0 as usize].clone(),
+            Operand::Const(c) => self.program.consts[c.0 as usize].clone(),
         }
     }
 

@@ -20,28 +20,33 @@ pub(crate) struct Place {
 impl Executor<'_> {
     /// Ends `state`: updates statistics and writes its test (and error report).
     pub(crate) fn terminate(&mut self, state: State, termination: Termination) {
-        self.searcher.remove(state.id);
-        self.ptree.remove(state.ptree_node);
-        self.trace_hashes.push(state.trace_hash);
+        if let Termination::Suspend(group) = termination {
+            return self.arrive_at_merge(state, group);
+        }
+        self.leave_merge_groups(&state);
+        self.run.searcher.remove(state.id);
+        self.run.ptree.remove(state.ptree_node);
+        self.run.trace_hashes.push(state.trace_hash);
         match termination {
             Termination::Exit(code) => {
-                self.summary.completed_paths += 1;
-                self.stats.completed_paths += 1;
+                self.run.summary.completed_paths += 1;
+                self.run.stats.completed_paths += 1;
                 if let Some(test) = self.write_test(&state) {
-                    self.output
+                    self.report
+                        .output
                         .write_text(&format!("{test}.exit"), &format!("{code}\n"));
                 }
             }
             Termination::Early(reason) => {
-                self.summary.early_paths += 1;
+                self.run.summary.early_paths += 1;
                 if let Some(test) = self.write_test(&state) {
-                    let _ = self.output.write_early(&test, &reason);
+                    let _ = self.report.output.write_early(&test, &reason);
                 }
             }
-            Termination::Silent => {}
+            Termination::Silent | Termination::Suspend(_) => {}
             Termination::Error { kind, message } => {
-                self.summary.error_paths += 1;
-                self.stats.error_paths += 1;
+                self.run.summary.error_paths += 1;
+                self.run.stats.error_paths += 1;
                 self.report_error(&state, kind, message);
             }
         }
@@ -49,7 +54,7 @@ impl Executor<'_> {
 
     fn report_error(&mut self, state: &State, kind: ErrorKind, message: String) {
         let mut place = self.place(state);
-        if let Some((file, line)) = self.reported_location.take() {
+        if let Some((file, line)) = self.report.reported_location.take() {
             place.file = file;
             place.line = line;
             place.loc = None;
@@ -62,7 +67,7 @@ impl Executor<'_> {
             place.line,
             place.loc.map_or(0, |l| l.col),
         );
-        if !self.config.emit_all_errors && !self.emitted_errors.insert(key) {
+        if !self.config.emit_all_errors && !self.report.emitted_errors.insert(key) {
             return;
         }
         let Some(test) = self.write_test(state) else {
@@ -77,8 +82,9 @@ impl Executor<'_> {
             stack: &stack,
             info: "",
         };
-        if let Err(e) = self.output.write_err(&test, kind.suffix(), &report) {
-            self.observer
+        if let Err(e) = self.report.output.write_err(&test, kind.suffix(), &report) {
+            self.report
+                .observer
                 .warning(&format!("cannot write error report: {e}"));
         }
         let record = ErrorRecord {
@@ -89,10 +95,10 @@ impl Executor<'_> {
             function: place.function,
             test,
         };
-        self.observer.error(&record);
-        self.summary.errors.push(record);
+        self.report.observer.error(&record);
+        self.run.summary.errors.push(record);
         if self.config.exit_on_error {
-            self.stop = Some(StopReason::ErrorFound);
+            self.run.stop = Some(StopReason::ErrorFound);
         }
     }
 
@@ -100,39 +106,44 @@ impl Executor<'_> {
     fn write_test(&mut self, state: &State) -> Option<String> {
         // Test generation is not cut short by --max-time: remaining states still get their
         // tests when the run halts (bounded by the solver timeout, or 10 s per test).
-        let mut test_timeout = match (self.base_solver_timeout, self.config.max_time) {
+        let mut test_timeout = match (self.sv.base_timeout, self.config.max_time) {
             (Some(base), _) => Some(base),
             (None, Some(_)) => Some(std::time::Duration::from_secs(10)),
             (None, None) => None,
         };
-        if let Some(deadline) = self.halt_deadline {
+        if let Some(deadline) = self.run.halt_deadline {
             // At the halt, no test may run past the halt's time budget.
             let left = deadline
                 .saturating_duration_since(std::time::Instant::now())
                 .max(std::time::Duration::from_millis(1));
             test_timeout = Some(test_timeout.map_or(left, |t| t.min(left)));
         }
-        self.solver.set_timeout(test_timeout);
+        self.sv.solver.set_timeout(test_timeout);
         let mut constraints: Vec<Expr> = state.constraints.as_ref().clone();
         for preference in &state.cex_preferences {
-            let q = sear_solver::Query::new(&constraints, preference.clone(), &self.meta);
-            if let Ok(true) = self.solver.may_be_true(&q) {
+            let q = sear_solver::Query::new(&constraints, preference.clone(), &self.sv.meta)
+                .with_addresses(&state.addresses);
+            if let Ok(true) = self.sv.solver.may_be_true(&q) {
                 constraints.push(preference.clone());
             }
         }
         let arrays: Vec<_> = state.symbolics.iter().map(|s| s.array.clone()).collect();
-        let model = match self
-            .solver
-            .get_initial_values(&constraints, &self.meta, &arrays)
-        {
+        let model = match self.sv.solver.get_initial_values_under(
+            &constraints,
+            &self.sv.meta,
+            &arrays,
+            Some(&state.addresses),
+        ) {
             Ok(Some(model)) => model,
             Ok(None) => {
-                self.observer
+                self.report
+                    .observer
                     .warning("path condition unsatisfiable when generating a test");
                 return None;
             }
             Err(e) => {
-                self.observer
+                self.report
+                    .observer
                     .warning(&format!("unable to compute test inputs: {e}"));
                 return None;
             }
@@ -148,17 +159,21 @@ impl Executor<'_> {
                 (s.name.clone(), bytes)
             })
             .collect();
-        match self.output.write_test(&self.config.argv, objects) {
+        match self.report.output.write_test(&self.config.argv, objects) {
             Ok(name) => {
                 self.write_program_output(&name, state, &model);
                 if self.config.write_trace_hash {
                     let text = format!("{:016x} {}\n", state.trace_hash, state.instructions);
-                    self.output.write_text(&format!("{name}.trace"), &text);
+                    self.report
+                        .output
+                        .write_text(&format!("{name}.trace"), &text);
                 }
                 Some(name)
             }
             Err(e) => {
-                self.observer.warning(&format!("cannot write test: {e}"));
+                self.report
+                    .observer
+                    .warning(&format!("cannot write test: {e}"));
                 None
             }
         }
@@ -170,14 +185,16 @@ impl Executor<'_> {
         for (stream, suffix) in [(1u8, "stdout"), (2u8, "stderr")] {
             let bytes = state.output.evaluate(stream, model);
             if !bytes.is_empty() {
-                self.output.write_bytes(&format!("{test}.{suffix}"), &bytes);
+                self.report
+                    .output
+                    .write_bytes(&format!("{test}.{suffix}"), &bytes);
             }
         }
     }
 
     /// The location of the instruction `state` is executing.
     pub(crate) fn place(&self, state: &State) -> Place {
-        let module = &self.module;
+        let module = &self.program.module;
         let Some(frame) = state.stack.last() else {
             return Place {
                 file: String::new(),
@@ -205,7 +222,7 @@ impl Executor<'_> {
 
     /// The call stack, innermost first: `function at file:line`.
     pub(crate) fn format_stack(&self, state: &State) -> Vec<String> {
-        let module = &self.module;
+        let module = &self.program.module;
         let mut out = Vec::new();
         let n = state.stack.len();
         for (depth, frame) in state.stack.iter().enumerate().rev() {

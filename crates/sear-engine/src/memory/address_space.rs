@@ -1,24 +1,53 @@
-//! The address space of one state: which objects exist, where, and their contents.
+//! The address space of one state: which objects exist, where, and where their bytes are.
 //!
-//! A persistent ordered map from base address to object, shared between forked states
-//! (cloning is O(1); a write copies only the path to the changed entry and, the first time
-//! after a fork, the object's contents). Freed objects move to a quarantine map so that a
-//! later access can be reported as a use after free; the allocator never reuses addresses.
+//! Objects are placed by concrete address (the hidden address of a symbolic base) in a
+//! persistent ordered map shared between forked states: cloning is O(1), and a write copies
+//! only the path to the changed entry and, the first time after a fork, the touched page of
+//! the object's bytes.
+//!
+//! Storage is one level removed from objects: an object's bytes live in a [`Segment`],
+//! either its own (held in the object's entry, the standard model's fast path) or ranges of
+//! segments shared with other objects or spread over several (`Storage::Chunks`, for memory
+//! models that merge objects into one segment or split one object). Freed objects move to a
+//! quarantine map so that a later access can be reported as a use after free; the allocator
+//! never reuses addresses.
 
 use std::sync::Arc;
 
 use imbl::OrdMap;
 
-use super::contents::ObjectContents;
-use super::object::{MemoryObject, ObjectId};
+use super::object::{MemoryObject, ObjectId, ObjectKind};
+use super::segment::{Segment, SegmentId};
 
-/// An object and its contents in one state.
+/// A range of an object's bytes stored in a range of a segment.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Chunk {
+    /// The first byte of the object in this chunk.
+    pub start: u64,
+    /// Bytes in the chunk.
+    pub len: u64,
+    /// The segment holding them.
+    pub segment: SegmentId,
+    /// Where `start` is in the segment.
+    pub at: u64,
+}
+
+/// Where an object's bytes are.
+#[derive(Clone, Debug)]
+pub enum Storage {
+    /// A segment of the object's own, at offset 0 (no indirection).
+    Own(Arc<Segment>),
+    /// Ranges of the address space's shared segments, in object order.
+    Chunks(Arc<[Chunk]>),
+}
+
+/// An object and where its bytes are, in one state.
 #[derive(Clone, Debug)]
 pub struct ObjectEntry {
     /// The object.
     pub object: Arc<MemoryObject>,
-    /// Its contents (copied on write).
-    pub contents: Arc<ObjectContents>,
+    /// Its bytes.
+    pub storage: Storage,
 }
 
 /// Freed objects kept for use-after-free detection. Beyond this many, the oldest
@@ -36,41 +65,57 @@ pub enum Lookup<'a> {
     Nothing,
 }
 
-/// The objects of one state, by base address.
+/// The objects of one state, by concrete base address, and the segments they share.
 #[derive(Clone, Debug, Default)]
 pub struct AddressSpace {
     objects: OrdMap<u64, ObjectEntry>,
+    segments: OrdMap<SegmentId, Arc<Segment>>,
     freed: OrdMap<u64, Arc<MemoryObject>>,
 }
 
 impl AddressSpace {
-    /// Adds a new object with its contents.
-    pub fn insert(&mut self, object: Arc<MemoryObject>, contents: ObjectContents) {
+    /// Adds a new object with its own segment.
+    pub fn insert(&mut self, object: Arc<MemoryObject>, segment: Segment) {
         self.objects.insert(
             object.address,
             ObjectEntry {
                 object,
-                contents: Arc::new(contents),
+                storage: Storage::Own(Arc::new(segment)),
+            },
+        );
+    }
+
+    /// Adds a segment shared by objects placed with [`AddressSpace::insert_in_chunks`].
+    pub fn add_segment(&mut self, segment: Segment) {
+        self.segments.insert(segment.id(), Arc::new(segment));
+    }
+
+    /// Adds an object whose bytes are ranges of shared segments. The chunks must cover the
+    /// object's bytes in order and lie inside segments added before.
+    pub fn insert_in_chunks(&mut self, object: Arc<MemoryObject>, chunks: Vec<Chunk>) {
+        debug_assert!(chunks.iter().all(|c| self
+            .segments
+            .get(&c.segment)
+            .is_some_and(|s| c.at + c.len <= s.size() as u64)));
+        debug_assert_eq!(chunks.iter().map(|c| c.len).sum::<u64>(), object.size);
+        self.objects.insert(
+            object.address,
+            ObjectEntry {
+                object,
+                storage: Storage::Chunks(chunks.into()),
             },
         );
     }
 
     /// Gives the live object based at `address` another kind (`klee_mark_global`); false when
     /// there is none.
-    pub fn set_kind(&mut self, address: u64, kind: super::ObjectKind) -> bool {
-        let Some(entry) = self.objects.get(&address) else {
+    pub fn set_kind(&mut self, address: u64, kind: ObjectKind) -> bool {
+        let Some(entry) = self.objects.get_mut(&address) else {
             return false;
         };
         let mut object = (*entry.object).clone();
         object.kind = kind;
-        let contents = entry.contents.clone();
-        self.objects.insert(
-            address,
-            ObjectEntry {
-                object: Arc::new(object),
-                contents,
-            },
-        );
+        entry.object = Arc::new(object);
         true
     }
 
@@ -124,10 +169,88 @@ impl AddressSpace {
         Lookup::Nothing
     }
 
-    /// Mutable contents of the object at base `address` (copied if shared).
-    pub fn contents_mut(&mut self, address: u64) -> &mut ObjectContents {
-        let entry = self.objects.get_mut(&address).expect("live object");
-        Arc::make_mut(&mut entry.contents)
+    /// The segment holding `len` bytes of `entry`'s object from `offset`, and where they
+    /// start in it; `None` when they are not in one chunk.
+    #[inline]
+    pub fn segment_of<'a>(
+        &'a self,
+        entry: &'a ObjectEntry,
+        offset: u64,
+        len: u64,
+    ) -> Option<(&'a Segment, u64)> {
+        match &entry.storage {
+            Storage::Own(segment) => Some((segment, offset)),
+            Storage::Chunks(chunks) => {
+                let c = chunk_for(chunks, offset, len)?;
+                let segment = self.segments.get(&c.segment)?;
+                Some((segment, c.at + (offset - c.start)))
+            }
+        }
+    }
+
+    /// Like [`AddressSpace::segment_of`] for the object based at `address`, mutably (the
+    /// segment is copied first if another state shares it).
+    pub fn segment_mut(
+        &mut self,
+        address: u64,
+        offset: u64,
+        len: u64,
+    ) -> Option<(&mut Segment, u64)> {
+        let entry = self.objects.get_mut(&address)?;
+        match &mut entry.storage {
+            Storage::Own(segment) => Some((Arc::make_mut(segment), offset)),
+            Storage::Chunks(chunks) => {
+                let c = *chunk_for(chunks, offset, len)?;
+                let segment = self.segments.get_mut(&c.segment)?;
+                Some((Arc::make_mut(segment), c.at + (offset - c.start)))
+            }
+        }
+    }
+
+    /// The whole segment of an object stored in one piece (its own, or one chunk), mutably,
+    /// and the object's offset in it.
+    pub fn whole_segment_mut(&mut self, address: u64) -> Option<(&mut Segment, u64)> {
+        let size = self.objects.get(&address)?.object.size;
+        self.segment_mut(address, 0, size)
+    }
+
+    /// Gives the object at `address` a segment of its own (a merge's result).
+    pub fn replace_segment(&mut self, address: u64, segment: Segment) {
+        if let Some(entry) = self.objects.get_mut(&address) {
+            entry.storage = Storage::Own(Arc::new(segment));
+        }
+    }
+
+    /// Merges the shared segments of `self` with those of `other` under `cond` (see
+    /// `crate::merge`); `None` when they do not have the same shared segments.
+    pub fn merge_shared_segments(
+        &mut self,
+        cond: &sear_expr::Expr,
+        other: &AddressSpace,
+    ) -> Option<()> {
+        if self.segments.len() != other.segments.len() {
+            return None;
+        }
+        let ids: Vec<SegmentId> = self.segments.keys().copied().collect();
+        for id in ids {
+            let mine = self.segments.get(&id).expect("own segment").clone();
+            let theirs = other.segments.get(&id)?;
+            if !Arc::ptr_eq(&mine, theirs) {
+                let merged = crate::merge::segments(cond, &mine, theirs)?;
+                self.segments.insert(id, Arc::new(merged));
+            }
+        }
+        Some(())
+    }
+
+    /// True when both spaces hold the same freed objects (by address and identity).
+    pub fn same_quarantine(&self, other: &AddressSpace) -> bool {
+        self.freed.len() == other.freed.len()
+            && self
+                .freed
+                .iter()
+                .zip(other.freed.iter())
+                .all(|((a, x), (b, y))| a == b && x.id == y.id)
     }
 
     /// Live objects in address order.
@@ -158,5 +281,101 @@ impl AddressSpace {
     /// The object with a given id, if live (linear; for diagnostics and tests).
     pub fn find_id(&self, id: ObjectId) -> Option<&ObjectEntry> {
         self.objects.values().find(|e| e.object.id == id)
+    }
+}
+
+/// The chunk holding `[offset, offset + len)` entirely, if one does.
+fn chunk_for(chunks: &[Chunk], offset: u64, len: u64) -> Option<&Chunk> {
+    let i = chunks.partition_point(|c| c.start + c.len <= offset);
+    let c = chunks.get(i)?;
+    (offset >= c.start && offset + len.max(1) <= c.start + c.len.max(1)).then_some(c)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn object(id: u64, address: u64, size: u64) -> Arc<MemoryObject> {
+        Arc::new(MemoryObject {
+            id: ObjectId(id),
+            address,
+            size,
+            base: None,
+            symbolic_size: None,
+            kind: ObjectKind::Heap,
+            name: format!("o{id}"),
+            alloc_site: None,
+            read_only: false,
+        })
+    }
+
+    #[test]
+    fn objects_sharing_a_segment_see_each_others_writes() {
+        // Two objects merged into one segment of 24 bytes: a at [0, 8), b at [8, 24).
+        let mut space = AddressSpace::default();
+        space.add_segment(Segment::zeroed(SegmentId(100), 24));
+        let chunk = |start, len, at| Chunk {
+            start,
+            len,
+            segment: SegmentId(100),
+            at,
+        };
+        space.insert_in_chunks(object(1, 0x1000, 8), vec![chunk(0, 8, 0)]);
+        space.insert_in_chunks(object(2, 0x1008, 16), vec![chunk(0, 16, 8)]);
+        let (seg, at) = space.segment_mut(0x1008, 4, 4).unwrap();
+        assert_eq!(at, 12);
+        seg.write_concrete(at as usize, 4, 0xdead_beef);
+        // A fork shares the segment until it writes.
+        let snapshot = space.clone();
+        let Lookup::Live(entry) = space.lookup(0x1008 + 4) else {
+            panic!("live object")
+        };
+        let (seg, at) = space.segment_of(entry, 4, 4).unwrap();
+        assert_eq!(seg.read_concrete(at as usize, 4), Some(0xdead_beef));
+        let (seg, _) = space.whole_segment_mut(0x1000).unwrap();
+        seg.write_concrete(12, 1, 0x11);
+        let entry = snapshot.get_by_base(0x1008).unwrap();
+        let (seg, at) = snapshot.segment_of(entry, 4, 4).unwrap();
+        assert_eq!(seg.read_concrete(at as usize, 4), Some(0xdead_beef));
+    }
+
+    #[test]
+    fn a_split_object_is_read_per_chunk() {
+        // One 16-byte object over two segments of 8 bytes.
+        let mut space = AddressSpace::default();
+        space.add_segment(Segment::filled(SegmentId(7), 8, 1));
+        space.add_segment(Segment::filled(SegmentId(8), 8, 2));
+        let chunks = vec![
+            Chunk {
+                start: 0,
+                len: 8,
+                segment: SegmentId(7),
+                at: 0,
+            },
+            Chunk {
+                start: 8,
+                len: 8,
+                segment: SegmentId(8),
+                at: 0,
+            },
+        ];
+        space.insert_in_chunks(object(3, 0x2000, 16), chunks);
+        let entry = space.get_by_base(0x2000).unwrap();
+        let (seg, at) = space.segment_of(entry, 9, 2).unwrap();
+        assert_eq!((seg.id(), at), (SegmentId(8), 1));
+        assert_eq!(seg.read_concrete(at as usize, 2), Some(0x0202));
+        // An access across the chunk boundary has no single segment.
+        assert!(space.segment_of(entry, 6, 4).is_none());
+    }
+
+    #[test]
+    fn freed_objects_are_quarantined() {
+        let mut space = AddressSpace::default();
+        space.insert(object(1, 0x3000, 4), Segment::zeroed(SegmentId(1), 4));
+        assert!(matches!(space.lookup(0x3002), Lookup::Live(_)));
+        space.free(0x3000);
+        assert!(matches!(space.lookup(0x3002), Lookup::Freed(_)));
+        assert!(space.freed_by_base(0x3000).is_some());
+        assert!(matches!(space.lookup(0x3004), Lookup::Nothing));
     }
 }

@@ -21,8 +21,8 @@ pub const RED_ZONE: u64 = 64;
 /// Addresses below this are reported as null-page accesses.
 pub const NULL_PAGE: u64 = 4096;
 
-/// A region's bump pointer.
-#[derive(Clone, Debug)]
+/// A region's bump pointer (ordered by how far it has gone).
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub struct Allocator {
     next: u64,
 }

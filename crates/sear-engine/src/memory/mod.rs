@@ -1,18 +1,28 @@
-//! Memory: objects, their contents, the address space and the allocator.
+//! Memory: objects, segments, the address space, the allocators and the memory model.
 //!
-//! Contents are concrete plus symbolic bytes flushed to arrays on symbolic-offset access
-//! (`contents`); the placement of objects and the resolution of symbolic pointers are a
-//! [`MemoryModel`] (`model`), of which KLEE's standard model is the default; the executor's
-//! `memop` forks once per object a pointer may point into.
+//! - [`Memory`] (`facade`) is the API the executor uses: allocation, resolution of symbolic
+//!   pointers, frees and their checks, bad-pointer classification.
+//! - [`MemoryModel`] (`model`) is the policy: where objects go and which objects a symbolic
+//!   pointer may reach ([`Resolution`]); KLEE's [`StandardModel`] is the default.
+//! - [`AddressSpace`] (`address_space`) holds a state's objects by concrete address, and
+//!   where their bytes are: in [`Segment`]s (`segment`), paged, copy-on-write storage that
+//!   is flushed to arrays on symbolic-offset access. Storage is one level removed from
+//!   objects, so a segment can hold several objects and an object can span segments.
+//! - A state's address constraints (symbolic bases bound to addresses) are a
+//!   [`sear_solver::address::AddressBindings`] in the state, substituted by the solver.
 
 pub mod address_space;
 pub mod allocator;
-pub mod contents;
+pub mod facade;
 pub mod model;
 pub mod object;
+pub mod request;
+pub mod segment;
 
-pub use address_space::{AddressSpace, Lookup, ObjectEntry};
+pub use address_space::{AddressSpace, Chunk, Lookup, ObjectEntry, Storage};
 pub use allocator::Allocator;
-pub use contents::ObjectContents;
-pub use model::{in_bounds, MemoryModel, Oracle, StandardModel};
+pub use facade::{bad_free, bad_pointer, ptr_error, read_only_error, Memory, Offset, Target};
+pub use model::{in_bounds, MemoryModel, Placement, Resolution, StandardModel};
 pub use object::{MemoryObject, ObjectId, ObjectKind};
+pub use request::{AllocRequest, Init};
+pub use segment::{Segment, SegmentId};

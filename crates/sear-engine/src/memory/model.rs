@@ -1,53 +1,90 @@
 //! The memory-model interface and KLEE's standard model.
 //!
-//! A memory model decides two things: where a new object is placed, and which objects a
-//! symbolic pointer may point into. Everything else (contents, flushing, checks, forking)
-//! is shared executor machinery in `executor::memop`. The research memory models
-//! (relocatable addresses, symbolic-size objects) implement this trait; the executor holds
-//! one as `Box<dyn MemoryModel>`.
+//! A memory model decides two things: where a new object is placed (its concrete address
+//! and the base the program sees), and which objects a symbolic pointer may point into,
+//! under which conditions ([`Resolution`]). Everything else (storage, flushing, checks,
+//! forking) is shared machinery: the [`super::Memory`] facade and the executor's fork point.
+//! The research memory models (relocatable addresses, symbolic-size objects) implement this
+//! trait; `--memory-model` chooses one.
 
 use sear_expr::Expr;
 
+use super::request::AllocRequest;
 use super::{Lookup, ObjectKind};
 use crate::executor::Exec;
+use crate::solver_view::SolverView;
 use crate::state::State;
 
-/// The solver questions a memory model may ask about a state.
-pub trait Oracle {
-    /// Whether `cond` may be true on the state's path.
-    fn may_be_true(&mut self, state: &State, cond: &Expr) -> Exec<bool>;
-    /// Whether `cond` must be true on the state's path.
-    fn must_be_true(&mut self, state: &State, cond: &Expr) -> Exec<bool>;
-    /// A feasible value of `e` on the state's path.
-    fn get_value(&mut self, state: &State, e: &Expr) -> Exec<u128>;
+/// Where a new object goes.
+#[derive(Clone, Debug)]
+pub struct Placement {
+    /// Its concrete address in the state's address space.
+    pub address: u64,
+    /// The symbolic base the program sees, when it is not the constant `address` (the
+    /// standard model never makes one).
+    pub base: Option<Expr>,
+}
+
+/// Which objects an access at a symbolic pointer hits.
+#[derive(Clone, Debug)]
+pub enum Resolution {
+    /// The object at this address, on every path of the state: nothing is added to the
+    /// path condition.
+    Single(u64),
+    /// One path per object, each under its condition (the first stays with the current
+    /// state), and, when the access may hit no object, an error path under `out_of_bounds`.
+    Fork {
+        /// `(condition, object address)`, most likely first.
+        targets: Vec<(Expr, u64)>,
+        /// The condition under which the access hits none of them.
+        out_of_bounds: Option<Expr>,
+    },
+    /// No object: the pointer is invalid wherever the path goes.
+    Invalid,
 }
 
 /// Where objects go and which objects a pointer may reach.
 pub trait MemoryModel {
-    /// The model's name (for statistics and messages).
+    /// The model's name (`--memory-model`, statistics, messages).
     fn name(&self) -> &'static str;
-    /// The base address of a new object of `size` bytes aligned to `align`.
-    fn place(&mut self, state: &mut State, size: u64, align: u64, kind: ObjectKind) -> u64;
-    /// The live objects that an access of `len` bytes at the symbolic pointer `p` may hit,
-    /// as `(base, size)` pairs, at most `max` of them, the most likely first. The executor
-    /// forks once per object and once more for "none of them".
+    /// Places a new object of `request.size` bytes (not for fixed addresses).
+    fn place(&mut self, state: &mut State, request: &AllocRequest) -> Placement;
+    /// The live objects an access of `len` bytes at the symbolic pointer `p` may hit, by
+    /// concrete address, at most `max`, the most likely first.
     fn candidates(
         &mut self,
-        oracle: &mut dyn Oracle,
+        solver: &mut SolverView,
         state: &State,
         p: &Expr,
         len: u64,
         max: usize,
-    ) -> Exec<Vec<(u64, u64)>>;
+    ) -> Exec<Vec<u64>>;
+    /// Resolves an access of `len` bytes at the symbolic pointer `p` (64 bits), looking at
+    /// most at `max` objects.
+    fn resolve(
+        &mut self,
+        solver: &mut SolverView,
+        state: &State,
+        p: &Expr,
+        len: u64,
+        max: usize,
+    ) -> Exec<Resolution>;
 }
 
-/// `base <= p` and `p + len <= base + size`, as one unsigned comparison on `p - base`.
-pub fn in_bounds(p: &Expr, base: u64, size: u64, len: u64) -> Expr {
-    if len > size {
-        return Expr::false_();
-    }
-    let offset = Expr::sub(p.clone(), Expr::constant(base as u128, 64));
-    Expr::ule(offset, Expr::constant((size - len) as u128, 64))
+/// `base <= p` and `p + len <= base + size`, as unsigned comparisons on `p - base` (64-bit
+/// expressions; constants fold).
+pub fn in_bounds(p: &Expr, base: &Expr, size: &Expr, len: u64) -> Expr {
+    let len = Expr::constant(len as u128, 64);
+    let offset = Expr::sub(p.clone(), base.clone());
+    let fits = Expr::ule(len.clone(), size.clone());
+    Expr::and(fits, Expr::ule(offset, Expr::sub(size.clone(), len)))
+}
+
+/// The in-bounds condition of an access of `len` bytes at `p` into the object at `address`.
+fn object_in_bounds(state: &State, address: u64, p: &Expr, len: u64) -> Expr {
+    let entry = state.memory.get_by_base(address).expect("candidate object");
+    let o = &entry.object;
+    in_bounds(p, &o.base_expr(), &o.size_expr(), len)
 }
 
 /// KLEE's standard model: concrete addresses from the state's deterministic bump
@@ -61,66 +98,142 @@ impl MemoryModel for StandardModel {
         "standard"
     }
 
-    fn place(&mut self, state: &mut State, size: u64, align: u64, kind: ObjectKind) -> u64 {
-        match kind {
-            ObjectKind::Stack => state.stack_alloc.allocate(size, align),
-            _ => state.heap.allocate(size, align),
+    fn place(&mut self, state: &mut State, request: &AllocRequest) -> Placement {
+        let allocator = match request.kind {
+            ObjectKind::Stack => &mut state.stack_alloc,
+            ObjectKind::Global => &mut state.global_alloc,
+            _ => &mut state.heap,
+        };
+        let address = allocator.allocate(request.size, request.align);
+        Placement {
+            address,
+            base: None,
         }
     }
 
     fn candidates(
         &mut self,
-        oracle: &mut dyn Oracle,
+        solver: &mut SolverView,
         state: &State,
         p: &Expr,
         len: u64,
         max: usize,
-    ) -> Exec<Vec<(u64, u64)>> {
-        let example = oracle.get_value(state, p)? as u64;
-        if let Lookup::Live(entry) = state.memory.lookup(example) {
-            let (base, size) = (entry.object.address, entry.object.size);
-            // The common case: the pointer can only be inside this object.
-            if oracle.must_be_true(state, &in_bounds(p, base, size, len))? {
-                return Ok(vec![(base, size)]);
-            }
-        }
-        let mut found: Vec<(u64, u64)> = Vec::new();
-        // Downward from the example, until the pointer must be at or above an object's base.
-        let below: Vec<(u64, u64)> = state
-            .memory
-            .below(example.saturating_add(1))
-            .map(|e| (e.object.address, e.object.size))
-            .collect();
-        for (base, size) in below {
-            if oracle.may_be_true(state, &in_bounds(p, base, size, len))? {
-                found.push((base, size));
-                if found.len() >= max {
-                    return Ok(found);
-                }
-            }
-            let at_or_above_base = Expr::uge(p.clone(), Expr::constant(base as u128, 64));
-            if oracle.must_be_true(state, &at_or_above_base)? {
-                break;
-            }
-        }
-        // Upward, until the pointer must be below an object's base.
-        let above: Vec<(u64, u64)> = state
-            .memory
-            .at_or_above(example.saturating_add(1))
-            .map(|e| (e.object.address, e.object.size))
-            .collect();
-        for (base, size) in above {
-            if found.len() >= max {
-                break;
-            }
-            let below_base = Expr::ult(p.clone(), Expr::constant(base as u128, 64));
-            if oracle.must_be_true(state, &below_base)? {
-                break;
-            }
-            if oracle.may_be_true(state, &in_bounds(p, base, size, len))? {
-                found.push((base, size));
-            }
-        }
-        Ok(found)
+    ) -> Exec<Vec<u64>> {
+        candidates(solver, state, p, len, max)
     }
+
+    fn resolve(
+        &mut self,
+        solver: &mut SolverView,
+        state: &State,
+        p: &Expr,
+        len: u64,
+        max: usize,
+    ) -> Exec<Resolution> {
+        let candidates = match derived_object(state, p) {
+            Some(address) => vec![address],
+            None => candidates(solver, state, p, len, max)?,
+        };
+        if candidates.is_empty() {
+            return Ok(Resolution::Invalid);
+        }
+        let mut targets = Vec::with_capacity(candidates.len());
+        for address in candidates {
+            let cond = object_in_bounds(state, address, p, len);
+            targets.push((solver.opt_condition(state, cond)?, address));
+        }
+        let none = Expr::and_all(targets.iter().map(|(c, _)| Expr::not(c.clone())));
+        let may_be_out = solver.may_be_true(state, &none, "resolve")?;
+        if targets.len() == 1 && !may_be_out {
+            // The in-bounds condition is implied: it is not added (a loop of accesses would
+            // otherwise grow the path condition by one redundant constraint per access).
+            return Ok(Resolution::Single(targets[0].1));
+        }
+        Ok(Resolution::Fork {
+            targets,
+            out_of_bounds: may_be_out.then_some(none),
+        })
+    }
+}
+
+/// The object a symbolic pointer was derived from, when the pointer is an object's base
+/// plus a symbolic offset (`&table[x]`, as GEPs build it).
+///
+/// The resolution's out-of-bounds test is authoritative for that object: an offset beyond
+/// it is an out-of-bounds access (as ASan reports natively), never an access to whatever
+/// object lies at that address. Pointers without such a base (loaded from memory, selected
+/// between objects) are resolved against every object they may point into.
+fn derived_object(state: &State, p: &Expr) -> Option<u64> {
+    let sear_expr::ExprKind::Binary {
+        op: sear_expr::BinOp::Add,
+        lhs,
+        rhs,
+    } = p.kind()
+    else {
+        return None;
+    };
+    let base = lhs.as_constant().or_else(|| rhs.as_constant())? as u64;
+    match state.memory.lookup(base) {
+        Lookup::Live(entry) => Some(entry.object.address),
+        _ => None,
+    }
+}
+
+/// The live objects that an access of `len` bytes at `p` may hit, at most `max`, the most
+/// likely first: the object holding one feasible value of `p` (alone, when `p` must be in
+/// it), then outward from that value until `p` must be above (below) an object.
+fn candidates(
+    solver: &mut SolverView,
+    state: &State,
+    p: &Expr,
+    len: u64,
+    max: usize,
+) -> Exec<Vec<u64>> {
+    let example = solver.get_value(state, p, "resolve")? as u64;
+    if let Lookup::Live(entry) = state.memory.lookup(example) {
+        let address = entry.object.address;
+        // The common case: the pointer can only be inside this object.
+        let inside = object_in_bounds(state, address, p, len);
+        if solver.must_be_true(state, &inside, "resolve")? {
+            return Ok(vec![address]);
+        }
+    }
+    let mut found: Vec<u64> = Vec::new();
+    // Downward from the example, until the pointer must be at or above an object's base.
+    let below: Vec<(u64, Expr)> = state
+        .memory
+        .below(example.saturating_add(1))
+        .map(|e| (e.object.address, e.object.base_expr()))
+        .collect();
+    for (address, base) in below {
+        if solver.may_be_true(state, &object_in_bounds(state, address, p, len), "resolve")? {
+            found.push(address);
+            if found.len() >= max {
+                return Ok(found);
+            }
+        }
+        let at_or_above_base = Expr::uge(p.clone(), base);
+        if solver.must_be_true(state, &at_or_above_base, "resolve")? {
+            break;
+        }
+    }
+    // Upward, until the pointer must be below an object's base.
+    let above: Vec<(u64, Expr)> = state
+        .memory
+        .at_or_above(example.saturating_add(1))
+        .map(|e| (e.object.address, e.object.base_expr()))
+        .collect();
+    for (address, base) in above {
+        if found.len() >= max {
+            break;
+        }
+        let below_base = Expr::ult(p.clone(), base);
+        if solver.must_be_true(state, &below_base, "resolve")? {
+            break;
+        }
+        if solver.may_be_true(state, &object_in_bounds(state, address, p, len), "resolve")? {
+            found.push(address);
+        }
+    }
+    Ok(found)
 }

@@ -50,6 +50,8 @@ pub struct Summary {
     pub total_instructions: u64,
     /// Peak number of simultaneously live states.
     pub max_states: u64,
+    /// Paths merged into others (`--use-merge`).
+    pub merged_states: u64,
     /// States dropped to stay within the memory limit.
     pub dropped_states: u64,
     /// States left when the run halted that got no test (`--dump-states-on-halt=false`, or

@@ -1,0 +1,181 @@
+//! The engine's one way into the solver: questions about a state's path.
+//!
+//! [`SolverView`] owns the solver chain, the query metadata the engine collects, and the
+//! array-read transformations (`executor::arrayopt`, spec 000) that rewrite conditions
+//! before they are asked. Every question is about a [`State`]: its path condition and its
+//! address constraints (substituted by the solver before the chain sees the query). The
+//! executor and the memory model both ask through it, so a memory model never needs the
+//! executor.
+
+use std::time::{Duration, Instant};
+
+use sear_expr::Expr;
+use sear_solver::{Query, QueryMeta, Solver, SolverError, Validity};
+
+use crate::executor::arrayopt::ArrayOpt;
+use crate::executor::Exec;
+use crate::state::State;
+use crate::termination::{ErrorKind, Termination};
+
+/// The termination for a solver failure on a path.
+pub(crate) fn solver_failure(error: SolverError, during: &str) -> Termination {
+    let message = match error {
+        SolverError::Timeout => format!("query timed out ({during})"),
+        SolverError::Interrupted => format!("query interrupted ({during})"),
+        SolverError::Failure(reason) => format!("solver failure ({during}): {reason}"),
+    };
+    Termination::error(ErrorKind::Solver, message)
+}
+
+/// The query "`expr` under `state`'s path condition and address constraints".
+pub(crate) fn query<'a>(meta: &'a QueryMeta, state: &'a State, expr: Expr) -> Query<'a> {
+    Query::new(&state.constraints, expr, meta).with_addresses(&state.addresses)
+}
+
+/// The solver, as the engine asks it about states.
+pub struct SolverView {
+    /// The solver chain.
+    pub(crate) solver: Solver,
+    /// Metadata the engine collects for the layers (access granularity of arrays).
+    pub(crate) meta: QueryMeta,
+    /// Array-read transformations applied to conditions and values before they are asked.
+    pub(crate) array_opt: ArrayOpt,
+    /// The solver's own per-query timeout (`--max-solver-time`).
+    pub(crate) base_timeout: Option<Duration>,
+    /// `--max-time`, measured from `start`: no query may run past it.
+    pub(crate) max_time: Option<Duration>,
+    /// When the run started.
+    pub(crate) start: Instant,
+    /// Queries asked.
+    pub(crate) queries: u64,
+    /// Time spent answering them.
+    pub(crate) solver_time: Duration,
+    /// Warnings for the run's outputs (array-transformation validation failures).
+    pub(crate) warnings: Vec<String>,
+}
+
+impl SolverView {
+    /// A view over `solver`.
+    pub(crate) fn new(
+        solver: Solver,
+        array_opt: ArrayOpt,
+        base_timeout: Option<Duration>,
+        max_time: Option<Duration>,
+    ) -> Self {
+        SolverView {
+            solver,
+            meta: QueryMeta::default(),
+            array_opt,
+            base_timeout,
+            max_time,
+            start: Instant::now(),
+            queries: 0,
+            solver_time: Duration::ZERO,
+            warnings: Vec::new(),
+        }
+    }
+
+    /// Runs a query of `state`, counting it and its time (also in the state's query cost,
+    /// which `nurs:qc` weighs).
+    fn timed<T>(
+        &mut self,
+        state: &State,
+        f: impl FnOnce(&mut Self) -> Result<T, SolverError>,
+    ) -> Result<T, SolverError> {
+        self.apply_deadline();
+        let start = Instant::now();
+        let r = f(self);
+        let spent = start.elapsed();
+        self.queries += 1;
+        self.solver_time += spent;
+        state
+            .query_cost
+            .set(state.query_cost.get() + spent.as_secs_f64());
+        r
+    }
+
+    /// Caps the solver's timeout at the time left under `--max-time`, so that one hard query
+    /// cannot hold the run past its limit.
+    fn apply_deadline(&mut self) {
+        let Some(limit) = self.max_time else {
+            return;
+        };
+        let left = limit
+            .saturating_sub(self.start.elapsed())
+            .max(Duration::from_millis(10));
+        let timeout = self.base_timeout.map_or(left, |base| base.min(left));
+        self.solver.set_timeout(Some(timeout));
+    }
+
+    /// The termination for a failed query: a solver error, or an early termination when the
+    /// run's time is up (the query was cut short by `--max-time`) or it was interrupted.
+    fn failure(&self, error: SolverError, during: &str) -> Termination {
+        let out_of_time = self
+            .max_time
+            .is_some_and(|limit| self.start.elapsed() >= limit);
+        if out_of_time && error == SolverError::Timeout {
+            return Termination::Early("max-time reached during a solver query".into());
+        }
+        if error == SolverError::Interrupted {
+            // The run was interrupted (a signal): no failure of the solver or the program.
+            return Termination::Early("interrupted during a solver query".into());
+        }
+        solver_failure(error, during)
+    }
+
+    /// Whether `cond` must be true, must be false, or may be either on this path.
+    pub(crate) fn evaluate(&mut self, state: &State, cond: &Expr, during: &str) -> Exec<Validity> {
+        if let Some(c) = cond.as_constant() {
+            return Ok(if c == 1 {
+                Validity::True
+            } else {
+                Validity::False
+            });
+        }
+        let cond = &self.opt_condition(state, cond.clone())?;
+        self.timed(state, |sv| {
+            let q = query(&sv.meta, state, cond.clone());
+            sv.solver.evaluate(&q)
+        })
+        .map_err(|e| self.failure(e, during))
+    }
+
+    /// Whether `cond` may be true on this path.
+    pub(crate) fn may_be_true(&mut self, state: &State, cond: &Expr, during: &str) -> Exec<bool> {
+        if let Some(c) = cond.as_constant() {
+            return Ok(c == 1);
+        }
+        let cond = &self.opt_condition(state, cond.clone())?;
+        self.timed(state, |sv| {
+            let q = query(&sv.meta, state, cond.clone());
+            sv.solver.may_be_true(&q)
+        })
+        .map_err(|e| self.failure(e, during))
+    }
+
+    /// Whether `cond` must be true on this path.
+    pub(crate) fn must_be_true(&mut self, state: &State, cond: &Expr, during: &str) -> Exec<bool> {
+        if let Some(c) = cond.as_constant() {
+            return Ok(c == 1);
+        }
+        let cond = &self.opt_condition(state, cond.clone())?;
+        self.timed(state, |sv| {
+            let q = query(&sv.meta, state, cond.clone());
+            sv.solver.must_be_true(&q)
+        })
+        .map_err(|e| self.failure(e, during))
+    }
+
+    /// A feasible value of `e` on this path.
+    pub(crate) fn get_value(&mut self, state: &State, e: &Expr, during: &str) -> Exec<u128> {
+        if let Some(c) = e.as_constant() {
+            return Ok(c);
+        }
+        let e = self.opt_value(state, e.clone())?;
+        self.timed(state, |sv| {
+            let q = query(&sv.meta, state, e.clone());
+            sv.solver.get_value(&q)
+        })
+        .map_err(|e| self.failure(e, during))
+    }
+}
