@@ -12,6 +12,7 @@
 //! quarantine map so that a later access can be reported as a use after free; the allocator
 //! never reuses addresses.
 
+use std::cell::Cell;
 use std::sync::Arc;
 
 use imbl::OrdMap;
@@ -71,11 +72,18 @@ pub struct AddressSpace {
     objects: OrdMap<u64, ObjectEntry>,
     segments: OrdMap<SegmentId, Arc<Segment>>,
     freed: OrdMap<u64, Arc<MemoryObject>>,
+    /// Base addresses of the two objects found last by [`AddressSpace::lookup`], tried
+    /// first: an exact-key lookup is a plain tree search, where finding the object below an
+    /// address needs an iterator (an allocation in `imbl`). Only a hint: always checked.
+    recent: Cell<[u64; 2]>,
 }
 
 impl AddressSpace {
     /// Adds a new object with its own segment.
     pub fn insert(&mut self, object: Arc<MemoryObject>, segment: Segment) {
+        // A new object is usually accessed next.
+        let recent = self.recent.get();
+        self.recent.set([object.address, recent[0]]);
         self.objects.insert(
             object.address,
             ObjectEntry {
@@ -154,15 +162,31 @@ impl AddressSpace {
 
     /// The object (live or freed) containing `address`. Zero-sized objects contain their
     /// base address.
+    #[inline]
     pub fn lookup(&self, address: u64) -> Lookup<'_> {
+        let recent = self.recent.get();
+        for base in recent {
+            if base <= address {
+                if let Some(entry) = self.objects.get(&base) {
+                    if contains(&entry.object, address) {
+                        return Lookup::Live(entry);
+                    }
+                }
+            }
+        }
+        self.lookup_slow(address)
+    }
+
+    fn lookup_slow(&self, address: u64) -> Lookup<'_> {
         if let Some((_, entry)) = self.objects.get_prev(&address) {
-            let o = &entry.object;
-            if address < o.end() || (o.size == 0 && address == o.address) {
+            if contains(&entry.object, address) {
+                let recent = self.recent.get();
+                self.recent.set([entry.object.address, recent[0]]);
                 return Lookup::Live(entry);
             }
         }
         if let Some((_, o)) = self.freed.get_prev(&address) {
-            if address < o.end() || (o.size == 0 && address == o.address) {
+            if contains(o, address) {
                 return Lookup::Freed(o);
             }
         }
@@ -282,6 +306,12 @@ impl AddressSpace {
     pub fn find_id(&self, id: ObjectId) -> Option<&ObjectEntry> {
         self.objects.values().find(|e| e.object.id == id)
     }
+}
+
+/// True if `address` is in the object (a zero-sized object contains its base address).
+#[inline]
+fn contains(o: &MemoryObject, address: u64) -> bool {
+    address >= o.address && (address < o.end() || (o.size == 0 && address == o.address))
 }
 
 /// The chunk holding `[offset, offset + len)` entirely, if one does.
