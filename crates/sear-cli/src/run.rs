@@ -5,6 +5,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use anyhow::{bail, Context, Result};
+use sear_engine::config::defaults;
 use sear_engine::{EngineConfig, Executor, SearchKind};
 use sear_ir::frontend::{compile_c, CompileOptions};
 
@@ -28,7 +29,7 @@ pub struct RunArgs {
     #[arg(long = "search", value_name = "NAME")]
     pub search: Vec<String>,
     /// Seed of all random choices.
-    #[arg(long, default_value_t = 1)]
+    #[arg(long, default_value_t = defaults::SEED)]
     pub seed: u64,
     /// Stop exploring after this many seconds (0 to 10^9).
     #[arg(long, value_name = "SECS", value_parser = crate::values::seconds)]
@@ -37,17 +38,17 @@ pub struct RunArgs {
     #[arg(long, value_name = "N")]
     pub max_instructions: Option<u64>,
     /// Memory budget in MiB (1 to 2^24); above it states are dropped.
-    #[arg(long, value_name = "MIB", default_value_t = 2000, value_parser = clap::value_parser!(u64).range(1..=1 << 24))]
+    #[arg(long, value_name = "MIB", default_value_t = defaults::MAX_MEMORY_MIB, value_parser = clap::value_parser!(u64).range(1..=1 << 24))]
     pub max_memory: u64,
     /// Terminate paths after this many symbolic branches.
     #[arg(long, value_name = "N")]
     pub max_depth: Option<u32>,
     /// Maximum call-stack depth (1 to 2^20 frames; `main` is the first).
-    #[arg(long, value_name = "N", default_value_t = 4096, value_parser = clap::value_parser!(u32).range(1..=1 << 20))]
+    #[arg(long, value_name = "N", default_value_t = defaults::MAX_STACK_FRAMES, value_parser = clap::value_parser!(u32).range(1..=1 << 20))]
     pub max_stack_frames: u32,
     /// Stack size in bytes (1 to 2^40): `alloca`s (local arrays, VLAs) beyond it are a stack
     /// overflow.
-    #[arg(long, value_name = "BYTES", default_value_t = 8 << 20, value_parser = clap::value_parser!(u64).range(1..=1 << 40))]
+    #[arg(long, value_name = "BYTES", default_value_t = defaults::MAX_STACK_SIZE, value_parser = clap::value_parser!(u64).range(1..=1 << 40))]
     pub max_stack_size: u64,
     /// Write a test for every error, not one per (kind, location).
     #[arg(long)]
@@ -64,6 +65,14 @@ pub struct RunArgs {
     /// --use-merge); without it both calls are ignored.
     #[arg(long)]
     pub use_merge: bool,
+    /// Check the lowered IR's invariants before running (sear-ir's verifier; always on in
+    /// debug builds and in the test suites).
+    #[arg(long)]
+    pub verify_ir: bool,
+    /// Memory model: `standard` (KLEE's: concrete addresses, one path per object a symbolic
+    /// pointer may point into).
+    #[arg(long, value_enum, default_value_t = sear_engine::MemoryModelKind::Standard)]
+    pub memory_model: sear_engine::MemoryModelKind,
     /// The function to start from.
     #[arg(long, default_value = "main")]
     pub entry: String,
@@ -124,8 +133,12 @@ pub fn run(args: &RunArgs) -> Result<i32> {
     let scratch = tempfile::tempdir().context("creating a temporary directory")?;
     let (hosts, host_infos) = args.runtime.host_files()?;
     let (bitcode, cflags) = prepare_bitcode(args, &program, scratch.path(), &hosts)?;
-    let module =
-        sear_ir::load_module(&bitcode).with_context(|| format!("loading {}", bitcode.display()))?;
+    let load = if args.verify_ir {
+        sear_ir::load_module_verified
+    } else {
+        sear_ir::load_module
+    };
+    let module = load(&bitcode).with_context(|| format!("loading {}", bitcode.display()))?;
     let mut config = engine_config(args, &program, output_dir.clone())?;
     // With the runtime, main is run by the runtime's entry (the POSIX model's set-up).
     let posix = !args.runtime.no_runtime
@@ -246,6 +259,7 @@ fn engine_config(args: &RunArgs, program: &Path, output_dir: PathBuf) -> Result<
     config.exit_on_error = args.exit_on_error;
     config.dump_states_on_halt = args.dump_states_on_halt;
     config.use_merge = args.use_merge;
+    config.memory_model = args.memory_model;
     config.entry = args.entry.clone();
     config.progress = !args.no_progress;
     args.array.apply(&mut config)?;

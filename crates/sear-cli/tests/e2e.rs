@@ -272,6 +272,7 @@ fn check_config(
     let mut cmd = Command::new(sear());
     cmd.arg("run")
         .arg("--no-progress")
+        .arg("--verify-ir")
         .arg("--output-dir")
         .arg(&out);
     if !expect.sear_args.iter().any(|a| a.starts_with("--search")) {

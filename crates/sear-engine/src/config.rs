@@ -51,6 +51,41 @@ impl SearchKind {
     }
 }
 
+/// The defaults of [`EngineConfig`], written once (the CLI shows and uses these).
+pub mod defaults {
+    /// Seed of every random choice.
+    pub const SEED: u64 = 1;
+    /// Memory budget in MiB.
+    pub const MAX_MEMORY_MIB: u64 = 2000;
+    /// Call-stack depth.
+    pub const MAX_STACK_FRAMES: u32 = 4096;
+    /// Stack size in bytes (as `ulimit -s` natively).
+    pub const MAX_STACK_SIZE: u64 = 8 << 20;
+    /// Objects a symbolic pointer may resolve to.
+    pub const MAX_RESOLUTIONS: usize = 64;
+    /// Largest allocation accepted when concretising a symbolic size.
+    pub const MAX_ALLOC_SIZE: u64 = 1 << 30;
+}
+
+/// The memory model (`--memory-model`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, clap::ValueEnum, serde::Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum MemoryModelKind {
+    /// KLEE's: concrete addresses from deterministic bump allocators, one path per object a
+    /// symbolic pointer may point into.
+    #[default]
+    Standard,
+}
+
+impl MemoryModelKind {
+    /// The model itself.
+    pub fn build(self) -> Box<dyn crate::memory::MemoryModel> {
+        match self {
+            MemoryModelKind::Standard => Box::new(crate::memory::StandardModel),
+        }
+    }
+}
+
 /// Everything the executor needs to know about a run.
 #[derive(Clone, Debug)]
 pub struct EngineConfig {
@@ -96,6 +131,8 @@ pub struct EngineConfig {
     pub read_folding: bool,
     /// Prove every transformed expression equivalent to its original. [default: false]
     pub validate_array_opt: bool,
+    /// The memory model. [default: standard]
+    pub memory_model: MemoryModelKind,
     /// Merge the paths between `klee_open_merge` and `klee_close_merge` (KLEE's
     /// `--use-merge`). [default: false]
     pub use_merge: bool,
@@ -109,19 +146,19 @@ impl EngineConfig {
     pub fn new(output_dir: PathBuf) -> Self {
         EngineConfig {
             search: vec![SearchKind::RandomPath, SearchKind::Nurs(Weight::CovNew)],
-            seed: 1,
+            seed: defaults::SEED,
             max_time: None,
             max_instructions: None,
-            max_memory_mib: Some(2000),
+            max_memory_mib: Some(defaults::MAX_MEMORY_MIB),
             max_depth: None,
-            max_stack_frames: 4096,
-            max_stack_size: 8 << 20,
+            max_stack_frames: defaults::MAX_STACK_FRAMES as usize,
+            max_stack_size: defaults::MAX_STACK_SIZE,
             emit_all_errors: false,
             output_dir,
             argv: vec!["prog".into()],
             entry: "main".into(),
-            max_resolutions: 64,
-            max_alloc_size: 1 << 30,
+            max_resolutions: defaults::MAX_RESOLUTIONS,
+            max_alloc_size: defaults::MAX_ALLOC_SIZE,
             dump_states_on_halt: true,
             exit_on_error: false,
             progress: true,
@@ -130,6 +167,7 @@ impl EngineConfig {
             validate_array_opt: false,
             write_trace_hash: false,
             use_merge: false,
+            memory_model: MemoryModelKind::Standard,
         }
     }
 }

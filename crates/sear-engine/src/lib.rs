@@ -18,7 +18,7 @@ pub mod value;
 
 use std::sync::Arc;
 
-pub use config::{EngineConfig, SearchKind};
+pub use config::{EngineConfig, MemoryModelKind, SearchKind};
 pub use executor::{EngineError, Executor, Observer, Quiet, StopReason};
 pub use output::Summary;
 pub use termination::{ErrorKind, Termination};

@@ -1,6 +1,6 @@
 //! The executor on textual LLVM IR, without clang: each test is a module and the outcome a
 //! user cares about (completed paths, errors with their kinds, forks, merges), checked by
-//! [`check`]. The lowered IR is verified first (`sear_ir::verify`).
+//! [`check`]. The lowered IR is verified first (`sear_ir::load_module_verified`).
 
 use std::sync::Arc;
 
@@ -24,8 +24,7 @@ fn check_with(body: &str, configure: impl FnOnce(&mut EngineConfig), expect: Exp
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("input.ll");
     std::fs::write(&path, format!("{HEADER}{body}")).unwrap();
-    let module = sear_ir::load_module(&path).unwrap_or_else(|e| panic!("{e}"));
-    sear_ir::verify(&module).unwrap_or_else(|e| panic!("lowered IR: {e}"));
+    let module = sear_ir::load_module_verified(&path).unwrap_or_else(|e| panic!("{e}"));
     let mut config = EngineConfig::new(dir.path().join("out"));
     config.search = vec![SearchKind::Dfs];
     configure(&mut config);

@@ -26,15 +26,25 @@ use std::path::Path;
 /// Fails when the file cannot be read, does not parse, fails LLVM's verifier, or targets a
 /// big-endian or 32-bit machine. Instructions sear cannot execute do not fail the load:
 /// they become [`InstKind::Unsupported`] / [`Terminator::Unsupported`]. In debug builds the
-/// lowered module is checked with [`verify`].
+/// lowered module is checked with [`verify`]; [`load_module_verified`] checks it always.
 pub fn load_module(path: &Path) -> Result<Module, IrError> {
+    load(path, cfg!(debug_assertions))
+}
+
+/// [`load_module`], with the lowered module always checked by [`verify`] (`sear run
+/// --verify-ir`; the test suites turn it on).
+pub fn load_module_verified(path: &Path) -> Result<Module, IrError> {
+    load(path, true)
+}
+
+fn load(path: &Path, check: bool) -> Result<Module, IrError> {
     let mut parsed = llvm::LlvmModule::parse(path).map_err(|e| hint_c_source(e, path))?;
     for message in parsed.diagnostics() {
         tracing::warn!("{}: {message}", path.display());
     }
     lower::check_target(&mut parsed, path)?;
     let module = lower::lower_module(&parsed, path);
-    if cfg!(debug_assertions) {
+    if check {
         verify(&module)?;
     }
     Ok(module)

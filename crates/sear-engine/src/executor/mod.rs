@@ -40,7 +40,7 @@ use sear_ir::Module;
 use sear_solver::{Solver, SolverConfig};
 
 use crate::config::EngineConfig;
-use crate::memory::{Memory, StandardModel};
+use crate::memory::Memory;
 use crate::output::{OutputWriter, Summary};
 use crate::search::{self, ProcessTree, SearchContext, Searcher};
 use crate::solver_view::SolverView;
@@ -208,7 +208,7 @@ impl<'o> Executor<'o> {
         let coverage = Coverage::new(&module);
         let array_opt = arrayopt::ArrayOpt::new(&config, solver_config)?;
         let sv = SolverView::new(solver, array_opt, solver_config.timeout, config.max_time);
-        let memory = Memory::new(Box::new(StandardModel), config.max_resolutions);
+        let memory = Memory::new(config.memory_model.build(), config.max_resolutions);
         Ok(Executor {
             program: Program {
                 module,
