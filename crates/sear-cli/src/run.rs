@@ -70,9 +70,13 @@ pub struct RunArgs {
     #[arg(long)]
     pub verify_ir: bool,
     /// Memory model: `standard` (KLEE's: concrete addresses, one path per object a symbolic
-    /// pointer may point into).
+    /// pointer may point into) or `relocatable` (seed 003: symbolic base addresses; the same
+    /// as --use-sym-addr).
     #[arg(long, value_enum, default_value_t = sear_engine::MemoryModelKind::Standard)]
     pub memory_model: sear_engine::MemoryModelKind,
+    /// Relocatable-memory options (docs/techniques/relocatable-memory.md).
+    #[command(flatten)]
+    pub relocatable: crate::memory_args::RelocatableArgs,
     /// The function to start from.
     #[arg(long, default_value = "main")]
     pub entry: String,
@@ -260,6 +264,7 @@ fn engine_config(args: &RunArgs, program: &Path, output_dir: PathBuf) -> Result<
     config.dump_states_on_halt = args.dump_states_on_halt;
     config.use_merge = args.use_merge;
     config.memory_model = args.memory_model;
+    args.relocatable.apply(&mut config)?;
     config.entry = args.entry.clone();
     config.progress = !args.no_progress;
     args.array.apply(&mut config)?;

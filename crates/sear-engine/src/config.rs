@@ -75,13 +75,19 @@ pub enum MemoryModelKind {
     /// symbolic pointer may point into.
     #[default]
     Standard,
+    /// Seed 003's relocatable addresses (`--use-sym-addr`): symbolic bases bound to hidden
+    /// addresses, with DSMM and splitting as configured.
+    Relocatable,
 }
 
 impl MemoryModelKind {
-    /// The model itself.
-    pub fn build(self) -> Box<dyn crate::memory::MemoryModel> {
+    /// The model itself, with the run's options.
+    pub fn build(self, config: &EngineConfig) -> Box<dyn crate::memory::MemoryModel> {
         match self {
             MemoryModelKind::Standard => Box::new(crate::memory::StandardModel),
+            MemoryModelKind::Relocatable => Box::new(
+                crate::memory::relocatable::RelocatableModel::new(config.relocatable.clone()),
+            ),
         }
     }
 }
@@ -133,6 +139,8 @@ pub struct EngineConfig {
     pub validate_array_opt: bool,
     /// The memory model. [default: standard]
     pub memory_model: MemoryModelKind,
+    /// Options of the relocatable model (DSMM, contexts, reuse, splitting).
+    pub relocatable: crate::memory::relocatable::RelocatableConfig,
     /// Merge the paths between `klee_open_merge` and `klee_close_merge` (KLEE's
     /// `--use-merge`). [default: false]
     pub use_merge: bool,
@@ -168,6 +176,7 @@ impl EngineConfig {
             write_trace_hash: false,
             use_merge: false,
             memory_model: MemoryModelKind::Standard,
+            relocatable: Default::default(),
         }
     }
 }

@@ -76,9 +76,20 @@ impl ProgramOutput {
 
     /// The bytes written to `stream` under the inputs of `model`.
     pub fn evaluate(&self, stream: u8, model: &Assignment) -> Vec<u8> {
+        self.evaluate_with(stream, model, |e| e.clone())
+    }
+
+    /// The bytes of `stream` under `model`, each first rewritten by `settle` (the state's
+    /// address constraints substituted, so printed addresses have their values).
+    pub fn evaluate_with(
+        &self,
+        stream: u8,
+        model: &Assignment,
+        settle: impl Fn(&Expr) -> Expr,
+    ) -> Vec<u8> {
         self.bytes(stream)
             .iter()
-            .map(|e| model.evaluate(e) as u8)
+            .map(|e| model.evaluate(&settle(e)) as u8)
             .collect()
     }
 }

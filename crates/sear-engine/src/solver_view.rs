@@ -32,6 +32,15 @@ pub(crate) fn query<'a>(meta: &'a QueryMeta, state: &'a State, expr: Expr) -> Qu
     Query::new(&state.constraints, expr, meta).with_addresses(&state.addresses)
 }
 
+/// The value of `e` under the state's address constraints, when they fix it (no query
+/// needed); `None` without address constraints.
+fn settled(state: &State, e: &Expr) -> Option<u128> {
+    if state.addresses.is_empty() {
+        return None;
+    }
+    state.addresses.substitute(e).as_constant()
+}
+
 /// The solver, as the engine asks it about states.
 pub struct SolverView {
     /// The solver chain.
@@ -132,6 +141,13 @@ impl SolverView {
                 Validity::False
             });
         }
+        if let Some(c) = settled(state, cond) {
+            return Ok(if c == 1 {
+                Validity::True
+            } else {
+                Validity::False
+            });
+        }
         let cond = &self.opt_condition(state, cond.clone())?;
         self.timed(state, |sv| {
             let q = query(&sv.meta, state, cond.clone());
@@ -143,6 +159,9 @@ impl SolverView {
     /// Whether `cond` may be true on this path.
     pub(crate) fn may_be_true(&mut self, state: &State, cond: &Expr, during: &str) -> Exec<bool> {
         if let Some(c) = cond.as_constant() {
+            return Ok(c == 1);
+        }
+        if let Some(c) = settled(state, cond) {
             return Ok(c == 1);
         }
         let cond = &self.opt_condition(state, cond.clone())?;
@@ -158,6 +177,9 @@ impl SolverView {
         if let Some(c) = cond.as_constant() {
             return Ok(c == 1);
         }
+        if let Some(c) = settled(state, cond) {
+            return Ok(c == 1);
+        }
         let cond = &self.opt_condition(state, cond.clone())?;
         self.timed(state, |sv| {
             let q = query(&sv.meta, state, cond.clone());
@@ -169,6 +191,9 @@ impl SolverView {
     /// A feasible value of `e` on this path.
     pub(crate) fn get_value(&mut self, state: &State, e: &Expr, during: &str) -> Exec<u128> {
         if let Some(c) = e.as_constant() {
+            return Ok(c);
+        }
+        if let Some(c) = settled(state, e) {
             return Ok(c);
         }
         let e = self.opt_value(state, e.clone())?;

@@ -114,6 +114,22 @@ impl State {
         self.stack.last_mut().expect("non-empty stack")
     }
 
+    /// `v` with the state's address constraints substituted, when that makes it constant
+    /// (a pointer into an object with a symbolic base, or an address computation over such
+    /// pointers); otherwise `v` itself. Free without address constraints.
+    #[inline]
+    pub fn settle(&self, v: &Value) -> Value {
+        match v {
+            Value::Symbolic(e) if !self.addresses.is_empty() => {
+                match self.addresses.substitute(e).as_constant() {
+                    Some(c) => Value::Concrete(c, e.width()),
+                    None => v.clone(),
+                }
+            }
+            _ => v.clone(),
+        }
+    }
+
     /// The concrete address a pointer value stands for: the value itself, or a symbolic
     /// base with its address constraints substituted (`None` when that is not constant).
     pub fn address_of(&self, pointer: &Value) -> Option<u64> {

@@ -183,7 +183,10 @@ impl Executor<'_> {
 
     /// A concrete value for `v`, constraining the path to it (with a warning) if symbolic.
     pub(crate) fn concretize(&mut self, state: &mut State, v: &Value, reason: &str) -> Exec<u128> {
-        match v {
+        // A value fixed by the address constraints (a pointer with a symbolic base) is that
+        // value, with no constraint: the path condition must not depend on where objects
+        // are placed, so that they can move.
+        match &state.settle(v) {
             Value::Concrete(x, _) => Ok(*x),
             Value::Symbolic(e) => {
                 let e = &self.sv.opt_value(state, e.clone())?;

@@ -94,6 +94,7 @@ impl Executor<'_> {
         self.run.summary.max_states = self.run.stats.max_states;
         self.run.summary.dropped_states = self.run.stats.dropped_states;
         self.run.summary.merged_states = self.run.stats.merged_states;
+        self.run.summary.memory = self.memory.summary();
         self.run.summary.covered_instructions = self.run.coverage.covered();
         self.run.summary.total_instructions = self.run.coverage.total();
         self.run.summary.tests = self.report.output.tests_written() as u64;

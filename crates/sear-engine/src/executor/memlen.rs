@@ -28,10 +28,10 @@ impl Executor<'_> {
         if let Value::Symbolic(e) = len {
             let len64 = Expr::zext_or_trunc(e.clone(), 64);
             for ptr in ptrs {
-                let Value::Concrete(address, _) = ptr else {
+                let Value::Concrete(address, _) = state.settle(ptr) else {
                     continue;
                 };
-                let address = *address as u64;
+                let address = address as u64;
                 let Lookup::Live(entry) = state.memory.lookup(address) else {
                     continue;
                 };

@@ -15,8 +15,8 @@ use super::limits::LIMIT_CHECK_BYTES;
 use super::ops;
 use super::{Exec, Executor};
 use crate::memory::{
-    bad_pointer, ptr_error, read_only_error, AllocRequest, Init, Lookup, MemoryObject, ObjectKind,
-    Offset, Resolution, Segment, Target,
+    bad_pointer, ptr_error, read_only_error, AllocRequest, Hit, Init, Lookup, MemoryObject,
+    ObjectKind, Offset, Resolution, Segment, Target,
 };
 use crate::state::State;
 use crate::termination::{ErrorKind, Termination};
@@ -99,6 +99,7 @@ impl Executor<'_> {
         dest: Option<Slot>,
     ) -> Exec<()> {
         let len = module.ty(ty).size.max(1);
+        let ptr = &state.settle(ptr);
         // Fast path: concrete pointer into a live object, in one segment.
         if let Value::Concrete(address, _) = ptr {
             let address = *address as u64;
@@ -134,6 +135,7 @@ impl Executor<'_> {
         ty: TypeId,
     ) -> Exec<()> {
         let len = module.ty(ty).size.max(1);
+        let ptr = &state.settle(ptr);
         if let Value::Concrete(address, _) = ptr {
             let address = *address as u64;
             if let Lookup::Live(entry) = state.memory.lookup(address) {
@@ -161,9 +163,10 @@ impl Executor<'_> {
         target: &Target,
         ty: TypeId,
     ) -> Value {
+        let len = module.ty(ty).size.max(1);
+        let target = &located(state, target, len);
         match &target.offset {
             Offset::Concrete(o) => {
-                let len = module.ty(ty).size.max(1);
                 let entry = state
                     .memory
                     .get_by_base(target.address)
@@ -179,7 +182,7 @@ impl Executor<'_> {
                     }
                 }
             }
-            Offset::Symbolic(off) => self.read_symbolic(module, state, target.address, off, ty),
+            Offset::Symbolic(off) => self.read_symbolic(module, state, target, off, ty),
         }
     }
 
@@ -187,17 +190,14 @@ impl Executor<'_> {
         &mut self,
         module: &Module,
         state: &mut State,
-        address: u64,
+        target: &Target,
         off: &Expr,
         ty: TypeId,
     ) -> Value {
         if let Some(width) = scalar_width(module, ty) {
-            let e = self.with_symbolic_segment(
-                state,
-                address,
-                |segment, off, prefix| segment.read_symbolic(off, store_bytes(width), prefix),
-                off,
-            );
+            let e = self.with_symbolic_segment(state, target, off, |segment, off, prefix| {
+                segment.read_symbolic(off, store_bytes(width), prefix)
+            });
             return Value::from_expr(Expr::extract(e, 0, width));
         }
         let elems = layout::aggregate_elements(module, ty).unwrap_or_default();
@@ -205,7 +205,7 @@ impl Executor<'_> {
             .iter()
             .map(|(o, t)| {
                 let field_off = Expr::add(Expr::constant(*o as u128, 32), off.clone());
-                self.read_symbolic(module, state, address, &field_off, *t)
+                self.read_symbolic(module, state, target, &field_off, *t)
             })
             .collect();
         Value::Aggregate(items.into())
@@ -220,9 +220,10 @@ impl Executor<'_> {
         ty: TypeId,
         value: &Value,
     ) {
+        let len = module.ty(ty).size.max(1);
+        let target = &located(state, target, len);
         match &target.offset {
             Offset::Concrete(o) => {
-                let len = module.ty(ty).size.max(1);
                 if let Some((segment, at)) = state.memory.segment_mut(target.address, *o, len) {
                     write_value(module, segment, at, ty, value);
                     return;
@@ -237,18 +238,16 @@ impl Executor<'_> {
             Offset::Symbolic(off) => {
                 let mut bytes = Vec::new();
                 value_to_bytes(module, ty, value, 0, &mut bytes);
-                self.with_symbolic_segment(
-                    state,
-                    target.address,
-                    |segment, off, prefix| segment.write_symbolic(off, &bytes, prefix),
-                    off,
-                );
+                self.with_symbolic_segment(state, target, off, |segment, off, prefix| {
+                    segment.write_symbolic(off, &bytes, prefix)
+                });
             }
         }
     }
 
     /// Reads one byte at a resolved target.
     fn read_byte_at(&mut self, state: &mut State, target: &Target) -> Expr {
+        let target = &located(state, target, 1);
         match &target.offset {
             Offset::Concrete(o) => {
                 let entry = state
@@ -261,17 +260,17 @@ impl Executor<'_> {
                     .expect("a byte is in one chunk");
                 segment.read_byte(at as usize)
             }
-            Offset::Symbolic(off) => self.with_symbolic_segment(
-                state,
-                target.address,
-                |segment, off, prefix| segment.read_symbolic(off, 1, prefix),
-                off,
-            ),
+            Offset::Symbolic(off) => {
+                self.with_symbolic_segment(state, target, off, |segment, off, prefix| {
+                    segment.read_symbolic(off, 1, prefix)
+                })
+            }
         }
     }
 
     /// Writes one byte at a resolved target.
     fn write_byte_at(&mut self, state: &mut State, target: &Target, byte: Expr) {
+        let target = &located(state, target, 1);
         match &target.offset {
             Offset::Concrete(o) => {
                 let (segment, at) = state
@@ -280,35 +279,33 @@ impl Executor<'_> {
                     .expect("a byte is in one chunk");
                 segment.write_byte(at as usize, byte);
             }
-            Offset::Symbolic(off) => self.with_symbolic_segment(
-                state,
-                target.address,
-                |segment, off, prefix| segment.write_symbolic(off, &[(0, byte)], prefix),
-                off,
-            ),
+            Offset::Symbolic(off) => {
+                self.with_symbolic_segment(state, target, off, |segment, off, prefix| {
+                    segment.write_symbolic(off, &[(0, byte)], prefix)
+                })
+            }
         }
     }
 
-    /// Runs `f` on the segment of the object at `address`, with the symbolic object offset
-    /// `off` turned into a segment offset, and publishes the segment's access granularity
-    /// afterwards (spec 001 §4). The object must be stored in one piece (the memory model
-    /// resolves split objects per chunk).
+    /// Runs `f` on the segment holding the target's object (or its chunk, for a split
+    /// object), with the symbolic object offset `off` turned into a segment offset, and
+    /// publishes the segment's access granularity afterwards (spec 001 §4).
     fn with_symbolic_segment<T>(
         &mut self,
         state: &mut State,
-        address: u64,
-        f: impl FnOnce(&mut Segment, &Expr, &str) -> T,
+        target: &Target,
         off: &Expr,
+        f: impl FnOnce(&mut Segment, &Expr, &str) -> T,
     ) -> T {
         let state_id = state.id.0;
-        let (segment, at) = state
+        let (segment, delta) = state
             .memory
-            .whole_segment_mut(address)
-            .expect("a symbolic-offset access into an object stored in one piece");
-        let off = if at == 0 {
+            .segment_for_symbolic(target.address, target.chunk)
+            .expect("a symbolic-offset access into one piece of an object");
+        let off = if delta == 0 {
             off.clone()
         } else {
-            Expr::add(Expr::constant(at as u128, 32), off.clone())
+            Expr::add(Expr::constant(delta as u128, 32), off.clone())
         };
         let prefix = format!("mo{}_s{}", segment.id().0, state_id);
         let result = f(segment, &off, &prefix);
@@ -332,7 +329,7 @@ impl Executor<'_> {
         write: bool,
         access: &mut dyn FnMut(&mut Self, &mut State, &Target) -> Exec<()>,
     ) -> Exec<()> {
-        let p = match ptr {
+        let p = match &state.settle(ptr) {
             Value::Concrete(a, _) => {
                 let target = resolve_concrete(state, *a as u64, len, write)?;
                 return access(self, state, &target);
@@ -342,8 +339,24 @@ impl Executor<'_> {
         };
         let (targets, out_of_bounds) = match self.memory.resolve(&mut self.sv, state, &p, len)? {
             Resolution::Invalid => return Err(self.classify_bad_pointer(state, &p)),
-            Resolution::Single(address) => {
-                let target = symbolic_target(state, &p, address, write)?;
+            Resolution::Single(hit) => {
+                let target = symbolic_target(state, &p, hit, write)?;
+                return access(self, state, &target);
+            }
+            Resolution::Segment {
+                members,
+                within,
+                out_of_bounds,
+            } => {
+                // One path for the whole segment; an access outside every member (across
+                // an internal red zone too) is an error path.
+                if let Some(none) = out_of_bounds {
+                    let bad = self.branch(state, none);
+                    let error = self.classify_bad_pointer(&bad, &p);
+                    self.terminate(bad, error);
+                }
+                state.add_constraint(within);
+                let target = symbolic_target(state, &p, Hit::object(members[0]), write)?;
                 return access(self, state, &target);
             }
             Resolution::Fork {
@@ -352,19 +365,19 @@ impl Executor<'_> {
             } => (targets, out_of_bounds),
         };
         // Forks for the second and later objects, then the out-of-bounds fork.
-        for (cond, address) in targets.iter().skip(1) {
-            let address = *address;
+        for (cond, hit) in targets.iter().skip(1) {
+            let hit = *hit;
             self.fork_with(state, cond.clone(), |ex, other| {
-                let target = symbolic_target(other, &p, address, write)?;
+                let target = symbolic_target(other, &p, hit, write)?;
                 access(ex, other, &target)
             });
         }
         if let Some(none) = out_of_bounds {
             let mut bad = self.branch(state, none);
-            if let [(_, address)] = targets[..] {
+            if let [(_, hit)] = targets[..] {
                 // The test prefers an address just past the object, where ASan's red zone
                 // catches the overflow natively too.
-                let object = &bad.memory.get_by_base(address).expect("target").object;
+                let object = &bad.memory.get_by_base(hit.address).expect("target").object;
                 let offset = Expr::sub(p.clone(), object.base_expr());
                 let past_end = Expr::sub(offset, object.size_expr());
                 let near = Expr::ult(past_end, Expr::constant(NEAR_OVERFLOW as u128, 64));
@@ -585,6 +598,7 @@ impl Executor<'_> {
             let target = Target {
                 address: object.address,
                 offset: Offset::Concrete(offset),
+                chunk: None,
             };
             let e = self.read_byte_at(state, &target);
             let b = match e.as_constant() {
@@ -606,6 +620,30 @@ impl Executor<'_> {
     }
 }
 
+/// `target`, or, when its constant offset runs past its object (an access through the
+/// first member of a merged segment that lands in another member), the object that holds
+/// those bytes and the offset in it.
+fn located(state: &State, target: &Target, len: u64) -> Target {
+    let Offset::Concrete(o) = target.offset else {
+        return target.clone();
+    };
+    let Some(entry) = state.memory.get_by_base(target.address) else {
+        return target.clone();
+    };
+    if o.saturating_add(len) <= entry.object.size {
+        return target.clone();
+    }
+    let absolute = target.address.wrapping_add(o);
+    match state.memory.lookup(absolute) {
+        Lookup::Live(e) => Target {
+            address: e.object.address,
+            offset: Offset::Concrete(absolute - e.object.address),
+            chunk: None,
+        },
+        _ => target.clone(),
+    }
+}
+
 /// The target of an access of `len` bytes at the concrete `address`, checked.
 fn resolve_concrete(state: &State, address: u64, len: u64, write: bool) -> Exec<Target> {
     match state.memory.lookup(address) {
@@ -619,14 +657,16 @@ fn resolve_concrete(state: &State, address: u64, len: u64, write: bool) -> Exec<
             Ok(Target {
                 address: entry.object.address,
                 offset: Offset::Concrete(address - entry.object.address),
+                chunk: None,
             })
         }
         _ => Err(bad_pointer(state, address)),
     }
 }
 
-/// The target of an access at the symbolic pointer `p` resolved to the object at `address`.
-fn symbolic_target(state: &State, p: &Expr, address: u64, write: bool) -> Exec<Target> {
+/// The target of an access at the symbolic pointer `p` resolved to `hit`.
+fn symbolic_target(state: &State, p: &Expr, hit: Hit, write: bool) -> Exec<Target> {
+    let address = hit.address;
     let entry = state.memory.get_by_base(address).expect("resolved object");
     if write && entry.object.read_only {
         return Err(read_only_error());
@@ -639,5 +679,6 @@ fn symbolic_target(state: &State, p: &Expr, address: u64, write: bool) -> Exec<T
             Some(o) => Offset::Concrete(o as u64),
             None => Offset::Symbolic(offset),
         },
+        chunk: hit.chunk,
     })
 }

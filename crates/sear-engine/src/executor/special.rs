@@ -556,7 +556,7 @@ impl Executor<'_> {
         ptr: &Value,
         size: &Value,
     ) -> Exec<Value> {
-        let address = match ptr {
+        let address = match &state.settle(ptr) {
             Value::Symbolic(p) => {
                 self.exact_base(state, &Expr::zext_or_trunc(p.clone(), 64), "realloc")?
             }
@@ -623,7 +623,7 @@ impl Executor<'_> {
     }
 
     fn free(&mut self, state: &mut State, ptr: &Value) -> Exec<()> {
-        let address = match ptr {
+        let address = match &state.settle(ptr) {
             Value::Symbolic(p) => {
                 self.exact_base(state, &Expr::zext_or_trunc(p.clone(), 64), "free")?
             }

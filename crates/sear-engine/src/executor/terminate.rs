@@ -183,7 +183,9 @@ impl Executor<'_> {
     /// under the test's inputs.
     fn write_program_output(&mut self, test: &str, state: &State, model: &sear_expr::Assignment) {
         for (stream, suffix) in [(1u8, "stdout"), (2u8, "stderr")] {
-            let bytes = state.output.evaluate(stream, model);
+            let bytes = state
+                .output
+                .evaluate_with(stream, model, |e| state.addresses.substitute(e));
             if !bytes.is_empty() {
                 self.report
                     .output

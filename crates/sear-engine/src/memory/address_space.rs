@@ -71,6 +71,8 @@ pub enum Lookup<'a> {
 pub struct AddressSpace {
     objects: OrdMap<u64, ObjectEntry>,
     segments: OrdMap<SegmentId, Arc<Segment>>,
+    /// How many live objects keep bytes in each shared segment (dropped at zero).
+    segment_users: OrdMap<SegmentId, u32>,
     freed: OrdMap<u64, Arc<MemoryObject>>,
     /// Base addresses of the two objects found last by [`AddressSpace::lookup`], tried
     /// first: an exact-key lookup is a plain tree search, where finding the object below an
@@ -106,6 +108,9 @@ impl AddressSpace {
             .get(&c.segment)
             .is_some_and(|s| c.at + c.len <= s.size() as u64)));
         debug_assert_eq!(chunks.iter().map(|c| c.len).sum::<u64>(), object.size);
+        for c in &chunks {
+            *self.segment_users.entry(c.segment).or_insert(0) += 1;
+        }
         self.objects.insert(
             object.address,
             ObjectEntry {
@@ -138,7 +143,7 @@ impl AddressSpace {
 
     /// Removes an object, keeping it in quarantine. Returns it if it was live.
     pub fn free(&mut self, address: u64) -> Option<Arc<MemoryObject>> {
-        let entry = self.objects.remove(&address)?;
+        let entry = self.take(address)?;
         self.freed.insert(address, entry.object.clone());
         if self.freed.len() > QUARANTINE_LIMIT {
             // Addresses grow with allocation time, so the smallest are the oldest.
@@ -148,6 +153,34 @@ impl AddressSpace {
             }
         }
         Some(entry.object)
+    }
+
+    /// Removes the object at `address` from the address space without quarantine (it is
+    /// being moved), releasing the shared segments no other object uses.
+    pub fn take(&mut self, address: u64) -> Option<ObjectEntry> {
+        let entry = self.objects.remove(&address)?;
+        if let Storage::Chunks(chunks) = &entry.storage {
+            for c in chunks.iter() {
+                let users = self.segment_users.get(&c.segment).copied().unwrap_or(1);
+                if users <= 1 {
+                    self.segment_users.remove(&c.segment);
+                    self.segments.remove(&c.segment);
+                } else {
+                    self.segment_users.insert(c.segment, users - 1);
+                }
+            }
+        }
+        Some(entry)
+    }
+
+    /// The shared segment `id`.
+    pub fn segment(&self, id: SegmentId) -> Option<&Segment> {
+        self.segments.get(&id).map(|s| s.as_ref())
+    }
+
+    /// The number of shared segments.
+    pub fn shared_segments(&self) -> usize {
+        self.segments.len()
     }
 
     /// The live object whose base address is exactly `address`.
@@ -227,6 +260,31 @@ impl AddressSpace {
                 let c = *chunk_for(chunks, offset, len)?;
                 let segment = self.segments.get_mut(&c.segment)?;
                 Some((Arc::make_mut(segment), c.at + (offset - c.start)))
+            }
+        }
+    }
+
+    /// The segment a symbolic-offset access into the object at `address` uses, and the
+    /// number to add to an object offset to get a segment offset: its own segment, the one
+    /// chunk it is stored in (a member of a merged segment), or chunk `chunk` of a split
+    /// object (offsets then stay inside the chunk, as its resolution required). `None` for
+    /// a split object without a chunk.
+    pub fn segment_for_symbolic(
+        &mut self,
+        address: u64,
+        chunk: Option<usize>,
+    ) -> Option<(&mut Segment, i128)> {
+        let entry = self.objects.get_mut(&address)?;
+        match &mut entry.storage {
+            Storage::Own(segment) => Some((Arc::make_mut(segment), 0)),
+            Storage::Chunks(chunks) => {
+                let c = match (chunk, chunks.len()) {
+                    (Some(k), _) => *chunks.get(k)?,
+                    (None, 1) => chunks[0],
+                    (None, _) => return None,
+                };
+                let segment = self.segments.get_mut(&c.segment)?;
+                Some((Arc::make_mut(segment), c.at as i128 - c.start as i128))
             }
         }
     }

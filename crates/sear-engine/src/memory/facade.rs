@@ -37,6 +37,9 @@ pub struct Target {
     pub address: u64,
     /// The offset of the access in the object.
     pub offset: Offset,
+    /// For a symbolic offset into an object stored in several chunks (a split object): the
+    /// chunk the access stays in.
+    pub chunk: Option<usize>,
 }
 
 impl Target {
@@ -44,6 +47,7 @@ impl Target {
     pub fn shifted(&self, delta: u64) -> Target {
         Target {
             address: self.address,
+            chunk: self.chunk,
             offset: match &self.offset {
                 Offset::Concrete(o) => Offset::Concrete(o + delta),
                 Offset::Symbolic(e) => {
@@ -106,18 +110,26 @@ impl Memory {
         self.model.name()
     }
 
+    /// The `memory` section of `summary.json`: the model and its statistics.
+    pub fn summary(&self) -> serde_json::Value {
+        serde_json::json!({
+            "model": self.model.name(),
+            "stats": self.model.stats(),
+        })
+    }
+
     /// Creates an object in `state` as `request` says and returns it. A fixed address must
     /// be free (the caller checks).
     pub fn alloc(&mut self, state: &mut State, request: AllocRequest) -> Arc<MemoryObject> {
+        let id = ObjectId(self.next_object);
+        self.next_object += 1;
         let placement = match request.fixed_address {
             Some(address) => super::model::Placement {
                 address,
                 base: None,
             },
-            None => self.model.place(state, &request),
+            None => self.model.place(state, &request, id),
         };
-        let id = ObjectId(self.next_object);
-        self.next_object += 1;
         let object = Arc::new(MemoryObject {
             id,
             address: placement.address,
@@ -144,7 +156,7 @@ impl Memory {
     pub fn resolve(
         &mut self,
         solver: &mut SolverView,
-        state: &State,
+        state: &mut State,
         p: &Expr,
         len: u64,
     ) -> Exec<Resolution> {

@@ -8,6 +8,8 @@
 //!   where their bytes are: in [`Segment`]s (`segment`), paged, copy-on-write storage that
 //!   is flushed to arrays on symbolic-offset access. Storage is one level removed from
 //!   objects, so a segment can hold several objects and an object can span segments.
+//! - [`relocatable::RelocatableModel`] is seed 003's relocatable addressing model: symbolic
+//!   bases, DSMM (merging objects into segments) and splitting.
 //! - A state's address constraints (symbolic bases bound to addresses) are a
 //!   [`sear_solver::address::AddressBindings`] in the state, substituted by the solver.
 
@@ -16,13 +18,14 @@ pub mod allocator;
 pub mod facade;
 pub mod model;
 pub mod object;
+pub mod relocatable;
 pub mod request;
 pub mod segment;
 
 pub use address_space::{AddressSpace, Chunk, Lookup, ObjectEntry, Storage};
 pub use allocator::Allocator;
 pub use facade::{bad_free, bad_pointer, ptr_error, read_only_error, Memory, Offset, Target};
-pub use model::{in_bounds, MemoryModel, Placement, Resolution, StandardModel};
+pub use model::{in_bounds, Hit, MemoryModel, Placement, Resolution, StandardModel};
 pub use object::{MemoryObject, ObjectId, ObjectKind};
 pub use request::{AllocRequest, Init};
 pub use segment::{Segment, SegmentId};

@@ -10,7 +10,7 @@
 use sear_expr::Expr;
 
 use super::request::AllocRequest;
-use super::{Lookup, ObjectKind};
+use super::{Lookup, ObjectId, ObjectKind};
 use crate::executor::Exec;
 use crate::solver_view::SolverView;
 use crate::state::State;
@@ -25,17 +25,47 @@ pub struct Placement {
     pub base: Option<Expr>,
 }
 
+/// An object an access may hit: by concrete address, and, for an object split into
+/// chunks, the chunk.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Hit {
+    /// The object's concrete address.
+    pub address: u64,
+    /// The chunk of a split object the access stays in.
+    pub chunk: Option<usize>,
+}
+
+impl Hit {
+    /// The whole object at `address`.
+    pub fn object(address: u64) -> Hit {
+        Hit {
+            address,
+            chunk: None,
+        }
+    }
+}
+
 /// Which objects an access at a symbolic pointer hits.
 #[derive(Clone, Debug)]
 pub enum Resolution {
-    /// The object at this address, on every path of the state: nothing is added to the
-    /// path condition.
-    Single(u64),
+    /// This object, on every path of the state: nothing is added to the path condition.
+    Single(Hit),
     /// One path per object, each under its condition (the first stays with the current
     /// state), and, when the access may hit no object, an error path under `out_of_bounds`.
     Fork {
-        /// `(condition, object address)`, most likely first.
-        targets: Vec<(Expr, u64)>,
+        /// `(condition, hit)`, most likely first.
+        targets: Vec<(Expr, Hit)>,
+        /// The condition under which the access hits none of them.
+        out_of_bounds: Option<Expr>,
+    },
+    /// Objects sharing one segment (merged by the model), accessed as one: a single path
+    /// under `within` (the access stays inside one of them), and an error path under
+    /// `out_of_bounds`. The access goes through the first member.
+    Segment {
+        /// The members the access may hit, by concrete address.
+        members: Vec<u64>,
+        /// The disjunction of their in-bounds conditions.
+        within: Expr,
         /// The condition under which the access hits none of them.
         out_of_bounds: Option<Expr>,
     },
@@ -47,8 +77,12 @@ pub enum Resolution {
 pub trait MemoryModel {
     /// The model's name (`--memory-model`, statistics, messages).
     fn name(&self) -> &'static str;
-    /// Places a new object of `request.size` bytes (not for fixed addresses).
-    fn place(&mut self, state: &mut State, request: &AllocRequest) -> Placement;
+    /// Places the new object `id` of `request.size` bytes (not for fixed addresses).
+    fn place(&mut self, state: &mut State, request: &AllocRequest, id: ObjectId) -> Placement;
+    /// The model's statistics for `summary.json`.
+    fn stats(&self) -> serde_json::Value {
+        serde_json::Value::Null
+    }
     /// The live objects an access of `len` bytes at the symbolic pointer `p` may hit, by
     /// concrete address, at most `max`, the most likely first.
     fn candidates(
@@ -60,11 +94,12 @@ pub trait MemoryModel {
         max: usize,
     ) -> Exec<Vec<u64>>;
     /// Resolves an access of `len` bytes at the symbolic pointer `p` (64 bits), looking at
-    /// most at `max` objects.
+    /// most at `max` objects. A model may rearrange the state's memory to do so (merge
+    /// objects into a segment, split an object), never changing what the program sees.
     fn resolve(
         &mut self,
         solver: &mut SolverView,
-        state: &State,
+        state: &mut State,
         p: &Expr,
         len: u64,
         max: usize,
@@ -81,10 +116,20 @@ pub fn in_bounds(p: &Expr, base: &Expr, size: &Expr, len: u64) -> Expr {
 }
 
 /// The in-bounds condition of an access of `len` bytes at `p` into the object at `address`.
-fn object_in_bounds(state: &State, address: u64, p: &Expr, len: u64) -> Expr {
+pub(crate) fn object_in_bounds(state: &State, address: u64, p: &Expr, len: u64) -> Expr {
     let entry = state.memory.get_by_base(address).expect("candidate object");
     let o = &entry.object;
     in_bounds(p, &o.base_expr(), &o.size_expr(), len)
+}
+
+/// A concrete address for `request` from the state's bump allocator for its kind.
+pub(crate) fn bump(state: &mut State, request: &AllocRequest) -> u64 {
+    let allocator = match request.kind {
+        ObjectKind::Stack => &mut state.stack_alloc,
+        ObjectKind::Global => &mut state.global_alloc,
+        _ => &mut state.heap,
+    };
+    allocator.allocate(request.size, request.align)
 }
 
 /// KLEE's standard model: concrete addresses from the state's deterministic bump
@@ -98,15 +143,9 @@ impl MemoryModel for StandardModel {
         "standard"
     }
 
-    fn place(&mut self, state: &mut State, request: &AllocRequest) -> Placement {
-        let allocator = match request.kind {
-            ObjectKind::Stack => &mut state.stack_alloc,
-            ObjectKind::Global => &mut state.global_alloc,
-            _ => &mut state.heap,
-        };
-        let address = allocator.allocate(request.size, request.align);
+    fn place(&mut self, state: &mut State, request: &AllocRequest, _id: ObjectId) -> Placement {
         Placement {
-            address,
+            address: bump(state, request),
             base: None,
         }
     }
@@ -125,7 +164,7 @@ impl MemoryModel for StandardModel {
     fn resolve(
         &mut self,
         solver: &mut SolverView,
-        state: &State,
+        state: &mut State,
         p: &Expr,
         len: u64,
         max: usize,
@@ -134,26 +173,61 @@ impl MemoryModel for StandardModel {
             Some(address) => vec![address],
             None => candidates(solver, state, p, len, max)?,
         };
-        if candidates.is_empty() {
-            return Ok(Resolution::Invalid);
-        }
-        let mut targets = Vec::with_capacity(candidates.len());
-        for address in candidates {
-            let cond = object_in_bounds(state, address, p, len);
-            targets.push((solver.opt_condition(state, cond)?, address));
-        }
-        let none = Expr::and_all(targets.iter().map(|(c, _)| Expr::not(c.clone())));
-        let may_be_out = solver.may_be_true(state, &none, "resolve")?;
-        if targets.len() == 1 && !may_be_out {
-            // The in-bounds condition is implied: it is not added (a loop of accesses would
-            // otherwise grow the path condition by one redundant constraint per access).
-            return Ok(Resolution::Single(targets[0].1));
-        }
-        Ok(Resolution::Fork {
-            targets,
-            out_of_bounds: may_be_out.then_some(none),
-        })
+        let hits = candidates.into_iter().map(Hit::object).collect();
+        fork_over(solver, state, p, len, hits)
     }
+}
+
+/// The resolution of an access of `len` bytes at `p` that may hit `hits` (each object, or
+/// each chunk of a split object): one path per hit under its in-bounds condition, and an
+/// error path where it hits none; a single hit that must be hit adds nothing.
+pub(crate) fn fork_over(
+    solver: &mut SolverView,
+    state: &State,
+    p: &Expr,
+    len: u64,
+    hits: Vec<Hit>,
+) -> Exec<Resolution> {
+    if hits.is_empty() {
+        return Ok(Resolution::Invalid);
+    }
+    let mut targets = Vec::with_capacity(hits.len());
+    for hit in hits {
+        let cond = hit_in_bounds(state, hit, p, len);
+        targets.push((solver.opt_condition(state, cond)?, hit));
+    }
+    let none = Expr::and_all(targets.iter().map(|(c, _)| Expr::not(c.clone())));
+    let may_be_out = solver.may_be_true(state, &none, "resolve")?;
+    if targets.len() == 1 && !may_be_out {
+        // The in-bounds condition is implied: it is not added (a loop of accesses would
+        // otherwise grow the path condition by one redundant constraint per access).
+        return Ok(Resolution::Single(targets[0].1));
+    }
+    Ok(Resolution::Fork {
+        targets,
+        out_of_bounds: may_be_out.then_some(none),
+    })
+}
+
+/// The in-bounds condition of an access of `len` bytes at `p` into a hit: the object, or
+/// the chunk's range of it.
+pub(crate) fn hit_in_bounds(state: &State, hit: Hit, p: &Expr, len: u64) -> Expr {
+    let Some(k) = hit.chunk else {
+        return object_in_bounds(state, hit.address, p, len);
+    };
+    let entry = state
+        .memory
+        .get_by_base(hit.address)
+        .expect("candidate object");
+    let chunk = match &entry.storage {
+        super::Storage::Chunks(chunks) => chunks[k],
+        super::Storage::Own(_) => unreachable!("a chunk of an object stored whole"),
+    };
+    let start = Expr::add(
+        entry.object.base_expr(),
+        Expr::constant(chunk.start as u128, 64),
+    );
+    in_bounds(p, &start, &Expr::constant(chunk.len as u128, 64), len)
 }
 
 /// The object a symbolic pointer was derived from, when the pointer is an object's base
@@ -163,7 +237,7 @@ impl MemoryModel for StandardModel {
 /// it is an out-of-bounds access (as ASan reports natively), never an access to whatever
 /// object lies at that address. Pointers without such a base (loaded from memory, selected
 /// between objects) are resolved against every object they may point into.
-fn derived_object(state: &State, p: &Expr) -> Option<u64> {
+pub(crate) fn derived_object(state: &State, p: &Expr) -> Option<u64> {
     let sear_expr::ExprKind::Binary {
         op: sear_expr::BinOp::Add,
         lhs,
@@ -182,7 +256,7 @@ fn derived_object(state: &State, p: &Expr) -> Option<u64> {
 /// The live objects that an access of `len` bytes at `p` may hit, at most `max`, the most
 /// likely first: the object holding one feasible value of `p` (alone, when `p` must be in
 /// it), then outward from that value until `p` must be above (below) an object.
-fn candidates(
+pub(crate) fn candidates(
     solver: &mut SolverView,
     state: &State,
     p: &Expr,

@@ -57,6 +57,8 @@ pub struct Summary {
     /// States left when the run halted that got no test (`--dump-states-on-halt=false`, or
     /// the halt's time budget ran out); counted in `early_paths`.
     pub tests_not_written: u64,
+    /// The memory model and its statistics.
+    pub memory: serde_json::Value,
     /// Per-layer solver statistics.
     pub solver: serde_json::Value,
     /// Array-read transformations: mode, successes per transformation, time, validation.

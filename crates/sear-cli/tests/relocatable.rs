@@ -1,0 +1,99 @@
+//! The relocatable memory model from the outside: what reaches the solver (seed 003 §2.8),
+//! and option errors.
+
+use std::path::Path;
+use std::process::{Command, Output};
+
+fn sear(args: &[&str], cwd: &Path) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_sear"))
+        .args(args)
+        .current_dir(cwd)
+        .output()
+        .expect("sear runs")
+}
+
+/// The sizes of the memory-object arrays declared in every logged query under `dir`.
+fn memory_array_sizes(dir: &Path) -> Vec<u64> {
+    let mut sizes = Vec::new();
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let text = std::fs::read_to_string(entry.unwrap().path()).unwrap();
+        for line in text.lines() {
+            if !line.starts_with("; sear-array") || !line.ends_with("kind=memory-object") {
+                continue;
+            }
+            let size = line
+                .split_whitespace()
+                .find_map(|w| w.strip_prefix("size="))
+                .expect("size comment");
+            sizes.push(size.parse().unwrap());
+        }
+    }
+    sizes.sort_unstable();
+    sizes.dedup();
+    sizes
+}
+
+fn rows_program() -> &'static str {
+    concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../tests/c/ram_rows_split.c"
+    )
+}
+
+#[test]
+fn split_rows_reach_the_solver_as_64_byte_arrays() {
+    let tmp = tempfile::tempdir().unwrap();
+    let run = |extra: &[&str], out: &str, log: &str| {
+        let mut args = vec![
+            "run",
+            "--no-progress",
+            "--search",
+            "dfs",
+            "--optimize-array=none",
+            "--output-dir",
+            out,
+            "--log-queries",
+            log,
+        ];
+        args.extend_from_slice(extra);
+        args.push(rows_program());
+        let o = sear(&args, tmp.path());
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    };
+    run(&[], "plain", "plain-q");
+    run(
+        &[
+            "--use-sym-addr",
+            "--split-objects",
+            "--split-threshold=100",
+            "--partition-size=64",
+        ],
+        "split",
+        "split-q",
+    );
+    // The standard model asks about the 256-byte rows (and the 16-byte table of rows).
+    assert_eq!(memory_array_sizes(&tmp.path().join("plain-q")), [16, 256]);
+    // Split: the rows only as 64-byte chunks.
+    assert_eq!(memory_array_sizes(&tmp.path().join("split-q")), [16, 64]);
+}
+
+#[test]
+fn relocatable_options_without_symbolic_addresses_are_refused() {
+    let tmp = tempfile::tempdir().unwrap();
+    for flag in ["--merge-objects", "--split-objects", "--sym-addr-stack"] {
+        let o = sear(&["run", flag, rows_program()], tmp.path());
+        assert_eq!(o.status.code(), Some(1), "{flag}");
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(err.contains("need --use-sym-addr"), "{flag}: {err}");
+    }
+    let o = sear(
+        &[
+            "run",
+            "--use-sym-addr",
+            "--partition-size=60",
+            rows_program(),
+        ],
+        tmp.path(),
+    );
+    assert!(String::from_utf8_lossy(&o.stderr).contains("multiple of 8"));
+}
