@@ -9,6 +9,7 @@
 
 use std::time::{Duration, Instant};
 
+use rustc_hash::FxHashMap;
 use sear_expr::Expr;
 use sear_solver::{Query, QueryMeta, Solver, SolverError, Validity};
 
@@ -38,7 +39,7 @@ fn settled(state: &State, e: &Expr) -> Option<u128> {
     if state.addresses.is_empty() {
         return None;
     }
-    state.addresses.substitute(e).as_constant()
+    state.addresses.concrete(e)
 }
 
 /// The solver, as the engine asks it about states.
@@ -61,7 +62,13 @@ pub struct SolverView {
     pub(crate) solver_time: Duration,
     /// Warnings for the run's outputs (array-transformation validation failures).
     pub(crate) warnings: Vec<String>,
+    /// Substituted and transformed forms of expressions, by (binding generation, value?,
+    /// expression): the relocatable model's path conditions as queries see them.
+    relocated: FxHashMap<(u64, bool, Expr), Expr>,
 }
+
+/// Entries of [`SolverView::relocated`] before it is cleared.
+const RELOCATED_MEMO_LIMIT: usize = 1 << 18;
 
 impl SolverView {
     /// A view over `solver`.
@@ -81,6 +88,7 @@ impl SolverView {
             queries: 0,
             solver_time: Duration::ZERO,
             warnings: Vec::new(),
+            relocated: FxHashMap::default(),
         }
     }
 
@@ -132,75 +140,94 @@ impl SolverView {
         solver_failure(error, during)
     }
 
+    /// Asks `ask` about `e` (a condition, or a value when `value`) on `state`'s path. The
+    /// array-read transformations apply first. With address constraints, the query is
+    /// built from the substituted and transformed forms of the path condition (memoised per
+    /// constraint), so the transformations see the constant tables behind pointers, while
+    /// the path condition itself keeps naming symbolic bases.
+    fn ask<T>(
+        &mut self,
+        state: &State,
+        e: &Expr,
+        value: bool,
+        during: &str,
+        ask: impl FnOnce(&mut Solver, &Query) -> Result<T, SolverError>,
+    ) -> Exec<T> {
+        if state.addresses.is_empty() {
+            let e = if value {
+                self.opt_value(state, e.clone())?
+            } else {
+                self.opt_condition(state, e.clone())?
+            };
+            return self
+                .timed(state, |sv| ask(&mut sv.solver, &query(&sv.meta, state, e)))
+                .map_err(|err| self.failure(err, during));
+        }
+        let constraints: Vec<Expr> = state
+            .constraints
+            .iter()
+            .map(|c| self.relocated(state, c, false))
+            .collect::<Exec<_>>()?;
+        let e = self.relocated(state, e, value)?;
+        self.timed(state, |sv| {
+            ask(&mut sv.solver, &Query::new(&constraints, e, &sv.meta))
+        })
+        .map_err(|err| self.failure(err, during))
+    }
+
+    /// `e` with the state's address constraints substituted and the array-read
+    /// transformations applied, memoised per binding generation.
+    fn relocated(&mut self, state: &State, e: &Expr, value: bool) -> Exec<Expr> {
+        let key = (state.addresses.generation(), value, e.clone());
+        if let Some(done) = self.relocated.get(&key) {
+            return Ok(done.clone());
+        }
+        let substituted = state.addresses.substitute(e);
+        let done = if value {
+            self.opt_value_unchecked(&substituted)
+        } else {
+            self.opt_condition_unchecked(&substituted)
+        };
+        if self.relocated.len() > RELOCATED_MEMO_LIMIT {
+            self.relocated.clear();
+        }
+        self.relocated.insert(key, done.clone());
+        Ok(done)
+    }
+
     /// Whether `cond` must be true, must be false, or may be either on this path.
     pub(crate) fn evaluate(&mut self, state: &State, cond: &Expr, during: &str) -> Exec<Validity> {
-        if let Some(c) = cond.as_constant() {
+        if let Some(c) = cond.as_constant().or_else(|| settled(state, cond)) {
             return Ok(if c == 1 {
                 Validity::True
             } else {
                 Validity::False
             });
         }
-        if let Some(c) = settled(state, cond) {
-            return Ok(if c == 1 {
-                Validity::True
-            } else {
-                Validity::False
-            });
-        }
-        let cond = &self.opt_condition(state, cond.clone())?;
-        self.timed(state, |sv| {
-            let q = query(&sv.meta, state, cond.clone());
-            sv.solver.evaluate(&q)
-        })
-        .map_err(|e| self.failure(e, during))
+        self.ask(state, cond, false, during, |s, q| s.evaluate(q))
     }
 
     /// Whether `cond` may be true on this path.
     pub(crate) fn may_be_true(&mut self, state: &State, cond: &Expr, during: &str) -> Exec<bool> {
-        if let Some(c) = cond.as_constant() {
+        if let Some(c) = cond.as_constant().or_else(|| settled(state, cond)) {
             return Ok(c == 1);
         }
-        if let Some(c) = settled(state, cond) {
-            return Ok(c == 1);
-        }
-        let cond = &self.opt_condition(state, cond.clone())?;
-        self.timed(state, |sv| {
-            let q = query(&sv.meta, state, cond.clone());
-            sv.solver.may_be_true(&q)
-        })
-        .map_err(|e| self.failure(e, during))
+        self.ask(state, cond, false, during, |s, q| s.may_be_true(q))
     }
 
     /// Whether `cond` must be true on this path.
     pub(crate) fn must_be_true(&mut self, state: &State, cond: &Expr, during: &str) -> Exec<bool> {
-        if let Some(c) = cond.as_constant() {
+        if let Some(c) = cond.as_constant().or_else(|| settled(state, cond)) {
             return Ok(c == 1);
         }
-        if let Some(c) = settled(state, cond) {
-            return Ok(c == 1);
-        }
-        let cond = &self.opt_condition(state, cond.clone())?;
-        self.timed(state, |sv| {
-            let q = query(&sv.meta, state, cond.clone());
-            sv.solver.must_be_true(&q)
-        })
-        .map_err(|e| self.failure(e, during))
+        self.ask(state, cond, false, during, |s, q| s.must_be_true(q))
     }
 
     /// A feasible value of `e` on this path.
     pub(crate) fn get_value(&mut self, state: &State, e: &Expr, during: &str) -> Exec<u128> {
-        if let Some(c) = e.as_constant() {
+        if let Some(c) = e.as_constant().or_else(|| settled(state, e)) {
             return Ok(c);
         }
-        if let Some(c) = settled(state, e) {
-            return Ok(c);
-        }
-        let e = self.opt_value(state, e.clone())?;
-        self.timed(state, |sv| {
-            let q = query(&sv.meta, state, e.clone());
-            sv.solver.get_value(&q)
-        })
-        .map_err(|e| self.failure(e, during))
+        self.ask(state, e, true, during, |s, q| s.get_value(q))
     }
 }

@@ -120,12 +120,10 @@ impl State {
     #[inline]
     pub fn settle(&self, v: &Value) -> Value {
         match v {
-            Value::Symbolic(e) if !self.addresses.is_empty() => {
-                match self.addresses.substitute(e).as_constant() {
-                    Some(c) => Value::Concrete(c, e.width()),
-                    None => v.clone(),
-                }
-            }
+            Value::Symbolic(e) if !self.addresses.is_empty() => match self.addresses.concrete(e) {
+                Some(c) => Value::Concrete(c, e.width()),
+                None => v.clone(),
+            },
             _ => v.clone(),
         }
     }
@@ -135,7 +133,11 @@ impl State {
     pub fn address_of(&self, pointer: &Value) -> Option<u64> {
         match pointer {
             Value::Concrete(a, _) => Some(*a as u64),
-            Value::Symbolic(e) => self.addresses.substitute(e).as_constant().map(|a| a as u64),
+            Value::Symbolic(e) => self
+                .addresses
+                .concrete(e)
+                .or_else(|| self.addresses.substitute(e).as_constant())
+                .map(|a| a as u64),
             Value::Aggregate(_) => None,
         }
     }

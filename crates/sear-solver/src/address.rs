@@ -9,16 +9,29 @@
 //! standard model. The standard model binds nothing, and an empty set costs nothing.
 
 use std::collections::BTreeMap;
-use std::sync::Arc;
+use std::sync::{Arc, LazyLock, Mutex};
 
+use rustc_hash::FxHashMap;
 use sear_expr::visit::Rewriter;
-use sear_expr::{ArrayKind, ArrayRef, Expr, ExprKind};
+use sear_expr::{Array, ArrayKind, ArrayRef, Expr, ExprKind, UpdateList};
 
 /// A set of address constraints `β ↦ e`, cheap to clone (copied on first write).
 #[derive(Clone, Debug, Default)]
 pub struct AddressBindings {
     map: Arc<BTreeMap<ArrayRef, Expr>>,
+    /// The concrete value of every base (its binding evaluated transitively), for
+    /// [`AddressBindings::concrete`].
+    values: Arc<FxHashMap<ArrayRef, u64>>,
+    /// Changes when a base is bound anew (a relocation): sets of the same generation give
+    /// every base they both bind the same value.
+    generation: u64,
 }
+
+/// The source of fresh generations.
+static GENERATIONS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
+
+/// Nodes [`AddressBindings::concrete`] visits before giving up.
+const CONCRETE_BUDGET: u32 = 512;
 
 impl AddressBindings {
     /// True when nothing is bound.
@@ -32,12 +45,116 @@ impl AddressBindings {
     pub fn bind(&mut self, array: ArrayRef, value: Expr) {
         debug_assert_eq!(array.kind(), ArrayKind::SymbolicAddress);
         debug_assert_eq!(value.width(), 64);
-        Arc::make_mut(&mut self.map).insert(array, value);
+        let rebinding = self.map.contains_key(&array);
+        Arc::make_mut(&mut self.map).insert(array.clone(), value.clone());
+        if rebinding {
+            self.generation = GENERATIONS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            self.recompute_values();
+        } else if let Some(v) = self.concrete(&value) {
+            Arc::make_mut(&mut self.values).insert(array, v as u64);
+        }
+    }
+
+    /// Evaluates every binding again (after a base was bound anew: its dependents move).
+    fn recompute_values(&mut self) {
+        self.values = Arc::new(FxHashMap::default());
+        loop {
+            let pending: Vec<(ArrayRef, Expr)> = self
+                .map
+                .iter()
+                .filter(|(a, _)| !self.values.contains_key(*a))
+                .map(|(a, e)| (a.clone(), e.clone()))
+                .collect();
+            let mut progress = false;
+            for (a, e) in pending {
+                if let Some(v) = self.concrete(&e) {
+                    Arc::make_mut(&mut self.values).insert(a, v as u64);
+                    progress = true;
+                }
+            }
+            if !progress {
+                return;
+            }
+        }
+    }
+
+    /// The value of `e` when it depends on nothing but bound bases (a pointer with a symbolic
+    /// base, an address computation over such pointers): the cheap check before a query.
+    /// `None` when `e` reads anything else (or is too large to evaluate here).
+    pub fn concrete(&self, e: &Expr) -> Option<u128> {
+        if let Some(c) = e.as_constant() {
+            return Some(c);
+        }
+        if self.values.is_empty() {
+            return None;
+        }
+        let mut budget = CONCRETE_BUDGET;
+        self.eval(e, &mut budget)
+    }
+
+    fn eval(&self, e: &Expr, budget: &mut u32) -> Option<u128> {
+        use sear_expr::fold::{fold_binary, fold_cmp, fold_concat, fold_extract, fold_not};
+        *budget = budget.checked_sub(1)?;
+        let width = e.width();
+        Some(match e.kind() {
+            ExprKind::Constant(v) => *v,
+            ExprKind::Read { updates, index } => {
+                let value = *self.values.get(updates.root())?;
+                let i = index.as_constant()?;
+                if !updates.is_empty() || i >= 8 {
+                    return None;
+                }
+                ((value >> (8 * i)) & 0xff) as u128
+            }
+            ExprKind::Select {
+                cond,
+                then_expr,
+                else_expr,
+            } => {
+                if self.eval(cond, budget)? == 1 {
+                    self.eval(then_expr, budget)?
+                } else {
+                    self.eval(else_expr, budget)?
+                }
+            }
+            ExprKind::Concat { hi, lo } => {
+                fold_concat(self.eval(hi, budget)?, self.eval(lo, budget)?, lo.width())
+            }
+            ExprKind::Extract { expr, offset } => {
+                fold_extract(self.eval(expr, budget)?, *offset, width)
+            }
+            ExprKind::ZExt(x) => self.eval(x, budget)?,
+            ExprKind::SExt(x) => {
+                let v = self.eval(x, budget)?;
+                let w = x.width();
+                if w < 128 && (v >> (w - 1)) & 1 == 1 {
+                    (v | (u128::MAX << w)) & sear_expr::bits::mask(width)
+                } else {
+                    v
+                }
+            }
+            ExprKind::Not(x) => fold_not(self.eval(x, budget)?, width),
+            ExprKind::Binary { op, lhs, rhs } => {
+                fold_binary(*op, width, self.eval(lhs, budget)?, self.eval(rhs, budget)?)
+            }
+            ExprKind::Cmp { op, lhs, rhs } => fold_cmp(
+                *op,
+                lhs.width(),
+                self.eval(lhs, budget)?,
+                self.eval(rhs, budget)?,
+            ) as u128,
+        })
     }
 
     /// True when both sets bind the same bases to the same expressions.
     pub fn same_as(&self, other: &AddressBindings) -> bool {
         Arc::ptr_eq(&self.map, &other.map) || self.map == other.map
+    }
+
+    /// The generation of these bindings: the substitution of an expression is the same in
+    /// every set of the same generation that binds its bases.
+    pub fn generation(&self) -> u64 {
+        self.generation
     }
 
     /// The expression `array` is bound to.
@@ -105,26 +222,86 @@ impl AddressBindings {
                 values.insert(a, v);
             }
         }
-        Rewriter::new(|_original: &Expr, rebuilt: &Expr| {
+        Rewriter::new(|original: &Expr, rebuilt: &Expr| {
             let ExprKind::Read { updates, index } = rebuilt.kind() else {
                 return None;
             };
-            let value = values.get(updates.root())?;
-            let i = index.as_constant()?;
-            // Bases are never written: an update list with writes is not a base's.
-            if !updates.is_empty() || i >= 8 {
+            if let Some(value) = values.get(updates.root()) {
+                let i = index.as_constant()?;
+                // Bases are never written: an update list with writes is not a base's.
+                if !updates.is_empty() || i >= 8 {
+                    return None;
+                }
+                return Some(Expr::extract(value.clone(), 8 * i as u32, 8));
+            }
+            // A memory object's writes of pointers became constant writes: as one constant
+            // array, the reads look as they do in the standard model (where the pointers
+            // were constant bytes from the start) to the array transformations and cores.
+            let ExprKind::Read {
+                updates: before, ..
+            } = original.kind()
+            else {
+                return None;
+            };
+            if before == updates {
                 return None;
             }
-            Some(Expr::extract(value.clone(), 8 * i as u32, 8))
+            let array = materialized(updates)?;
+            Some(Expr::read(&UpdateList::new(array), index.clone()))
         })
         .apply(e)
     }
 }
 
+/// Constant arrays made from constant writes over constant roots, by (root, head of the
+/// writes): the same list always becomes the same array, so substituted queries stay equal
+/// and hit the caches. The list is kept alive with its array, so its head is not reused.
+type Materialized = FxHashMap<(ArrayRef, usize), (UpdateList, ArrayRef)>;
+
+static MATERIALIZED: LazyLock<Mutex<Materialized>> = LazyLock::new(Default::default);
+
+/// Entries of [`MATERIALIZED`] before it is cleared.
+const MATERIALIZED_LIMIT: usize = 1 << 14;
+
+/// The constant array `updates` stands for, when its root is constant and every write has
+/// a constant index and value.
+fn materialized(updates: &UpdateList) -> Option<ArrayRef> {
+    let root = updates.root();
+    let contents = root.contents()?;
+    let head = updates.head()?;
+    let key = (root.clone(), Arc::as_ptr(head) as usize);
+    let mut memo = MATERIALIZED.lock().unwrap_or_else(|e| e.into_inner());
+    if let Some((_, array)) = memo.get(&key) {
+        return Some(array.clone());
+    }
+    let mut bytes = contents.to_vec();
+    let writes: Vec<(u128, u128)> = updates
+        .iter()
+        .map(|w| Some((w.index().as_constant()?, w.value().as_constant()?)))
+        .collect::<Option<_>>()?;
+    // Oldest first, so the newest write of a cell wins.
+    for (i, v) in writes.into_iter().rev() {
+        if let Some(b) = bytes.get_mut(i as usize) {
+            *b = v as u8;
+        }
+    }
+    let array = Array::with_index_width(
+        format!("{}_w{}", root.name(), updates.len()),
+        root.size(),
+        root.index_width(),
+        root.kind(),
+        Some(Arc::from(bytes.into_boxed_slice())),
+    );
+    if memo.len() > MATERIALIZED_LIMIT {
+        memo.clear();
+    }
+    memo.insert(key, (updates.clone(), array.clone()));
+    Some(array)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-    use sear_expr::{Array, UpdateList};
 
     fn base(name: &str) -> (ArrayRef, Expr) {
         let a = Array::new(name, 8, ArrayKind::SymbolicAddress, None);
@@ -142,14 +319,17 @@ mod tests {
         ac.bind(b2, Expr::add(seg_e.clone(), Expr::constant(256, 64)));
         let p = Expr::add(b2_e.clone(), Expr::constant(4, 64));
         assert_eq!(ac.substitute(&p).as_constant(), Some(0x8104));
+        assert_eq!(ac.concrete(&p), Some(0x8104));
         // Relocating the segment changes only its constraint.
         let mut moved = ac.clone();
         moved.bind(base_array(&seg_e), Expr::constant(0x9000, 64));
         assert_eq!(moved.substitute(&p).as_constant(), Some(0x9104));
+        assert_eq!(moved.concrete(&p), Some(0x9104));
         assert_eq!(ac.substitute(&p).as_constant(), Some(0x8104));
         // Expressions without bases are returned as they are.
         let (_, other) = base("unbound");
         assert_eq!(ac.substitute(&other), other);
+        assert_eq!(ac.concrete(&Expr::add(other, b2_e)), None);
     }
 
     fn base_array(e: &Expr) -> ArrayRef {

@@ -99,9 +99,12 @@ impl ArrayOpt {
 }
 
 impl SolverView {
-    /// `cond` with reads of constant and mixed arrays transformed away where possible.
+    /// `cond` with reads of constant and mixed arrays transformed away where possible. With
+    /// address constraints, conditions stay as they are here (they enter the path condition,
+    /// which must not name hidden addresses); queries transform their substituted forms.
     pub(crate) fn opt_condition(&mut self, state: &State, cond: Expr) -> Exec<Expr> {
-        if !self.array_opt.optimizer.enabled() || cond.is_constant() {
+        if !self.array_opt.optimizer.enabled() || cond.is_constant() || !state.addresses.is_empty()
+        {
             return Ok(cond);
         }
         let t = self.array_opt.optimizer.optimize_condition(&cond);
@@ -112,12 +115,28 @@ impl SolverView {
     /// `e` with reads of constant and mixed arrays replaced by if-then-else chains (value
     /// mode only).
     pub(crate) fn opt_value(&mut self, state: &State, e: Expr) -> Exec<Expr> {
-        if !self.array_opt.optimizer.enabled() || e.is_constant() {
+        if !self.array_opt.optimizer.enabled() || e.is_constant() || !state.addresses.is_empty() {
             return Ok(e);
         }
         let t = self.array_opt.optimizer.optimize_value(&e);
         self.validate_transformation(state, &e, &t)?;
         Ok(t)
+    }
+
+    /// [`SolverView::opt_condition`] of an expression without symbolic bases, unvalidated.
+    pub(crate) fn opt_condition_unchecked(&mut self, cond: &Expr) -> Expr {
+        if !self.array_opt.optimizer.enabled() || cond.is_constant() || !cond.is_bool() {
+            return cond.clone();
+        }
+        self.array_opt.optimizer.optimize_condition(cond)
+    }
+
+    /// [`SolverView::opt_value`] of an expression without symbolic bases, unvalidated.
+    pub(crate) fn opt_value_unchecked(&mut self, e: &Expr) -> Expr {
+        if !self.array_opt.optimizer.enabled() || e.is_constant() {
+            return e.clone();
+        }
+        self.array_opt.optimizer.optimize_value(e)
     }
 
     fn validate_transformation(

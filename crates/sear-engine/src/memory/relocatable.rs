@@ -108,6 +108,14 @@ pub struct RelocatableStats {
     pub largest_split_object: u64,
 }
 
+/// A merged segment remembered for `--reuse-segments`.
+#[derive(Clone, Debug)]
+struct Reused {
+    address: u64,
+    segment: SegmentId,
+    root: Option<ArrayRef>,
+}
+
 /// An allocation context: the allocation site and the call sites of the frames above it,
 /// innermost first, as (function, block, instruction).
 type Context = Vec<(u32, u32, usize)>;
@@ -126,8 +134,9 @@ pub struct RelocatableModel {
     contexts: FxHashMap<ObjectId, Context>,
     /// Per resolution site, the contexts of the objects resolved there.
     seen_at: FxHashMap<Site, FxHashSet<Context>>,
-    /// (site, objects) ↦ hidden address and segment id of their merged segment.
-    reuse: FxHashMap<(Site, Vec<ObjectId>), (u64, SegmentId)>,
+    /// (site, objects) ↦ hidden address, segment id and (when it was all concrete) array of
+    /// their merged segment.
+    reuse: FxHashMap<(Site, Vec<ObjectId>), Reused>,
 }
 
 impl RelocatableModel {
@@ -303,13 +312,13 @@ impl RelocatableModel {
         let reused = self
             .config
             .reuse_segments
-            .then(|| self.reuse.get(&key).copied())
+            .then(|| self.reuse.get(&key).cloned())
             .flatten()
-            .filter(|(address, _)| !state.memory.overlaps(*address, total));
-        let (address, segment_id) = match reused {
-            Some(found) => {
+            .filter(|r| !state.memory.overlaps(r.address, total));
+        let (address, segment_id, root) = match reused {
+            Some(r) => {
                 self.stats.segments_reused += 1;
-                found
+                (r.address, r.segment, r.root)
             }
             None => {
                 let request = AllocRequest::new(
@@ -318,11 +327,7 @@ impl RelocatableModel {
                     "segment",
                     super::request::Init::Zero,
                 );
-                let placed = (bump(state, &request), self.fresh_segment_id());
-                if self.config.reuse_segments {
-                    self.reuse.insert(key, placed);
-                }
-                placed
+                (bump(state, &request), self.fresh_segment_id(), None)
             }
         };
         let mut segment = Segment::zeroed(segment_id, total as usize);
@@ -336,6 +341,30 @@ impl RelocatableModel {
                     None => segment.write_byte((at + j) as usize, source.read_byte(k)),
                 }
             }
+        }
+        if self.config.reuse_segments {
+            // The same objects merged here with the same bytes share one array.
+            let root = match (root, segment.concrete_bytes()) {
+                (Some(r), Some(bytes)) if r.contents() == Some(&bytes[..]) => Some(r),
+                (_, Some(bytes)) => Some(Array::new(
+                    format!("seg{}", segment_id.0),
+                    total,
+                    ArrayKind::MemoryObject,
+                    Some(Arc::from(bytes.into_boxed_slice())),
+                )),
+                _ => None,
+            };
+            if let Some(r) = &root {
+                segment.preset_root(r.clone());
+            }
+            self.reuse.insert(
+                key,
+                Reused {
+                    address,
+                    segment: segment_id,
+                    root,
+                },
+            );
         }
         let base = self.fresh_base(state, address);
         state.memory.add_segment(segment);

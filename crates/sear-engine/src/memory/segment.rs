@@ -91,6 +91,9 @@ pub struct Segment {
     /// segment's access type for type-aware array solving (spec 001 §4). Part of the state,
     /// so it is copied on fork.
     min_symbolic_access: u32,
+    /// A root array to use at the first flush if it holds exactly the segment's bytes then
+    /// (segments reused across states share their array, so their queries are equal).
+    preset_root: Option<ArrayRef>,
 }
 
 impl Segment {
@@ -104,7 +107,29 @@ impl Segment {
             updates: None,
             flush_generation: 0,
             min_symbolic_access: 0,
+            preset_root: None,
         }
+    }
+
+    /// Uses `root` as the array of the first flush when it holds exactly this segment's
+    /// bytes then.
+    pub fn preset_root(&mut self, root: ArrayRef) {
+        self.preset_root = Some(root);
+    }
+
+    /// True when no byte is symbolic or known only through the update list.
+    pub fn is_all_concrete(&self) -> bool {
+        (self.fill != Fill::ViaUpdates || self.pages.iter().all(Option::is_some))
+            && self
+                .pages
+                .iter()
+                .flatten()
+                .all(|p| p.meta.iter().all(|m| m & STATE_MASK == CONCRETE))
+    }
+
+    /// The concrete bytes, when every byte is concrete.
+    pub fn concrete_bytes(&self) -> Option<Vec<u8>> {
+        self.is_all_concrete().then(|| self.root_bytes())
     }
 
     /// `size` zero bytes.
@@ -326,14 +351,20 @@ impl Segment {
         let mut updates = match self.updates.take() {
             Some(u) => u,
             None => {
-                let name = format!("{}_{}", name_prefix, self.flush_generation);
-                self.flush_generation += 1;
-                let root = Array::new(
-                    name,
-                    self.size as u64,
-                    ArrayKind::MemoryObject,
-                    Some(Arc::from(self.root_bytes().into_boxed_slice())),
-                );
+                let bytes = self.root_bytes();
+                let root = match self.preset_root.take() {
+                    Some(root) if root.contents() == Some(&bytes[..]) => root,
+                    _ => {
+                        let name = format!("{}_{}", name_prefix, self.flush_generation);
+                        self.flush_generation += 1;
+                        Array::new(
+                            name,
+                            self.size as u64,
+                            ArrayKind::MemoryObject,
+                            Some(Arc::from(bytes.into_boxed_slice())),
+                        )
+                    }
+                };
                 // Concrete bytes are in the root already.
                 for page in self.pages.iter_mut().flatten() {
                     let page = Arc::make_mut(page);
