@@ -178,7 +178,8 @@ impl Executor<'_> {
             if let Lookup::Live(entry) = state.memory.lookup(address) {
                 if entry.object.contains_range(address, len) {
                     let offset = address - entry.object.address;
-                    let v = read_value(module, &entry.contents, offset, ty);
+                    let v =
+                        read_value(module, &entry.contents, offset, ty, self.config.read_policy);
                     if let Some(d) = dest {
                         state.frame_mut().locals[d.0 as usize] = v;
                     }
@@ -236,7 +237,7 @@ impl Executor<'_> {
                     .memory
                     .get_by_base(target.base)
                     .expect("resolved object");
-                read_value(module, &entry.contents, *o, ty)
+                read_value(module, &entry.contents, *o, ty, self.config.read_policy)
             }
             Offset::Symbolic(off) => self.read_symbolic(module, state, target.base, off, ty),
         }
@@ -253,7 +254,8 @@ impl Executor<'_> {
         if let Some(width) = scalar_width(module, ty) {
             let prefix = self.flush_prefix(state, base);
             let contents = state.memory.contents_mut(base);
-            let e = contents.read_symbolic(off, store_bytes(width), &prefix);
+            let e =
+                contents.read_symbolic(off, store_bytes(width), &prefix, self.config.read_policy);
             self.note_access_granularity(state, base);
             return Value::from_expr(Expr::extract(e, 0, width));
         }
@@ -301,14 +303,18 @@ impl Executor<'_> {
                     .memory
                     .get_by_base(target.base)
                     .expect("resolved object");
-                entry.contents.read_byte(*o as usize)
+                entry
+                    .contents
+                    .read_byte(*o as usize, self.config.read_policy)
             }
             Offset::Symbolic(off) => {
                 let prefix = self.flush_prefix(state, target.base);
-                let e = state
-                    .memory
-                    .contents_mut(target.base)
-                    .read_symbolic(off, 1, &prefix);
+                let e = state.memory.contents_mut(target.base).read_symbolic(
+                    off,
+                    1,
+                    &prefix,
+                    self.config.read_policy,
+                );
                 self.note_access_granularity(state, target.base);
                 e
             }
@@ -686,7 +692,9 @@ impl Executor<'_> {
             let b = match entry.contents.concrete_byte(offset as usize) {
                 Some(b) => b,
                 None => {
-                    let e = entry.contents.read_byte(offset as usize);
+                    let e = entry
+                        .contents
+                        .read_byte(offset as usize, self.config.read_policy);
                     self.concretize(state, &Value::from_expr(e), what)? as u8
                 }
             };

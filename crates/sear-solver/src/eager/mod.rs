@@ -167,6 +167,7 @@ impl EagerCore {
             self.stats.bump("cell_assertions", n);
             self.stats.bump("cells_total", r.size());
         }
+        let reads = self.config.reads;
         let mut rewriter = Rewriter::new(|_: &Expr, rebuilt: &Expr| {
             let ExprKind::Read { updates, index } = rebuilt.kind() else {
                 return None;
@@ -177,8 +178,9 @@ impl EagerCore {
             for w in writes.into_iter().rev() {
                 list = list.write(w.index().clone(), w.value().clone());
             }
-            Some(Expr::read(&list, index.clone()))
-        });
+            Some(reads.read(&list, index.clone()))
+        })
+        .with_read_policy(reads);
         for c in &conjuncts {
             rewritten.push(rewriter.apply(c));
         }

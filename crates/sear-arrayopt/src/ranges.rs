@@ -6,8 +6,8 @@
 //! is peeled off only when [`max_value`] proves it cannot wrap (then `lo ≤ 4·x ≤ hi` is
 //! exactly `⌈lo/4⌉ ≤ x ≤ ⌊hi/4⌋`); otherwise the test stays on the byte offset.
 
-use crate::bits::mask;
-use crate::expr::{BinOp, Expr, ExprKind};
+use sear_expr::bits::mask;
+use sear_expr::expr::{BinOp, Expr, ExprKind};
 
 /// Recursion limit of the small analyses below (deeper terms are "unknown").
 const MAX_DEPTH: u32 = 24;

@@ -13,10 +13,11 @@
 
 use std::collections::BTreeMap;
 
-use super::distribute::{distribute, map_leaves, MAX_LEAVES};
-use super::element::{Cells, ElementRead};
-use super::ranges::{congruence, range_test, runs_test};
-use crate::expr::Expr;
+use sear_expr::expr::Expr;
+
+use crate::distribute::{distribute, map_leaves, MAX_LEAVES};
+use crate::element::{Cells, ElementRead};
+use crate::ranges::{congruence, range_test, runs_test};
 
 /// Thresholds of the value-based transformation.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -54,7 +55,7 @@ pub enum ValueKind {
     /// Some elements were symbolic.
     Mixed,
     /// The offset was an if-then-else tree with constant leaves: the read folded at every
-    /// leaf ([`super::distribute`]), whatever the array's contents.
+    /// leaf ([`crate::distribute`]), whatever the array's contents.
     Distributed,
 }
 
