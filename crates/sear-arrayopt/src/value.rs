@@ -13,11 +13,12 @@
 
 use std::collections::BTreeMap;
 
+use sear_expr::congruence::congruence;
 use sear_expr::expr::Expr;
 
 use crate::distribute::{distribute, map_leaves, MAX_LEAVES};
 use crate::element::{Cells, ElementRead};
-use crate::ranges::{congruence, range_test, runs_test};
+use crate::ranges::{range_test, runs_test};
 
 /// Thresholds of the value-based transformation.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -113,7 +114,7 @@ pub fn value_transform(
     } else {
         1u64 << congr.bits
     };
-    let first = congr.rem as u64;
+    let first = congr.rem;
     if first >= n_off {
         return None;
     }

@@ -6,7 +6,7 @@
 use std::sync::Arc;
 
 use sear_arrayopt::distribute::{distribute, MAX_LEAVES};
-use sear_arrayopt::ranges::{congruence, range_test};
+use sear_arrayopt::ranges::range_test;
 use sear_arrayopt::{index_transform, ArrayOptConfig, ArrayOptimizer, CellsCache, OptMode};
 use sear_expr::visit::has_array_term;
 use sear_expr::{Array, ArrayKind, ArrayRef, Assignment, Expr, ExprKind, ReadPolicy, UpdateList};
@@ -556,20 +556,6 @@ fn range_tests_peel_only_what_cannot_wrap() {
             }
         }
     }
-}
-
-#[test]
-fn congruences() {
-    let xa = input("x", 4);
-    let x = var(&xa, 4);
-    let four_x = Expr::mul(c(4, 32), x.clone());
-    assert_eq!((congruence(&four_x).rem, congruence(&four_x).bits), (0, 2));
-    let plus = Expr::add(c(6, 32), four_x.clone());
-    assert_eq!((congruence(&plus).rem, congruence(&plus).bits), (2, 2));
-    let shl = Expr::shl(x.clone(), c(3, 32));
-    assert_eq!(congruence(&shl).bits, 3);
-    assert_eq!(congruence(&x).bits, 0);
-    assert!(congruence(&plus).allows(10) && !congruence(&plus).allows(4));
 }
 
 /// Random tables and predicates: both transformations agree with the original everywhere

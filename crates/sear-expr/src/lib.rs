@@ -10,6 +10,8 @@
 //! * [`smtlib`]: SMT-LIB2 printing and parsing.
 //! * [`reads`]: dynamic constant folding of reads as an explicit [`ReadPolicy`], and its
 //!   counter.
+//! * [`congruence`]: power-of-two congruences of index terms (shared by the array-read
+//!   transformations of `sear-arrayopt` and the solver).
 //!
 //! ```
 //! use sear_expr::{Array, ArrayKind, Assignment, Expr, UpdateList};
@@ -26,6 +28,7 @@
 pub mod array;
 pub mod bits;
 mod build;
+pub mod congruence;
 pub mod eval;
 pub mod expr;
 pub mod fold;

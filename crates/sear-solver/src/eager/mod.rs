@@ -20,13 +20,13 @@
 use std::time::{Duration, Instant};
 
 use rustc_hash::FxHashMap;
+use sear_expr::congruence::Congruences;
 use sear_expr::visit::{for_each_node, Rewriter};
 use sear_expr::{Array, ArrayKind, ArrayRef, Assignment, Expr, ExprKind, UpdateList};
 
 use crate::cegar::axioms::TermPool;
 use crate::config::ArrayConfig;
 use crate::query::SolverError;
-use crate::residue::Residues;
 use crate::sat::{SatQuery, SatResult, SatSolver};
 use crate::stats::LayerStats;
 use crate::z3core::{Z3Core, Z3Mode};
@@ -47,7 +47,7 @@ fn reachable_cells(
     if config.axiom_elim == crate::AxiomElim::None {
         return None;
     }
-    let mut residues = Residues::default();
+    let mut residues = Congruences::default();
     let mut reach = vec![false; root.size() as usize];
     let mut complete = true;
     for_each_node(conjuncts, |e| {
