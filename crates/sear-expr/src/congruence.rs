@@ -141,6 +141,9 @@ impl Congruences {
     /// constant's residue is its value's, whatever its width.
     pub fn residue(&mut self, t: &Expr, m: u64) -> Option<u64> {
         debug_assert!(m.is_power_of_two());
+        if m == 1 {
+            return Some(0);
+        }
         if let Some(c) = t.as_constant() {
             return Some((c % m as u128) as u64);
         }
