@@ -2,8 +2,9 @@
 //! trace-equivalence check, for `sear run`.
 
 use anyhow::{bail, Context, Result};
+use sear_arrayopt::{ArrayOptConfig, OptMode, ValueLimits};
 use sear_engine::EngineConfig;
-use sear_expr::array_opt::{ArrayOptConfig, OptMode, ValueLimits};
+use sear_expr::ReadPolicy;
 
 /// Array transformation options.
 #[derive(Debug, Clone, clap::Args)]
@@ -70,7 +71,7 @@ impl ArrayArgs {
             max_condition_growth: self.array_value_max_growth as usize,
             ..ArrayOptConfig::default()
         };
-        config.read_folding = !self.no_array_folding;
+        config.read_policy = ReadPolicy::from_folding(!self.no_array_folding);
         config.validate_array_opt = self.validate_array_opt;
         config.write_trace_hash = self.write_trace_hash;
         Ok(())

@@ -4,6 +4,7 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use anyhow::{bail, Context, Result};
+use sear_expr::ReadPolicy;
 use sear_solver::{
     ArrayConfig, AxiomElim, CegarSelect, CoreKind, LogScope, QueryLog, SolverConfig,
 };
@@ -127,6 +128,8 @@ impl SolverArgs {
                 .ok()
                 .filter(|d| !d.is_zero())
                 .context("--core-switch-time must be a positive number of seconds")?,
+            // The engine runs its solvers under its own read policy (`--no-array-folding`).
+            reads: ReadPolicy::Fold,
         };
         Ok(SolverConfig {
             core,

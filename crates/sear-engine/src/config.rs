@@ -132,9 +132,12 @@ pub struct EngineConfig {
     /// Show a live progress line on a terminal. [default: true]
     pub progress: bool,
     /// Array-read transformations (`--optimize-array` and its ratios). [default: none]
-    pub array_opt: sear_expr::array_opt::ArrayOptConfig,
-    /// Dynamic constant folding of reads in the expression builder. [default: true]
-    pub read_folding: bool,
+    pub array_opt: sear_arrayopt::ArrayOptConfig,
+    /// How the run builds reads: with dynamic constant folding, or stock reads
+    /// (`--no-array-folding`). It governs the reads of the engine's memory, those the array
+    /// optimiser rebuilds and those the eager core rebuilds (the engine sets it in the
+    /// solver configurations it uses). [default: fold]
+    pub read_policy: sear_expr::ReadPolicy,
     /// Prove every transformed expression equivalent to its original. [default: false]
     pub validate_array_opt: bool,
     /// The memory model. [default: standard]
@@ -171,7 +174,7 @@ impl EngineConfig {
             exit_on_error: false,
             progress: true,
             array_opt: Default::default(),
-            read_folding: true,
+            read_policy: sear_expr::ReadPolicy::Fold,
             validate_array_opt: false,
             write_trace_hash: false,
             use_merge: false,

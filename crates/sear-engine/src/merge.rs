@@ -12,7 +12,7 @@
 use std::rc::Rc;
 use std::sync::Arc;
 
-use sear_expr::Expr;
+use sear_expr::{Expr, ReadPolicy};
 
 use crate::memory::{AddressSpace, Segment, Storage};
 use crate::state::{Frame, State};
@@ -87,7 +87,10 @@ pub fn segments(cond: &Expr, a: &Segment, b: &Segment) -> Option<Segment> {
     }
     let mut merged = a.clone();
     for i in a.differing_bytes(b) {
-        let (x, y) = (a.read_byte(i), b.read_byte(i));
+        let (x, y) = (
+            a.read_byte(i, ReadPolicy::Fold),
+            b.read_byte(i, ReadPolicy::Fold),
+        );
         if x != y {
             merged.write_byte(i, Expr::select(cond.clone(), x, y));
         }
@@ -268,7 +271,7 @@ mod tests {
         let (seg, _) = m.segment_of(entry, 0, 8).unwrap();
         assert_eq!(seg.concrete_byte(2), Some(0));
         assert_eq!(
-            seg.read_byte(3),
+            seg.read_byte(3, ReadPolicy::Fold),
             Expr::select(c, Expr::constant(0, 8), Expr::constant(7, 8))
         );
         // Different objects: no merge.

@@ -44,19 +44,14 @@ impl Expr {
     /// yields its value, a write at a provably different index is skipped, and the walk stops
     /// at the first write that may alias (the read then starts at that write, so skipped
     /// writes never reach the solver). A read of a constant root at a constant in-bounds
-    /// index folds to the byte.
-    ///
-    /// With dynamic constant folding switched off ([`crate::array_opt::folding`]), skipped
-    /// writes stay in the read's update list and constant roots are not folded.
+    /// index folds to the byte (counted by [`crate::reads::folds`]). This is dynamic constant
+    /// folding; [`Expr::read_unfolded`] is the constructor without it (see [`crate::reads`]).
     pub fn read(updates: &UpdateList, index: Expr) -> Expr {
         assert_eq!(
             index.width(),
             updates.root().index_width(),
             "read index width"
         );
-        if !crate::array_opt::folding::read_folding() {
-            return read_unfolded(updates, index);
-        }
         let mut node = updates.head();
         while let Some(write) = node {
             let same = Expr::eq(index.clone(), write.index().clone());
@@ -78,7 +73,7 @@ impl Expr {
         let root = updates.root();
         if let (Some(contents), Some(i)) = (root.contents(), index.as_constant()) {
             if i < contents.len() as u128 {
-                crate::array_opt::folding::count_fold();
+                crate::reads::count_fold();
                 return Expr::constant(contents[i as usize] as u128, 8);
             }
         }
@@ -484,25 +479,26 @@ impl Expr {
         items.into_iter().fold(Expr::false_(), Expr::or)
     }
 
+    /// A byte read of `updates` at `index` as stock KLEE builds it, without dynamic constant
+    /// folding: a provably equal write yields its value and provably different writes are
+    /// skipped while looking for one, but the read keeps the whole update list and a constant
+    /// root is never folded (the `--no-array-folding` ablation; see [`crate::reads`]).
+    pub fn read_unfolded(updates: &UpdateList, index: Expr) -> Expr {
+        assert_eq!(
+            index.width(),
+            updates.root().index_width(),
+            "read index width"
+        );
+        read_unfolded(updates, index)
+    }
+
     /// Reads `bytes` consecutive bytes at `index` as one little-endian value.
     pub fn read_lsb(updates: &UpdateList, index: Expr, bytes: u32) -> Expr {
-        let iw = index.width();
-        let parts: Vec<Expr> = (0..bytes)
-            .rev()
-            .map(|i| {
-                Expr::read(
-                    updates,
-                    Expr::add(Expr::constant(i as u128, iw), index.clone()),
-                )
-            })
-            .collect();
-        Expr::concat_all(&parts)
+        crate::reads::ReadPolicy::Fold.read_lsb(updates, index, bytes)
     }
 }
 
-/// A read as stock KLEE builds it: a provably equal write yields its value, provably
-/// different writes are skipped while looking for one, but the read keeps the whole update
-/// list and a constant root is never folded.
+/// See [`Expr::read_unfolded`].
 fn read_unfolded(updates: &UpdateList, index: Expr) -> Expr {
     for write in updates.iter() {
         let same = Expr::eq(index.clone(), write.index().clone());

@@ -8,7 +8,10 @@
 //! * [`Assignment`] and [`Evaluator`]: evaluation under a model.
 //! * [`visit`]: collecting arrays and reads, substitution and rewriting.
 //! * [`smtlib`]: SMT-LIB2 printing and parsing.
-//! * [`array_opt`]: KLEE-Array's transformations of constant- and mixed-array reads.
+//! * [`reads`]: dynamic constant folding of reads as an explicit [`ReadPolicy`], and its
+//!   counter.
+//! * [`congruence`]: power-of-two congruences of index terms (shared by the array-read
+//!   transformations of `sear-arrayopt` and the solver).
 //!
 //! ```
 //! use sear_expr::{Array, ArrayKind, Assignment, Expr, UpdateList};
@@ -23,13 +26,14 @@
 //! ```
 
 pub mod array;
-pub mod array_opt;
 pub mod bits;
 mod build;
+pub mod congruence;
 pub mod eval;
 pub mod expr;
 pub mod fold;
 pub mod intern;
+pub mod reads;
 pub mod smtlib;
 #[cfg(feature = "testing")]
 pub mod testing;
@@ -38,3 +42,4 @@ pub mod visit;
 pub use array::{Array, ArrayKind, ArrayRef, UpdateList, UpdateNode};
 pub use eval::{Assignment, Evaluator};
 pub use expr::{BinOp, CmpOp, Expr, ExprKind};
+pub use reads::ReadPolicy;

@@ -9,6 +9,7 @@ use rustc_hash::{FxHashMap, FxHashSet};
 
 use crate::array::{ArrayRef, UpdateList};
 use crate::expr::{Expr, ExprKind};
+use crate::reads::ReadPolicy;
 
 /// Visits every distinct node of `roots` (including the expressions inside update lists)
 /// once, in no particular order.
@@ -80,12 +81,28 @@ pub fn has_symbolic_index_read<'a>(roots: impl IntoIterator<Item = &'a Expr>) ->
     found
 }
 
+/// True if any of `roots` needs the solver's array theory: a read at a non-constant index,
+/// a read through writes, or a read of a constant array. (A constant-index read of a
+/// symbolic array without writes is a plain variable.)
+pub fn has_array_term<'a>(roots: impl IntoIterator<Item = &'a Expr>) -> bool {
+    let mut found = false;
+    for_each_node(roots, |n| {
+        if let ExprKind::Read { updates, index } = n.kind() {
+            found |= !index.is_constant() || !updates.is_empty() || updates.root().is_constant();
+        }
+    });
+    found
+}
+
 /// A bottom-up rewriter: `rewrite(original, rebuilt)` is offered every node after its
 /// children were rebuilt and may return a replacement. Nodes are rebuilt through the
-/// simplifying constructors, so constants fold again after a substitution.
+/// simplifying constructors, so constants fold again after a substitution; reads are
+/// rebuilt under the rewriter's [`ReadPolicy`] (folding unless
+/// [`Rewriter::with_read_policy`] says otherwise).
 pub struct Rewriter<F: FnMut(&Expr, &Expr) -> Option<Expr>> {
     rewrite: F,
     memo: FxHashMap<Expr, Expr>,
+    reads: ReadPolicy,
 }
 
 impl<F: FnMut(&Expr, &Expr) -> Option<Expr>> Rewriter<F> {
@@ -94,7 +111,14 @@ impl<F: FnMut(&Expr, &Expr) -> Option<Expr>> Rewriter<F> {
         Rewriter {
             rewrite,
             memo: FxHashMap::default(),
+            reads: ReadPolicy::Fold,
         }
+    }
+
+    /// The rewriter rebuilding reads under `reads`.
+    pub fn with_read_policy(mut self, reads: ReadPolicy) -> Self {
+        self.reads = reads;
+        self
     }
 
     /// Rewrites `expr` bottom-up.
@@ -151,7 +175,7 @@ impl<F: FnMut(&Expr, &Expr) -> Option<Expr>> Rewriter<F> {
             ExprKind::Constant(_) => e.clone(),
             ExprKind::Read { updates, index } => {
                 let updates = self.rebuild_updates(updates);
-                Expr::read(&updates, self.get(index))
+                self.reads.read(&updates, self.get(index))
             }
             ExprKind::Select {
                 cond,
@@ -172,5 +196,12 @@ impl<F: FnMut(&Expr, &Expr) -> Option<Expr>> Rewriter<F> {
 /// Replaces every occurrence of each key of `map` in `expr` by its value, rebuilding (and
 /// re-simplifying) the nodes above.
 pub fn substitute(expr: &Expr, map: &FxHashMap<Expr, Expr>) -> Expr {
-    Rewriter::new(|original: &Expr, _: &Expr| map.get(original).cloned()).apply(expr)
+    substitute_with(expr, map, ReadPolicy::Fold)
+}
+
+/// [`substitute`] rebuilding reads under `reads`.
+pub fn substitute_with(expr: &Expr, map: &FxHashMap<Expr, Expr>, reads: ReadPolicy) -> Expr {
+    Rewriter::new(|original: &Expr, _: &Expr| map.get(original).cloned())
+        .with_read_policy(reads)
+        .apply(expr)
 }

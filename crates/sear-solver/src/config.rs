@@ -3,6 +3,8 @@
 use std::path::PathBuf;
 use std::time::Duration;
 
+use sear_expr::ReadPolicy;
+
 /// Which core decides the queries that pass every layer.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum CoreKind {
@@ -90,6 +92,10 @@ pub struct ArrayConfig {
     pub precheck_max_rows: usize,
     /// The portfolio core's budget for Z3 per query before it asks the eager core.
     pub portfolio_switch: Duration,
+    /// How the eager core rebuilds reads when it moves constant arrays onto their twins:
+    /// the run's read policy (`--no-array-folding`: stock reads, so that the ablation's
+    /// queries keep their unfolded reads). Default: folding.
+    pub reads: ReadPolicy,
 }
 
 impl Default for ArrayConfig {
@@ -102,6 +108,7 @@ impl Default for ArrayConfig {
             precheck_validate: false,
             portfolio_switch: crate::portfolio::DEFAULT_SWITCH_TIME,
             precheck_max_rows: 2_000,
+            reads: ReadPolicy::Fold,
         }
     }
 }

@@ -1,4 +1,4 @@
-//! The engine's side of the array-read transformations (`sear_expr::array_opt`, spec
+//! The engine's side of the array-read transformations (`sear_arrayopt`, spec
 //! `000-klee-array.md`): conditions of branches, switches, assumptions and error checks go
 //! through [`Executor::opt_condition`] (index-based first, then value-based), values about
 //! to be concretised and symbolic addresses through [`Executor::opt_value`] (value-based
@@ -9,9 +9,14 @@
 //! layers), so the check neither pollutes the caches nor shows up in the statistics of the
 //! main chain. A disagreement ends the path with an `exec` error and is counted; an
 //! unknown answer is only counted.
+//!
+//! The run's read policy ([`EngineConfig::read_policy`](crate::config::EngineConfig),
+//! `--no-array-folding`) reaches the optimiser and the solvers from here: the optimiser
+//! rebuilds reads under it, and [`solver_config`] puts it into every solver configuration
+//! the engine uses.
 
-use sear_expr::array_opt::{folding, ArrayOptimizer, OptMode};
-use sear_expr::Expr;
+use sear_arrayopt::{ArrayOptimizer, OptMode};
+use sear_expr::{reads, Expr};
 use sear_solver::{CoreKind, Query, Solver, SolverConfig};
 
 use super::Exec;
@@ -27,6 +32,16 @@ pub(crate) struct Validation {
     pub unknown: u64,
 }
 
+/// `solver` with the run's read policy, for the eager core's rebuilt reads.
+pub(crate) fn solver_config(
+    config: &crate::config::EngineConfig,
+    solver: &SolverConfig,
+) -> SolverConfig {
+    let mut s = solver.clone();
+    s.array.reads = config.read_policy;
+    s
+}
+
 /// The optimiser, its optional validator and the folds counted before the run.
 pub(crate) struct ArrayOpt {
     pub optimizer: ArrayOptimizer,
@@ -36,8 +51,7 @@ pub(crate) struct ArrayOpt {
 }
 
 impl ArrayOpt {
-    /// Sets up the optimiser for a run on the current thread (the read-folding switch is
-    /// per thread).
+    /// Sets up the optimiser for a run; `solver` is the run's solver configuration.
     /// The validator is Z3 without the caching layers, with the main chain's per-query
     /// timeout (a timeout counts as `unknown`), and with constant arrays encoded by
     /// assertions (the eager core): the original side of an equivalence holds the nested
@@ -47,21 +61,23 @@ impl ArrayOpt {
         config: &crate::config::EngineConfig,
         solver: &SolverConfig,
     ) -> Result<Self, sear_solver::SolverError> {
-        folding::set_read_folding(config.read_folding);
         let validator = if config.validate_array_opt && config.array_opt.mode != OptMode::None {
-            Some(Solver::new(&SolverConfig {
-                timeout: solver.timeout,
-                core: CoreKind::Eager,
-                ..SolverConfig::plain()
-            })?)
+            Some(Solver::new(&solver_config(
+                config,
+                &SolverConfig {
+                    timeout: solver.timeout,
+                    core: CoreKind::Eager,
+                    ..SolverConfig::plain()
+                },
+            ))?)
         } else {
             None
         };
         Ok(ArrayOpt {
-            optimizer: ArrayOptimizer::new(config.array_opt),
+            optimizer: ArrayOptimizer::new(config.array_opt).with_read_policy(config.read_policy),
             validator,
             validation: Validation::default(),
-            folds_at_start: folding::folds(),
+            folds_at_start: reads::folds(),
         })
     }
 
@@ -74,8 +90,8 @@ impl ArrayOpt {
         let s = self.optimizer.stats();
         serde_json::json!({
             "mode": config.array_opt.mode.name(),
-            "read_folding": config.read_folding,
-            "folds": folding::folds() - self.folds_at_start,
+            "read_folding": config.read_policy.folds(),
+            "folds": reads::folds() - self.folds_at_start,
             "conditions": s.conditions,
             "index_successes": s.index_successes,
             "index_infeasible": s.index_infeasible,

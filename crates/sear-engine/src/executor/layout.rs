@@ -3,7 +3,7 @@
 use std::rc::Rc;
 
 use sear_expr::bits::mask;
-use sear_expr::Expr;
+use sear_expr::{Expr, ReadPolicy};
 use sear_ir::{FloatKind, Module, TypeId, TypeKind};
 
 use crate::memory::Segment;
@@ -135,8 +135,15 @@ pub fn write_initializer(
     }
 }
 
-/// Reads a value of type `ty` at a constant offset of an object.
-pub fn read_value(module: &Module, contents: &Segment, offset: u64, ty: TypeId) -> Value {
+/// Reads a value of type `ty` at a constant offset of a segment (bytes held by its update
+/// list are read under `reads`).
+pub fn read_value(
+    module: &Module,
+    contents: &Segment,
+    offset: u64,
+    ty: TypeId,
+    reads: ReadPolicy,
+) -> Value {
     if let Some(width) = scalar_width(module, ty) {
         let n = store_bytes(width) as usize;
         if let Some(v) = contents.read_concrete(offset as usize, n) {
@@ -144,7 +151,7 @@ pub fn read_value(module: &Module, contents: &Segment, offset: u64, ty: TypeId) 
         }
         let parts: Vec<Expr> = (0..n)
             .rev()
-            .map(|i| contents.read_byte(offset as usize + i))
+            .map(|i| contents.read_byte(offset as usize + i, reads))
             .collect();
         let e = Expr::concat_all(&parts);
         return Value::from_expr(Expr::extract(e, 0, width));
@@ -152,7 +159,7 @@ pub fn read_value(module: &Module, contents: &Segment, offset: u64, ty: TypeId) 
     let elems = aggregate_elements(module, ty).unwrap_or_default();
     let items: Vec<Value> = elems
         .iter()
-        .map(|(o, t)| read_value(module, contents, offset + o, *t))
+        .map(|(o, t)| read_value(module, contents, offset + o, *t, reads))
         .collect();
     Value::Aggregate(Rc::from(items))
 }

@@ -107,7 +107,7 @@ impl Executor<'_> {
                 if entry.object.contains_range(address, len) {
                     let offset = address - entry.object.address;
                     if let Some((segment, at)) = state.memory.segment_of(entry, offset, len) {
-                        let v = read_value(module, segment, at, ty);
+                        let v = read_value(module, segment, at, ty, self.config.read_policy);
                         if let Some(d) = dest {
                             state.frame_mut().locals[d.0 as usize] = v;
                         }
@@ -172,7 +172,9 @@ impl Executor<'_> {
                     .get_by_base(target.address)
                     .expect("resolved object");
                 match state.memory.segment_of(entry, *o, len) {
-                    Some((segment, at)) => read_value(module, segment, at, ty),
+                    Some((segment, at)) => {
+                        read_value(module, segment, at, ty, self.config.read_policy)
+                    }
                     // Across the chunks of a split object: byte by byte.
                     None => {
                         let bytes: Vec<Expr> = (0..len)
@@ -195,8 +197,9 @@ impl Executor<'_> {
         ty: TypeId,
     ) -> Value {
         if let Some(width) = scalar_width(module, ty) {
+            let reads = self.config.read_policy;
             let e = self.with_symbolic_segment(state, target, off, |segment, off, prefix| {
-                segment.read_symbolic(off, store_bytes(width), prefix)
+                segment.read_symbolic(off, store_bytes(width), prefix, reads)
             });
             return Value::from_expr(Expr::extract(e, 0, width));
         }
@@ -258,11 +261,12 @@ impl Executor<'_> {
                     .memory
                     .segment_of(entry, *o, 1)
                     .expect("a byte is in one chunk");
-                segment.read_byte(at as usize)
+                segment.read_byte(at as usize, self.config.read_policy)
             }
             Offset::Symbolic(off) => {
+                let reads = self.config.read_policy;
                 self.with_symbolic_segment(state, target, off, |segment, off, prefix| {
-                    segment.read_symbolic(off, 1, prefix)
+                    segment.read_symbolic(off, 1, prefix, reads)
                 })
             }
         }

@@ -200,7 +200,7 @@ impl<'o> Executor<'o> {
         observer: &'o mut dyn Observer,
     ) -> Result<Self, EngineError> {
         init::entry_function(&module, &config.entry)?;
-        let solver = Solver::new(solver_config)?;
+        let solver = Solver::new(&arrayopt::solver_config(&config, solver_config))?;
         let output = OutputWriter::create(&config.output_dir)?;
         let handlers = special::resolve_handlers(&module);
         let rng = fastrand::Rng::with_seed(config.seed);

@@ -30,7 +30,7 @@
 use std::sync::Arc;
 
 use rustc_hash::{FxHashMap, FxHashSet};
-use sear_expr::{Array, ArrayKind, ArrayRef, Expr, UpdateList};
+use sear_expr::{Array, ArrayKind, ArrayRef, Expr, ReadPolicy, UpdateList};
 use serde::Serialize;
 
 use super::model::{
@@ -338,7 +338,9 @@ impl RelocatableModel {
                 let k = k as usize;
                 match source.concrete_byte(k) {
                     Some(b) => segment.write_concrete_byte((at + j) as usize, b),
-                    None => segment.write_byte((at + j) as usize, source.read_byte(k)),
+                    None => {
+                        segment.write_byte((at + j) as usize, source.read_byte(k, ReadPolicy::Fold))
+                    }
                 }
             }
         }
@@ -446,7 +448,7 @@ impl RelocatableModel {
                 let k = k as usize;
                 match source.concrete_byte(k) {
                     Some(b) => segment.write_concrete_byte(j as usize, b),
-                    None => segment.write_byte(j as usize, source.read_byte(k)),
+                    None => segment.write_byte(j as usize, source.read_byte(k, ReadPolicy::Fold)),
                 }
             }
             chunks.push((

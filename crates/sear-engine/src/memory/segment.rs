@@ -19,7 +19,7 @@
 
 use std::sync::Arc;
 
-use sear_expr::{Array, ArrayKind, ArrayRef, Expr, UpdateList};
+use sear_expr::{Array, ArrayKind, ArrayRef, Expr, ReadPolicy, UpdateList};
 
 /// Identifies a segment within a run (the object id of the object it was created for, in
 /// the standard model).
@@ -182,8 +182,9 @@ impl Segment {
         (offset >> PAGE_BITS, offset & (PAGE_SIZE - 1))
     }
 
-    /// The byte at `offset` as an expression (8 bits).
-    pub fn read_byte(&self, offset: usize) -> Expr {
+    /// The byte at `offset` as an expression (8 bits); a byte held by the update list is
+    /// read under `reads`.
+    pub fn read_byte(&self, offset: usize, reads: ReadPolicy) -> Expr {
         let (p, i) = Self::split(offset);
         let state = match &self.pages[p] {
             Some(page) => page.meta[i] & STATE_MASK,
@@ -199,7 +200,7 @@ impl Segment {
                 .and_then(|pg| pg.symbolic.as_ref())
                 .and_then(|s| s[i].clone())
                 .expect("symbolic byte"),
-            _ => Expr::read(
+            _ => reads.read(
                 self.updates.as_ref().expect("flushed segment"),
                 Expr::constant(offset as u128, 32),
             ),
@@ -436,11 +437,17 @@ impl Segment {
     }
 
     /// Reads `len` bytes at a symbolic offset (32-bit, already known in bounds) as one
-    /// little-endian value.
-    pub fn read_symbolic(&mut self, offset: &Expr, len: u32, name_prefix: &str) -> Expr {
+    /// little-endian value, each byte read under `reads`.
+    pub fn read_symbolic(
+        &mut self,
+        offset: &Expr,
+        len: u32,
+        name_prefix: &str,
+        reads: ReadPolicy,
+    ) -> Expr {
         self.note_symbolic_access(len);
         let updates = self.flush(name_prefix);
-        Expr::read_lsb(&updates, offset.clone(), len)
+        reads.read_lsb(&updates, offset.clone(), len)
     }
 
     /// Writes bytes at a symbolic offset (32-bit): each `(delta, byte)` goes to
@@ -507,13 +514,13 @@ mod tests {
         c.write_concrete(0, 4, 7);
         assert_eq!(c.access_granularity(), None);
         // int a[8] accessed via a[k]: 4.
-        c.read_symbolic(&off(), 4, "a");
+        c.read_symbolic(&off(), 4, "a", ReadPolicy::Fold);
         let (root, w) = c.access_granularity().unwrap();
         assert_eq!(w, 4);
         // A fork copies the contents: the two paths evolve independently.
         let mut other = c.clone();
         // short view on one path: 2; a char access: 1.
-        other.read_symbolic(&off(), 2, "a");
+        other.read_symbolic(&off(), 2, "a", ReadPolicy::Fold);
         assert_eq!(other.access_granularity().unwrap().1, 2);
         other.write_symbolic(&off(), &[(0, Expr::constant(1, 8))], "a");
         assert_eq!(other.access_granularity().unwrap().1, 1);

@@ -20,12 +20,13 @@
 //! large arrays cost nothing until axioms are actually added.
 
 use rustc_hash::FxHashSet;
+use sear_expr::congruence::Congruences;
 use sear_expr::{ArrayRef, Expr};
 
 use super::abstraction::ReadTerm;
 use crate::config::ArrayConfig;
 use crate::intervals::IndexIntervals;
-use crate::residue::{access_size, Residues};
+use crate::residue::access_size;
 
 /// One axiom of the family.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -110,7 +111,7 @@ impl TermPool {
         granularity: &std::collections::BTreeMap<ArrayRef, u32>,
         intervals: Option<&IndexIntervals>,
         config: &ArrayConfig,
-        residues: &mut Residues,
+        residues: &mut Congruences,
     ) -> TermPool {
         let elim = config.axiom_elim;
         let n = root.size() as u128;
@@ -125,7 +126,7 @@ impl TermPool {
         } else {
             1
         };
-        let type_residue = residues.of(index, m).map(|r| (r, m));
+        let type_residue = residues.residue(index, m).map(|r| (r, m));
         let (step, residue) = type_residue.map(|(r, m)| (m, r)).unwrap_or((1, 0));
         let lo = interval.0;
         let hi = interval.1.min(n.saturating_sub(1));
@@ -169,7 +170,7 @@ impl Pool {
         intervals: Option<&IndexIntervals>,
         config: &ArrayConfig,
     ) -> Pool {
-        let mut residues = Residues::default();
+        let mut residues = Congruences::default();
         let mut pools = Vec::with_capacity(terms.len());
         let mut counts = PoolCounts::default();
         for t in terms {

@@ -20,13 +20,13 @@
 use std::time::{Duration, Instant};
 
 use rustc_hash::FxHashMap;
+use sear_expr::congruence::Congruences;
 use sear_expr::visit::{for_each_node, Rewriter};
 use sear_expr::{Array, ArrayKind, ArrayRef, Assignment, Expr, ExprKind, UpdateList};
 
 use crate::cegar::axioms::TermPool;
 use crate::config::ArrayConfig;
 use crate::query::SolverError;
-use crate::residue::Residues;
 use crate::sat::{SatQuery, SatResult, SatSolver};
 use crate::stats::LayerStats;
 use crate::z3core::{Z3Core, Z3Mode};
@@ -47,7 +47,7 @@ fn reachable_cells(
     if config.axiom_elim == crate::AxiomElim::None {
         return None;
     }
-    let mut residues = Residues::default();
+    let mut residues = Congruences::default();
     let mut reach = vec![false; root.size() as usize];
     let mut complete = true;
     for_each_node(conjuncts, |e| {
@@ -167,6 +167,7 @@ impl EagerCore {
             self.stats.bump("cell_assertions", n);
             self.stats.bump("cells_total", r.size());
         }
+        let reads = self.config.reads;
         let mut rewriter = Rewriter::new(|_: &Expr, rebuilt: &Expr| {
             let ExprKind::Read { updates, index } = rebuilt.kind() else {
                 return None;
@@ -177,8 +178,9 @@ impl EagerCore {
             for w in writes.into_iter().rev() {
                 list = list.write(w.index().clone(), w.value().clone());
             }
-            Some(Expr::read(&list, index.clone()))
-        });
+            Some(reads.read(&list, index.clone()))
+        })
+        .with_read_policy(reads);
         for c in &conjuncts {
             rewritten.push(rewriter.apply(c));
         }

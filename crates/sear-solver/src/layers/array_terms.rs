@@ -6,7 +6,7 @@
 
 use std::time::Duration;
 
-use sear_expr::array_opt::has_array_term;
+use sear_expr::visit::has_array_term;
 
 use crate::query::SolverError;
 use crate::sat::{SatQuery, SatResult, SatSolver};

@@ -15,13 +15,14 @@ use std::collections::BTreeMap;
 
 use num_bigint::BigInt;
 use num_traits::ToPrimitive;
+use sear_expr::congruence::Congruences;
 use sear_expr::visit::for_each_node;
 use sear_expr::{ArrayRef, BinOp, Expr, ExprKind, UpdateList};
 
 use super::linearize::Linearizer;
 use crate::ilp::{Bounds, IlpSolver, Propagation};
 use crate::intervals::IndexIntervals;
-use crate::residue::{access_size, Residues};
+use crate::residue::access_size;
 
 /// Rounds of bound propagation after each linearisation step.
 const PROPAGATION_ROUNDS: usize = 24;
@@ -102,7 +103,7 @@ pub fn precheck(
         return Outcome::Unsat;
     }
     let mut intervals = IndexIntervals::default();
-    let mut residues = Residues::default();
+    let mut residues = Congruences::default();
     for read in &reads {
         let ExprKind::Read { updates, index } = read.kind() else {
             unreachable!("collected reads");
@@ -113,7 +114,7 @@ pub fn precheck(
         };
         intervals.insert(index.clone(), lo, hi);
         let m = access_size(granularity, updates.root());
-        let residue = residues.of(index, m);
+        let residue = residues.residue(index, m);
         match value_interval(&mut lin, updates, lo, hi, m, residue) {
             Some((vlo, vhi)) => lin.set_read(read, vlo, vhi),
             None => return Outcome::Unsat,

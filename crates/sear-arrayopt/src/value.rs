@@ -13,10 +13,12 @@
 
 use std::collections::BTreeMap;
 
-use super::distribute::{distribute, map_leaves, MAX_LEAVES};
-use super::element::{Cells, ElementRead};
-use super::ranges::{congruence, range_test, runs_test};
-use crate::expr::Expr;
+use sear_expr::congruence::congruence;
+use sear_expr::expr::Expr;
+
+use crate::distribute::{distribute, map_leaves, MAX_LEAVES};
+use crate::element::{Cells, ElementRead};
+use crate::ranges::{range_test, runs_test};
 
 /// Thresholds of the value-based transformation.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -54,7 +56,7 @@ pub enum ValueKind {
     /// Some elements were symbolic.
     Mixed,
     /// The offset was an if-then-else tree with constant leaves: the read folded at every
-    /// leaf ([`super::distribute`]), whatever the array's contents.
+    /// leaf ([`crate::distribute`]), whatever the array's contents.
     Distributed,
 }
 
@@ -112,7 +114,7 @@ pub fn value_transform(
     } else {
         1u64 << congr.bits
     };
-    let first = congr.rem as u64;
+    let first = congr.rem;
     if first >= n_off {
         return None;
     }

@@ -2,7 +2,7 @@
 //! list (spec §3.0).
 //!
 //! Arrays hold bytes; a `w`-byte load at byte offset `b` is built by
-//! [`Expr::read_lsb`](crate::Expr::read_lsb) as the right-associated chain
+//! [`Expr::read_lsb`](sear_expr::Expr::read_lsb) as the right-associated chain
 //! `Concat(Read(ul, b+w-1), …, Read(ul, b))`. [`match_element`] recognises such chains (and
 //! single byte reads) as one [`ElementRead`]; [`Cells`] is the content of an update list as
 //! seen through its writes, when every write has a constant index.
@@ -10,9 +10,8 @@
 use std::sync::Arc;
 
 use rustc_hash::FxHashMap;
-
-use crate::array::{ArrayRef, UpdateList};
-use crate::expr::{Expr, ExprKind};
+use sear_expr::array::{ArrayRef, UpdateList};
+use sear_expr::expr::{Expr, ExprKind};
 
 /// The widest element handled, in bytes (values must fit in 128 bits).
 pub const MAX_ELEMENT_BYTES: u32 = 16;
@@ -186,6 +185,7 @@ impl Cells {
         if let Some(e) = self.written.get(&j) {
             return e.clone();
         }
+        // A root without contents and no writes: every read policy builds the same read.
         let index = Expr::constant(j as u128, self.root.index_width());
         Expr::read(&UpdateList::new(self.root.clone()), index)
     }

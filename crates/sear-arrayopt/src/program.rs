@@ -11,11 +11,11 @@
 use std::sync::Arc;
 
 use rustc_hash::FxHashMap;
+use sear_expr::bits::{mask, sext};
+use sear_expr::expr::{BinOp, CmpOp, Expr, ExprKind};
+use sear_expr::fold::{fold_binary, fold_cmp, fold_concat, fold_extract, fold_not};
 
-use super::element::{Cells, CellsCache};
-use crate::bits::{mask, sext};
-use crate::expr::{BinOp, CmpOp, Expr, ExprKind};
-use crate::fold::{fold_binary, fold_cmp, fold_concat, fold_extract, fold_not};
+use crate::element::{Cells, CellsCache};
 
 /// Programs longer than this are not compiled (the condition is left alone).
 const MAX_OPS: usize = 200_000;
@@ -301,7 +301,7 @@ impl Inversion {
                     )),
                     Some(c)
                         if c != 0
-                            && super::ranges::max_value(rhs)
+                            && crate::ranges::max_value(rhs)
                                 .checked_mul(c)
                                 .is_some_and(|m| m <= mask(w)) =>
                     {

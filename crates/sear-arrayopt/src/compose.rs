@@ -16,12 +16,13 @@
 
 use std::collections::BTreeMap;
 
-use super::element::CellsCache;
-use super::program::{EvalError, Program};
-use super::ranges::{runs_test, Membership, RunBuilder};
-use super::value::ValueLimits;
-use crate::expr::{Expr, ExprKind};
-use crate::visit::for_each_node;
+use sear_expr::expr::{Expr, ExprKind};
+use sear_expr::visit::for_each_node;
+
+use crate::element::CellsCache;
+use crate::program::{EvalError, Program};
+use crate::ranges::{runs_test, Membership, RunBuilder};
+use crate::value::ValueLimits;
 
 /// The symbolic bytes `e` depends on (constant-index reads of symbolic array cells), at
 /// most `max`; `None` when there are more, or a read whose cells are unknown.
@@ -54,7 +55,7 @@ pub(super) fn symbolic_bytes(e: &Expr, cells: &mut CellsCache, max: usize) -> Op
 /// Evaluations allowed for one read (values of the bytes × operations).
 const MAX_WORK: u64 = 20_000_000;
 
-/// Distinct rows allowed in a two-byte form (here and in [`super::tabulate`]).
+/// Distinct rows allowed in a two-byte form (here and in [`crate::tabulate`]).
 pub(super) const MAX_ROWS: usize = 64;
 
 /// `e` evaluated at every value of the one or two input bytes it depends on (the first

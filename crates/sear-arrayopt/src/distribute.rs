@@ -10,9 +10,8 @@
 //! element: a read at a constant offset is just constant folding.
 
 use rustc_hash::{FxHashMap, FxHashSet};
-
-use crate::expr::{Expr, ExprKind};
-use crate::fold::{fold_binary, fold_cmp, fold_concat, fold_extract, fold_not};
+use sear_expr::expr::{Expr, ExprKind};
+use sear_expr::fold::{fold_binary, fold_cmp, fold_concat, fold_extract, fold_not};
 
 /// The most leaves a distributed tree may have.
 pub const MAX_LEAVES: usize = 1024;
@@ -132,7 +131,7 @@ fn tree(e: &Expr, max: usize, memo: &mut FxHashMap<Expr, (Expr, usize)>) -> Opti
         ExprKind::ZExt(x) => unary(x, w, max, memo, &|c| c)?,
         ExprKind::SExt(x) => {
             let from = x.width();
-            unary(x, w, max, memo, &|c| crate::bits::sext(c, from, w))?
+            unary(x, w, max, memo, &|c| sear_expr::bits::sext(c, from, w))?
         }
         ExprKind::Not(x) => unary(x, w, max, memo, &|c| fold_not(c, w))?,
         ExprKind::Extract { expr, offset } => {

@@ -7,10 +7,11 @@
 //! `w` the furthest byte read plus one. Because every read is in bounds under the path
 //! condition, so is the whole element: `b ≤ size - w`.
 
-use super::element::ElementRead;
-use super::scan::element_reads;
-use crate::array::UpdateList;
-use crate::expr::{BinOp, Expr, ExprKind};
+use sear_expr::array::UpdateList;
+use sear_expr::expr::{BinOp, Expr, ExprKind};
+
+use crate::element::ElementRead;
+use crate::scan::element_reads;
 
 /// Constant offsets beyond this are not split off a base.
 const MAX_DELTA: u128 = 1 << 20;

@@ -1,11 +1,12 @@
 //! Array-read transformations of KLEE-Array ("Accelerating Array Constraints in Symbolic
 //! Execution", ISSTA'17; spec `000-klee-array.md`): reads from constant and mixed arrays at
 //! symbolic offsets are replaced by equivalent bit-vector formulas before they reach the
-//! solver. Pure expression rewriting: no solver is involved.
+//! solver. Pure expression rewriting over `sear-expr`: no solver is involved.
 //!
-//! * **Dynamic constant folding** lives in the read constructor
-//!   ([`Expr::read`](crate::Expr::read)); [`folding`] switches it off for the ablation and
-//!   counts its folds.
+//! * **Dynamic constant folding** lives in the read constructor of `sear-expr`
+//!   ([`Expr::read`]); the ablation without it is the explicit policy
+//!   [`ReadPolicy::Unfolded`] ([`sear_expr::reads`]), which the optimiser also follows for
+//!   the reads it rebuilds ([`ArrayOptimizer::with_read_policy`]).
 //! * **Index-based** ([`index_transform`]): a branch condition that depends on symbolic data
 //!   only through the offset of a constant-array read becomes a disjunction of offset
 //!   ranges, found by evaluating the condition at every offset.
@@ -27,7 +28,7 @@
 //!
 //! ```
 //! use std::sync::Arc;
-//! use sear_expr::array_opt::{ArrayOptConfig, ArrayOptimizer, OptMode};
+//! use sear_arrayopt::{ArrayOptConfig, ArrayOptimizer, OptMode};
 //! use sear_expr::{Array, ArrayKind, Expr, UpdateList};
 //!
 //! let table = Array::new("A", 7, ArrayKind::MemoryObject, Some(Arc::from(&[0u8, 0, 3, 3, 0, 0, 4][..])));
@@ -48,7 +49,6 @@
 mod compose;
 pub mod distribute;
 pub mod element;
-pub mod folding;
 mod group;
 mod index;
 mod program;
@@ -60,16 +60,16 @@ mod value;
 use std::time::{Duration, Instant};
 
 use rustc_hash::{FxHashMap, FxHashSet};
+use sear_expr::expr::Expr;
+use sear_expr::visit;
+use sear_expr::ReadPolicy;
 
 pub use element::{match_element, Cells, CellsCache, ElementRead};
 pub use group::{grouped_reads, Group, Member};
 pub use index::{index_transform, IndexResult};
-pub use scan::{element_reads, has_array_term, has_select, has_symbolic_index_read};
+pub use scan::{element_reads, has_select, has_symbolic_index_read};
 pub use tabulate::tabulate_condition;
 pub use value::{value_transform, ValueKind, ValueLimits};
-
-use crate::expr::Expr;
-use crate::visit;
 
 /// Which transformations run (`--optimize-array`).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -192,10 +192,11 @@ pub struct ArrayOptimizer {
     optimized: FxHashMap<Expr, Expr>,
     unoptimizable: FxHashSet<Expr>,
     values: FxHashMap<Expr, Expr>,
+    reads: ReadPolicy,
 }
 
 impl ArrayOptimizer {
-    /// An optimiser with empty caches.
+    /// An optimiser with empty caches, rebuilding reads with dynamic constant folding.
     pub fn new(config: ArrayOptConfig) -> Self {
         ArrayOptimizer {
             config,
@@ -204,7 +205,16 @@ impl ArrayOptimizer {
             optimized: FxHashMap::default(),
             unoptimizable: FxHashSet::default(),
             values: FxHashMap::default(),
+            reads: ReadPolicy::Fold,
         }
+    }
+
+    /// The optimiser building the reads of its rewrites (a read whose offset a rewrite
+    /// changed, a whole element read) under `reads`: the run's policy, so that
+    /// `--no-array-folding` holds inside the transformed expressions too.
+    pub fn with_read_policy(mut self, reads: ReadPolicy) -> Self {
+        self.reads = reads;
+        self
     }
 
     /// The configuration.
@@ -336,13 +346,13 @@ impl ArrayOptimizer {
     fn rewrite_reads(&mut self, e: &Expr) -> Option<Expr> {
         let composed = self.compose_pass(e);
         let e1 = match &composed {
-            Some(map) => visit::substitute(e, map),
+            Some(map) => visit::substitute_with(e, map, self.reads),
             None => e.clone(),
         };
         let ranged = self.range_pass(&e1);
         match (composed, ranged) {
             (None, None) => None,
-            (_, Some(map)) => Some(visit::substitute(&e1, &map)),
+            (_, Some(map)) => Some(visit::substitute_with(&e1, &map, self.reads)),
             (Some(_), None) => Some(e1),
         }
     }
@@ -360,7 +370,7 @@ impl ArrayOptimizer {
             {
                 continue;
             }
-            let whole = Expr::read_lsb(&er.updates, er.base.clone(), er.bytes);
+            let whole = self.reads.read_lsb(&er.updates, er.base.clone(), er.bytes);
             let limits = self.config.limits;
             let Some(t) = compose::compose_over_byte(&whole, &mut self.cells, &limits) else {
                 continue;
@@ -392,7 +402,7 @@ impl ArrayOptimizer {
                 for m in &g.members {
                     let er = match_element(&m.node).expect("a member is an element read");
                     let er = ElementRead {
-                        base: visit::substitute(&er.base, &map),
+                        base: visit::substitute_with(&er.base, &map, self.reads),
                         ..er
                     };
                     if let Some(t) = self.value_element(&er, &contents) {
@@ -403,7 +413,7 @@ impl ArrayOptimizer {
             }
             // The offset with the inner reads already rewritten.
             let er = ElementRead {
-                base: visit::substitute(&g.element.base, &map),
+                base: visit::substitute_with(&g.element.base, &map, self.reads),
                 ..g.element.clone()
             };
             let Some(t) = self.value_element(&er, &contents) else {

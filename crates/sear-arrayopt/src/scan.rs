@@ -1,10 +1,10 @@
-//! Finding the element reads of an expression, and recognising array terms.
+//! Finding the element reads of an expression.
 
 use rustc_hash::FxHashSet;
+use sear_expr::expr::{Expr, ExprKind};
+use sear_expr::visit::for_each_node;
 
-use super::element::{match_element, ElementRead};
-use crate::expr::{Expr, ExprKind};
-use crate::visit::for_each_node;
+use crate::element::{match_element, ElementRead};
 
 /// The maximal element reads with a non-constant offset in `root`, in a deterministic
 /// order (parents before the reads inside their offsets). A byte read that is part of a
@@ -40,19 +40,6 @@ pub fn has_symbolic_index_read(e: &Expr) -> bool {
     for_each_node(std::iter::once(e), |n| {
         if let ExprKind::Read { index, .. } = n.kind() {
             found |= !index.is_constant();
-        }
-    });
-    found
-}
-
-/// True if any of `roots` needs the solver's array theory: a read at a non-constant index,
-/// a read through writes, or a read of a constant array. (A constant-index read of a
-/// symbolic array without writes is a plain variable.)
-pub fn has_array_term<'a>(roots: impl IntoIterator<Item = &'a Expr>) -> bool {
-    let mut found = false;
-    for_each_node(roots, |n| {
-        if let ExprKind::Read { updates, index } = n.kind() {
-            found |= !index.is_constant() || !updates.is_empty() || updates.root().is_constant();
         }
     });
     found

@@ -15,12 +15,14 @@
 //! array (excluded by the path condition, which bounds every symbolic-offset access) are
 //! don't-cares.
 
-use super::element::{CellsCache, ElementRead};
-use super::group::grouped_reads;
-use super::program::{EvalError, Inversion, Program};
-use super::ranges::{congruence, range_test, runs_test, Membership, RunBuilder};
-use super::scan::has_symbolic_index_read;
-use crate::expr::Expr;
+use sear_expr::congruence::congruence;
+use sear_expr::expr::Expr;
+
+use crate::element::{CellsCache, ElementRead};
+use crate::group::grouped_reads;
+use crate::program::{EvalError, Inversion, Program};
+use crate::ranges::{range_test, runs_test, Membership, RunBuilder};
+use crate::scan::has_symbolic_index_read;
 
 /// Total evaluation work (offsets × operations) allowed for one condition.
 const MAX_WORK: u64 = 50_000_000;
@@ -84,7 +86,7 @@ fn transform_over(cond: &Expr, er: &ElementRead, cells: &mut CellsCache) -> Opti
     } else {
         1u64 << congr.bits
     };
-    let first = congr.rem as u64;
+    let first = congr.rem;
     let reachable = if first >= n_off {
         0
     } else {

@@ -5,94 +5,15 @@
 //! sound when the index arithmetic wraps. A multiplier, zero extension or constant addend
 //! is peeled off only when [`max_value`] proves it cannot wrap (then `lo ≤ 4·x ≤ hi` is
 //! exactly `⌈lo/4⌉ ≤ x ≤ ⌊hi/4⌋`); otherwise the test stays on the byte offset.
+//!
+//! Which offsets an index's power-of-two congruence excludes is
+//! [`sear_expr::congruence`], the analysis the solver uses too.
 
-use crate::bits::mask;
-use crate::expr::{BinOp, Expr, ExprKind};
+use sear_expr::bits::mask;
+use sear_expr::expr::{BinOp, Expr, ExprKind};
 
-/// Recursion limit of the small analyses below (deeper terms are "unknown").
+/// Recursion limit of the small analysis below (deeper terms are "unknown").
 const MAX_DEPTH: u32 = 24;
-
-/// `e ≡ rem (mod 2^bits)` for every value of `e`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Congruence {
-    /// The remainder (less than `2^bits`).
-    pub rem: u128,
-    /// The modulus exponent (0: nothing known).
-    pub bits: u32,
-}
-
-impl Congruence {
-    const UNKNOWN: Congruence = Congruence { rem: 0, bits: 0 };
-
-    fn new(rem: u128, bits: u32) -> Self {
-        let bits = bits.min(64);
-        let rem = if bits == 0 { 0 } else { rem & mask(bits) };
-        Congruence { rem, bits }
-    }
-
-    /// True if offset `o` satisfies the congruence.
-    pub fn allows(&self, o: u64) -> bool {
-        self.bits == 0 || (o as u128) & mask(self.bits) == self.rem
-    }
-}
-
-/// A power-of-two congruence of `e` (moduli other than powers of two do not survive
-/// wrap-around, so only those are tracked).
-pub fn congruence(e: &Expr) -> Congruence {
-    congruence_at(e, 0)
-}
-
-fn congruence_at(e: &Expr, depth: u32) -> Congruence {
-    if depth > MAX_DEPTH {
-        return Congruence::UNKNOWN;
-    }
-    let w = e.width();
-    let sub = |x: &Expr| congruence_at(x, depth + 1);
-    match e.kind() {
-        ExprKind::Constant(v) => Congruence::new(*v, w),
-        ExprKind::ZExt(x) | ExprKind::SExt(x) => sub(x),
-        ExprKind::Extract { expr, offset: 0 } => {
-            let c = sub(expr);
-            Congruence::new(c.rem, c.bits.min(w))
-        }
-        ExprKind::Concat { lo, .. } => sub(lo),
-        ExprKind::Binary { op, lhs, rhs } => match op {
-            BinOp::Add | BinOp::Sub => {
-                let (a, b) = (sub(lhs), sub(rhs));
-                let bits = a.bits.min(b.bits).min(w);
-                let rem = if *op == BinOp::Add {
-                    a.rem.wrapping_add(b.rem)
-                } else {
-                    a.rem.wrapping_sub(b.rem)
-                };
-                Congruence::new(rem, bits)
-            }
-            BinOp::Mul => match lhs.as_constant() {
-                Some(c) if c != 0 => {
-                    let x = sub(rhs);
-                    let t = c.trailing_zeros();
-                    Congruence::new(c.wrapping_mul(x.rem), (x.bits + t).min(w))
-                }
-                _ => Congruence::UNKNOWN,
-            },
-            BinOp::Shl => match rhs.as_constant() {
-                Some(k) if k < w as u128 => {
-                    let x = sub(lhs);
-                    let rem = if k >= 64 { 0 } else { x.rem << k };
-                    Congruence::new(rem, (x.bits + k as u32).min(w))
-                }
-                _ => Congruence::UNKNOWN,
-            },
-            BinOp::And => match lhs.as_constant() {
-                // Low zero bits of the mask are zero in the result.
-                Some(c) => Congruence::new(0, c.trailing_zeros().min(w)),
-                None => Congruence::UNKNOWN,
-            },
-            _ => Congruence::UNKNOWN,
-        },
-        _ => Congruence::UNKNOWN,
-    }
-}
 
 /// An upper bound of the unsigned value of `e`.
 pub fn max_value(e: &Expr) -> u128 {

@@ -13,20 +13,21 @@
 //! complement of the runs where it fails, when that has fewer runs). With two bytes `a` and
 //! `b`, the values of `a` are grouped by their row (the set of `b` values that satisfy the
 //! condition): one conjunct `a ∈ runs ∧ b ∈ row` per distinct row, at most 64.
-//! Values at which a nested read leaves its array are don't-cares, as in [`super::index`]
+//! Values at which a nested read leaves its array are don't-cares, as in [`crate::index`]
 //! (the path condition bounds every symbolic-offset access).
 
-use super::compose::{distinct_rows, evaluate_over_bytes};
-use super::element::CellsCache;
-use super::ranges::{runs_test, Membership, RunBuilder};
-use crate::expr::Expr;
+use sear_expr::expr::Expr;
+
+use crate::compose::{distinct_rows, evaluate_over_bytes};
+use crate::element::CellsCache;
+use crate::ranges::{runs_test, Membership, RunBuilder};
 
 /// Evaluation work (byte values × operations) allowed for one condition.
 const MAX_WORK: u64 = 60_000_000;
 
 /// `cond` as range tests over the one or two input bytes it depends on; `None` when it
 /// depends on more (or on a symbolic byte it cannot evaluate), or on none. At most
-/// [`super::compose::MAX_ROWS`] distinct rows in the two-byte form.
+/// [`crate::compose::MAX_ROWS`] distinct rows in the two-byte form.
 pub fn tabulate_condition(cond: &Expr, cells: &mut CellsCache) -> Option<Expr> {
     if cond.width() != 1 || cond.is_constant() {
         return None;
