@@ -18,6 +18,8 @@ pub enum CoreKind {
     Portfolio,
     /// Z3 and the eager core racing in two threads: see [`crate::parallel`].
     Parallel,
+    /// Bitwuzla with native arrays and constant arrays: see [`crate::bitwuzla`].
+    Bitwuzla,
 }
 
 impl CoreKind {
@@ -29,6 +31,7 @@ impl CoreKind {
             CoreKind::Cegar => "cegar",
             CoreKind::Portfolio => "portfolio",
             CoreKind::Parallel => "parallel",
+            CoreKind::Bitwuzla => "bitwuzla",
         }
     }
 }

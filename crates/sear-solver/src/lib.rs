@@ -48,6 +48,7 @@
 //! | raw Z3, fresh `Solver::new()` per query | 1083 | 167.0 | 4 (0.30x) |
 
 pub mod address;
+pub mod bitwuzla;
 pub mod cegar;
 pub mod chain;
 pub mod config;

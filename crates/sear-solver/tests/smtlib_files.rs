@@ -44,6 +44,7 @@ fn every_core() -> Vec<SolverConfig> {
         CoreKind::Cegar,
         CoreKind::Portfolio,
         CoreKind::Parallel,
+        CoreKind::Bitwuzla,
     ] {
         for ilp_precheck in [false, true] {
             out.push(SolverConfig {

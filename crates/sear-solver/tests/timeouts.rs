@@ -32,6 +32,7 @@ fn every_core_honours_its_timeout_on_a_hard_query() {
         CoreKind::Cegar,
         CoreKind::Portfolio,
         CoreKind::Parallel,
+        CoreKind::Bitwuzla,
     ] {
         let mut solver = Solver::new(&SolverConfig {
             core,
