@@ -45,6 +45,11 @@ pub fn new_core_with(kind: CoreKind, array: &ArrayConfig) -> Box<dyn SatSolver> 
         )),
         CoreKind::Parallel => Box::new(ParallelPortfolio::new(array)),
         CoreKind::Bitwuzla => Box::new(BitwuzlaCore::default()),
+        CoreKind::BitwuzlaEager => Box::new(EagerCore::over(
+            Box::new(BitwuzlaCore::default()),
+            array,
+            "bitwuzla-eager",
+        )),
     }
 }
 

@@ -20,6 +20,9 @@ pub enum CoreKind {
     Parallel,
     /// Bitwuzla with native arrays and constant arrays: see [`crate::bitwuzla`].
     Bitwuzla,
+    /// The eager core's assertion encoding of constant arrays over Bitwuzla instead of Z3:
+    /// see [`crate::eager`].
+    BitwuzlaEager,
 }
 
 impl CoreKind {
@@ -32,6 +35,7 @@ impl CoreKind {
             CoreKind::Portfolio => "portfolio",
             CoreKind::Parallel => "parallel",
             CoreKind::Bitwuzla => "bitwuzla",
+            CoreKind::BitwuzlaEager => "bitwuzla-eager",
         }
     }
 }

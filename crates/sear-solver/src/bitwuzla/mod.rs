@@ -12,8 +12,12 @@
 //! passed or [`crate::interrupt::request`] was called; the check then answers `unknown`,
 //! which becomes [`SolverError::Timeout`] or [`SolverError::Interrupted`].
 //!
-//! Two ways of driving Bitwuzla ([`BitwuzlaMode`]): a fresh solver instance per query over
-//! the long-lived term manager, or one instance with `push`/`pop` around each query.
+//! Two ways of driving Bitwuzla ([`BitwuzlaMode`]): one instance with `push`/`pop` around
+//! each query (the default), or a fresh solver instance per query over the long-lived term
+//! manager.
+//!
+//! `--core-solver=bitwuzla-eager` puts the eager core's assertion encoding of constant arrays
+//! ([`crate::eager`]) in front of this core instead of Z3.
 
 pub mod api;
 pub mod translate;
@@ -35,17 +39,26 @@ use translate::Translator;
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub enum BitwuzlaMode {
     /// A fresh solver instance per query (the term manager and translations are kept).
-    #[default]
     Fresh,
-    /// One long-lived instance with `push`/`pop` around each query.
+    /// One long-lived instance with `push`/`pop` around each query (the default: measured
+    /// 1.5–9× more paths on the flex scanners, whose queries share large constant tables
+    /// that a fresh instance preprocesses and bit-blasts again every time; docs/benchmarks.md).
+    /// An instance whose check was terminated is dropped, as are instances past
+    /// [`INSTANCE_QUERY_LIMIT`] queries (a long-lived SAT solver only grows).
+    #[default]
     Incremental,
 }
+
+/// An incremental instance is replaced after this many queries.
+pub const INSTANCE_QUERY_LIMIT: u64 = 10_000;
 
 /// The Bitwuzla core solver.
 pub struct BitwuzlaCore {
     mode: BitwuzlaMode,
     // Field order matters: the instance must be dropped before the translator's term manager.
     instance: Option<Instance>,
+    /// Queries the current incremental instance has answered.
+    instance_queries: u64,
     translator: Translator,
     /// Read by the termination callback; boxed so that its address is stable.
     termination: Box<Termination>,
@@ -65,6 +78,7 @@ impl BitwuzlaCore {
         BitwuzlaCore {
             mode,
             instance: None,
+            instance_queries: 0,
             translator: Translator::default(),
             termination: Box::default(),
             timeout: None,
@@ -99,9 +113,17 @@ impl BitwuzlaCore {
         }
         let assertions: Vec<_> = query.conjuncts().map(|c| self.translator.bool(c)).collect();
         let mut instance = match (self.mode, self.instance.take()) {
-            (BitwuzlaMode::Incremental, Some(i)) => i,
-            _ => self.new_instance(),
+            (BitwuzlaMode::Incremental, Some(i))
+                if self.instance_queries < INSTANCE_QUERY_LIMIT =>
+            {
+                i
+            }
+            _ => {
+                self.instance_queries = 0;
+                self.new_instance()
+            }
         };
+        self.instance_queries += 1;
         if self.mode == BitwuzlaMode::Incremental {
             instance.push();
         }
