@@ -16,7 +16,7 @@
 //! | query cache | [`layers::query_cache`] | exact (constraint set, expr) cache |
 //! | counterexample cache | [`layers::cex_cache`] | unsat subsets, sat supersets, stored models |
 //! | query log (scope core) | [`layers::logger`] | writes the queries that reach the core |
-//! | core | [`z3core`] | Z3 with native arrays, translation cache, models as bytes |
+//! | core | [`z3core`], [`eager`], [`cegar`], [`bitwuzla`], ... | decides what is left, models as bytes |
 //!
 //! Each layer counts its queries, hits and time ([`Solver::stats`], serializable).
 //!

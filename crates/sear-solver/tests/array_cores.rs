@@ -3,7 +3,7 @@
 //! reads at scaled and unaligned offsets, nested reads, constant- and symbolic-index writes,
 //! reads that may go out of bounds) under random access sizes.
 //!
-//! * Every configuration (eager core; Bitwuzla core; CEGAR under every `--axiom-elim`, every
+//! * Every configuration (eager core over Z3 and over Bitwuzla; Bitwuzla core; CEGAR under every `--axiom-elim`, every
 //!   `--cegar-select`, extras on and off; the pre-check in front of Z3 and of CEGAR) must
 //!   give the same SAT/UNSAT answer as plain Z3, and every model must satisfy the query.
 //! * Every interval the pre-check computes must contain the index value of Z3's model.
@@ -219,6 +219,13 @@ fn configs() -> Vec<(String, SolverConfig)> {
             BITWUZLA.to_string(),
             SolverConfig {
                 core: CoreKind::Bitwuzla,
+                ..plain.clone()
+            },
+        ),
+        (
+            "bitwuzla-eager".to_string(),
+            SolverConfig {
+                core: CoreKind::BitwuzlaEager,
                 ..plain.clone()
             },
         ),

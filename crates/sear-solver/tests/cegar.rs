@@ -88,6 +88,7 @@ fn t2_precheck_answers_without_the_core() {
         CoreKind::Portfolio,
         CoreKind::Parallel,
         CoreKind::Bitwuzla,
+        CoreKind::BitwuzlaEager,
     ] {
         let mut s = solver(core, true, ArrayConfig::default());
         assert!(s.check_sat(&cs, &meta).unwrap().is_none());

@@ -45,6 +45,7 @@ fn every_core() -> Vec<SolverConfig> {
         CoreKind::Portfolio,
         CoreKind::Parallel,
         CoreKind::Bitwuzla,
+        CoreKind::BitwuzlaEager,
     ] {
         for ilp_precheck in [false, true] {
             out.push(SolverConfig {

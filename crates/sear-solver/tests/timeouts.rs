@@ -33,6 +33,7 @@ fn every_core_honours_its_timeout_on_a_hard_query() {
         CoreKind::Portfolio,
         CoreKind::Parallel,
         CoreKind::Bitwuzla,
+        CoreKind::BitwuzlaEager,
     ] {
         let mut solver = Solver::new(&SolverConfig {
             core,

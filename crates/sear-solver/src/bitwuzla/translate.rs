@@ -39,23 +39,13 @@ struct Chains {
 
 /// The translation state of one Bitwuzla core: the term manager and the caches of the terms
 /// it made (which die with it).
+#[derive(Default)]
 pub struct Translator {
     tm: TermManager,
     exprs: FxHashMap<Expr, Term>,
     roots: FxHashMap<ArrayRef, BTerm>,
     /// Keyed by (root id, head node), as in the Z3 translator.
     chains: FxHashMap<(u64, usize), Chains>,
-}
-
-impl Default for Translator {
-    fn default() -> Self {
-        Translator {
-            tm: TermManager::new(),
-            exprs: FxHashMap::default(),
-            roots: FxHashMap::default(),
-            chains: FxHashMap::default(),
-        }
-    }
 }
 
 impl Translator {
@@ -80,7 +70,7 @@ impl Translator {
     }
 
     /// A Boolean as a 1-bit vector.
-    fn to_bv(&mut self, t: Term) -> BTerm {
+    fn bv_term(&mut self, t: Term) -> BTerm {
         match t {
             Term::Bv(v) => v,
             Term::Bool(b) => {
@@ -92,7 +82,7 @@ impl Translator {
     }
 
     /// A 1-bit vector as a Boolean (`= #b1`).
-    fn to_bool(&mut self, t: Term) -> BTerm {
+    fn bool_term(&mut self, t: Term) -> BTerm {
         match t {
             Term::Bool(b) => b,
             Term::Bv(v) => {
@@ -105,13 +95,13 @@ impl Translator {
     /// Translates a Boolean expression.
     pub fn bool(&mut self, e: &Expr) -> BTerm {
         let t = self.term(e);
-        self.to_bool(t)
+        self.bool_term(t)
     }
 
     /// Translates an expression as a bit-vector.
     pub fn bv(&mut self, e: &Expr) -> BTerm {
         let t = self.term(e);
-        self.to_bv(t)
+        self.bv_term(t)
     }
 
     /// The array term of a root: an array constant, or the constant contents.
@@ -182,13 +172,13 @@ impl Translator {
     /// An expression already translated, as a bit-vector.
     fn bv_of(&mut self, e: &Expr) -> BTerm {
         let t = self.exprs[e];
-        self.to_bv(t)
+        self.bv_term(t)
     }
 
     /// An expression already translated, as a Boolean.
     fn bool_of(&mut self, e: &Expr) -> BTerm {
         let t = self.exprs[e];
-        self.to_bool(t)
+        self.bool_term(t)
     }
 
     /// Translates an expression (iteratively, children first).
@@ -250,7 +240,7 @@ impl Translator {
     /// A bit-vector result of width `w`: a Boolean when `w` is 1.
     fn bv_result(&mut self, w: u32, v: BTerm) -> Term {
         if w == 1 {
-            Term::Bool(self.to_bool(Term::Bv(v)))
+            Term::Bool(self.bool_term(Term::Bv(v)))
         } else {
             Term::Bv(v)
         }
@@ -279,7 +269,7 @@ impl Translator {
                         Term::Bool(self.tm.op3(sys::BITWUZLA_KIND_ITE, c, t, f))
                     }
                     (t, f) => {
-                        let (t, f) = (self.to_bv(t), self.to_bv(f));
+                        let (t, f) = (self.bv_term(t), self.bv_term(f));
                         Term::Bv(self.tm.op3(sys::BITWUZLA_KIND_ITE, c, t, f))
                     }
                 }
@@ -347,7 +337,7 @@ impl Translator {
                             self.tm.op2(sys::BITWUZLA_KIND_EQUAL, a, b)
                         }
                         (a, b) => {
-                            let (a, b) = (self.to_bv(a), self.to_bv(b));
+                            let (a, b) = (self.bv_term(a), self.bv_term(b));
                             self.tm.op2(sys::BITWUZLA_KIND_EQUAL, a, b)
                         }
                     });
