@@ -141,7 +141,8 @@ impl BitwuzlaCore {
             CheckResult::Unknown => Err(self.unknown_error()),
         };
         self.termination.set_deadline(None);
-        // A terminated instance is not reused (its state after termination is not needed).
+        // A terminated instance is not reused: a fresh one is cheap next to a timeout, and
+        // nothing then depends on the state Bitwuzla keeps after a termination.
         if self.mode == BitwuzlaMode::Incremental && checked != CheckResult::Unknown {
             instance.pop();
             self.instance = Some(instance);
