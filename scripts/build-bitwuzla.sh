@@ -15,7 +15,7 @@
 # Result: static libraries, headers and the `bitwuzla` command in PREFIX, by default
 # ${XDG_CACHE_HOME:-~/.cache}/sear/bitwuzla-VERSION-rRECIPE (SEAR_BITWUZLA_DIR overrides it;
 # crates/sear-solver/build.rs looks in the same place). Idempotent: a complete PREFIX is
-# kept. About 3 CPU-minutes (1.5-2 minutes on two idle cores).
+# kept. About 3 minutes on two cores (docs/benchmarks.md, "How Bitwuzla is built").
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
