@@ -1,9 +1,13 @@
 #!/usr/bin/env bash
-# Installs what sear needs on Debian 12 (bookworm): clang/LLVM 19, Z3, flex.
+# Installs what sear needs on Debian 12 (bookworm): clang/LLVM 19, Z3, flex, and what the
+# Bitwuzla core needs to build Bitwuzla (meson, ninja, a C++ compiler, GMP, CaDiCaL, SymFPU),
+# then builds Bitwuzla once per machine (scripts/build-bitwuzla.sh).
 # Idempotent: packages already present are not reinstalled. Needs root or sudo.
 set -euo pipefail
+cd "$(dirname "$0")/.."
 
-packages=(clang-19 llvm-19-dev llvm-19-tools libz3-dev flex python3 python3-venv)
+packages=(clang-19 llvm-19-dev llvm-19-tools libz3-dev flex python3 python3-venv
+    g++ meson ninja-build pkg-config libgmp-dev libcadical-dev libsymfpu-dev)
 missing=()
 for p in "${packages[@]}"; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
@@ -16,3 +20,4 @@ if [ "${#missing[@]}" -gt 0 ]; then
 fi
 command -v clang-19 >/dev/null || { echo "setup: clang-19 not found after installation" >&2; exit 1; }
 command -v cargo >/dev/null || { echo "setup: cargo not found (install the Rust toolchain)" >&2; exit 1; }
+./scripts/build-bitwuzla.sh

@@ -35,8 +35,9 @@ pub struct SolverArgs {
     pub validate_solver: bool,
     /// The core solver: z3 (native arrays), eager (native arrays, constant arrays by
     /// assertions), cegar (CEGAR over bit-vectors with type/interval-reduced axioms),
-    /// portfolio (z3 for --core-switch-time, then eager) or parallel (z3 and eager racing in
-    /// two threads). The default, eager, measured fastest on the bench suite
+    /// portfolio (z3 for --core-switch-time, then eager), parallel (z3 and eager racing in
+    /// two threads), bitwuzla (Bitwuzla, native arrays) or bitwuzla-eager (the eager
+    /// encoding over Bitwuzla). The default, eager, measured fastest on the bench suite
     /// (docs/benchmarks.md, "Defaults").
     #[arg(long, value_name = "CORE", default_value = "eager")]
     pub core_solver: String,
@@ -93,8 +94,10 @@ impl SolverArgs {
             "cegar" => CoreKind::Cegar,
             "portfolio" => CoreKind::Portfolio,
             "parallel" => CoreKind::Parallel,
+            "bitwuzla" => CoreKind::Bitwuzla,
+            "bitwuzla-eager" => CoreKind::BitwuzlaEager,
             other => {
-                bail!("unknown --core-solver '{other}' (expected z3, eager, cegar, portfolio or parallel)")
+                bail!("unknown --core-solver '{other}' (expected z3, eager, cegar, portfolio, parallel, bitwuzla or bitwuzla-eager)")
             }
         };
         let axiom_elim = match self.axiom_elim.as_str() {

@@ -1,6 +1,6 @@
 //! The end-to-end programs under every core solver (spec 001): each program of `tests/c/` runs
-//! with `--core-solver=z3`, `--core-solver=eager` and `--core-solver=cegar --ilp-precheck`
-//! (each with the program's own `// sear-args:` and `// program-args:`), and all runs must end
+//! with `--core-solver=z3`, `--core-solver=eager`, `--core-solver=cegar --ilp-precheck`,
+//! `--core-solver=bitwuzla` and `--core-solver=bitwuzla-eager` (each with the program's own `// sear-args:` and `// program-args:`), and all runs must end
 //! the same paths: equal completed and error path counts, equal test counts, equal reported
 //! errors and equal `trace_digest` (the instruction traces of the ended paths).
 //!
@@ -31,6 +31,8 @@ const CORES: &[&[&str]] = &[
     &["--core-solver=z3"],
     &["--core-solver=eager"],
     &["--core-solver=cegar", "--ilp-precheck"],
+    &["--core-solver=bitwuzla"],
+    &["--core-solver=bitwuzla-eager"],
 ];
 
 fn programs() -> Vec<PathBuf> {

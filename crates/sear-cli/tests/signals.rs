@@ -6,8 +6,9 @@ use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-/// A program whose second branch asks Z3 to factor (2^31-1)^2 over 64-bit values: a query
-/// that runs for minutes, so the signal arrives while the solver works.
+/// A program whose second branch asks the solver to factor (2^31-1)^2 over 64-bit values: a
+/// query that runs for minutes (under Z3 and under Bitwuzla), so the signal arrives while the
+/// solver works.
 const HARD: &str = r#"
 #include "klee/klee.h"
 int main(void) {
@@ -24,11 +25,18 @@ int main(void) {
 "#;
 
 fn run_and_signal(signal: &str, dir: &Path) -> (i32, Duration) {
+    run_and_signal_with(signal, dir, &[])
+}
+
+/// `run_and_signal` with extra `sear run` arguments.
+fn run_and_signal_with(signal: &str, dir: &Path, args: &[&str]) -> (i32, Duration) {
     let program = dir.join("hard.c");
     std::fs::write(&program, HARD).unwrap();
     let out = dir.join("out");
     let mut child = Command::new(env!("CARGO_BIN_EXE_sear"))
-        .args(["run", "--search", "dfs", "--output-dir"])
+        .args(["run", "--search", "dfs"])
+        .args(args)
+        .arg("--output-dir")
         .arg(&out)
         .arg(&program)
         .stdout(Stdio::null())
@@ -105,4 +113,13 @@ fn sigterm_and_sighup_stop_the_run_like_sigint() {
         assert_eq!(status, code, "SIG{signal}");
         check_outputs(&tmp.path().join("out"));
     }
+}
+
+#[test]
+fn sigint_interrupts_a_bitwuzla_query() {
+    // Bitwuzla polls sear's interruption flag through its termination callback.
+    let tmp = tempfile::tempdir().unwrap();
+    let (code, _) = run_and_signal_with("INT", tmp.path(), &["--core-solver=bitwuzla"]);
+    assert_eq!(code, 130);
+    check_outputs(&tmp.path().join("out"));
 }

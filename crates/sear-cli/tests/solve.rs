@@ -21,11 +21,13 @@ fn stdout(o: &Output) -> String {
     String::from_utf8_lossy(&o.stdout).into_owned()
 }
 
-const CORES: [&[&str]; 4] = [
+const CORES: [&[&str]; 6] = [
     &["--core-solver=z3"],
     &["--core-solver=eager"],
     &["--core-solver=cegar"],
     &["--core-solver=cegar", "--ilp-precheck"],
+    &["--core-solver=bitwuzla"],
+    &["--core-solver=bitwuzla-eager"],
 ];
 
 /// A read at a symbolic index far beyond any byte the file mentions, and a contradiction.

@@ -9,10 +9,11 @@
 //! | 5 | counterexample cache | `cex_cache` |
 //! | 6 | ILP UNSAT pre-check ([`Precheck`]) | `ilp_precheck` |
 //! | 7 | query log, core queries | `log_queries` with [`LogScope::Core`] |
-//! | 8 | core: Z3, eager, CEGAR or the Z3-then-eager portfolio (with [`ArrayTermCounter`] counting queries that need arrays) | `core` |
+//! | 8 | core: Z3, eager, CEGAR, Bitwuzla or the Z3-then-eager portfolio (with [`ArrayTermCounter`] counting queries that need arrays) | `core` |
 //!
 //! The facade ([`crate::Solver`]) sits above position 1 and answers constant queries itself.
 
+use crate::bitwuzla::BitwuzlaCore;
 use crate::cegar::CegarCore;
 use crate::config::{ArrayConfig, CoreKind, LogScope, SolverConfig};
 use crate::eager::EagerCore;
@@ -43,6 +44,12 @@ pub fn new_core_with(kind: CoreKind, array: &ArrayConfig) -> Box<dyn SatSolver> 
             array.portfolio_switch,
         )),
         CoreKind::Parallel => Box::new(ParallelPortfolio::new(array)),
+        CoreKind::Bitwuzla => Box::new(BitwuzlaCore::default()),
+        CoreKind::BitwuzlaEager => Box::new(EagerCore::over(
+            Box::new(BitwuzlaCore::default()),
+            array,
+            "bitwuzla-eager",
+        )),
     }
 }
 

@@ -20,6 +20,11 @@ pub enum CoreKind {
     Portfolio,
     /// Z3 and the eager core racing in two threads: see [`crate::parallel`].
     Parallel,
+    /// Bitwuzla with native arrays and constant arrays: see [`crate::bitwuzla`].
+    Bitwuzla,
+    /// The eager core's assertion encoding of constant arrays over Bitwuzla instead of Z3:
+    /// see [`crate::eager`].
+    BitwuzlaEager,
 }
 
 impl CoreKind {
@@ -31,6 +36,8 @@ impl CoreKind {
             CoreKind::Cegar => "cegar",
             CoreKind::Portfolio => "portfolio",
             CoreKind::Parallel => "parallel",
+            CoreKind::Bitwuzla => "bitwuzla",
+            CoreKind::BitwuzlaEager => "bitwuzla-eager",
         }
     }
 }

@@ -16,7 +16,7 @@
 //! | query cache | [`layers::query_cache`] | exact (constraint set, expr) cache |
 //! | counterexample cache | [`layers::cex_cache`] | unsat subsets, sat supersets, stored models |
 //! | query log (scope core) | [`layers::logger`] | writes the queries that reach the core |
-//! | core | [`z3core`] | Z3 with native arrays, translation cache, models as bytes |
+//! | core | [`z3core`], [`eager`], [`cegar`], [`bitwuzla`], ... | decides what is left, models as bytes |
 //!
 //! Each layer counts its queries, hits and time ([`Solver::stats`], serializable).
 //!
@@ -48,6 +48,7 @@
 //! | raw Z3, fresh `Solver::new()` per query | 1083 | 167.0 | 4 (0.30x) |
 
 pub mod address;
+pub mod bitwuzla;
 pub mod cegar;
 pub mod chain;
 pub mod config;

@@ -87,6 +87,8 @@ fn t2_precheck_answers_without_the_core() {
         CoreKind::Cegar,
         CoreKind::Portfolio,
         CoreKind::Parallel,
+        CoreKind::Bitwuzla,
+        CoreKind::BitwuzlaEager,
     ] {
         let mut s = solver(core, true, ArrayConfig::default());
         assert!(s.check_sat(&cs, &meta).unwrap().is_none());

@@ -1,9 +1,11 @@
-//! The Z3 core on its own: the reference queries, widths, out-of-bounds reads, timeouts.
+//! The native-array cores on their own (Z3 and Bitwuzla, in each of their modes): the
+//! reference queries, widths, out-of-bounds reads, models, timeouts.
 
 use std::sync::Arc;
 use std::time::Duration;
 
 use sear_expr::{Array, ArrayKind, Assignment, Expr, UpdateList};
+use sear_solver::bitwuzla::{BitwuzlaCore, BitwuzlaMode};
 use sear_solver::z3core::{Z3Core, Z3Mode};
 use sear_solver::{QueryMeta, SatQuery, SatResult, SatSolver, SolverError};
 
@@ -15,16 +17,19 @@ fn c32(v: u128) -> Expr {
     Expr::constant(v, 32)
 }
 
-fn check(core: &mut Z3Core, cs: &[Expr]) -> Result<SatResult, SolverError> {
+fn check(core: &mut dyn SatSolver, cs: &[Expr]) -> Result<SatResult, SolverError> {
     let meta = QueryMeta::default();
     core.check(&SatQuery::new(cs, Expr::true_(), &meta, false, true))
 }
 
-fn both_modes() -> [Z3Core; 3] {
-    [
-        Z3Core::new(Z3Mode::Fresh),
-        Z3Core::new(Z3Mode::FreshSmt),
-        Z3Core::new(Z3Mode::Incremental),
+/// Every native-array core in every mode.
+fn all_cores() -> Vec<Box<dyn SatSolver>> {
+    vec![
+        Box::new(Z3Core::new(Z3Mode::Fresh)),
+        Box::new(Z3Core::new(Z3Mode::FreshSmt)),
+        Box::new(Z3Core::new(Z3Mode::Incremental)),
+        Box::new(BitwuzlaCore::new(BitwuzlaMode::Fresh)),
+        Box::new(BitwuzlaCore::new(BitwuzlaMode::Incremental)),
     ]
 }
 
@@ -34,16 +39,16 @@ fn constant_array_lookup() {
     let t = UpdateList::new(Array::new("t", 8, ArrayKind::Other, Some(table)));
     let idx_arr = sym("idx", 4);
     let idx = Expr::read_lsb(&idx_arr, c32(0), 4);
-    for mut core in both_modes() {
+    for mut core in all_cores() {
         let in_range = Expr::ult(idx.clone(), c32(8));
         let hit16 = Expr::eq(Expr::constant(16, 8), Expr::read(&t, idx.clone()));
-        let SatResult::Sat(m) = check(&mut core, &[in_range.clone(), hit16]).unwrap() else {
+        let SatResult::Sat(m) = check(core.as_mut(), &[in_range.clone(), hit16]).unwrap() else {
             panic!("expected sat");
         };
         assert_eq!(m.evaluate(&idx), 4);
         let hit3 = Expr::eq(Expr::constant(3, 8), Expr::read(&t, idx.clone()));
         assert_eq!(
-            check(&mut core, &[in_range, hit3]).unwrap(),
+            check(core.as_mut(), &[in_range, hit3]).unwrap(),
             SatResult::Unsat
         );
     }
@@ -59,8 +64,8 @@ fn store_then_select() {
         Expr::ne(idx.clone(), c32(1)),
         Expr::ult(idx.clone(), c32(16)),
     ];
-    for mut core in both_modes() {
-        let SatResult::Sat(m) = check(&mut core, &cs).unwrap() else {
+    for mut core in all_cores() {
+        let SatResult::Sat(m) = check(core.as_mut(), &cs).unwrap() else {
             panic!("expected sat")
         };
         assert!(m.satisfies(&cs));
@@ -73,24 +78,28 @@ fn out_of_bounds_reads_are_zero_like_the_evaluator() {
     let a = sym("a", 4);
     let idx = Expr::read_lsb(&sym("i", 4), c32(0), 4);
     let oob = Expr::ule(c32(4), idx.clone());
-    let mut core = Z3Core::new(Z3Mode::default());
     let nonzero = Expr::ne(Expr::read(&a, idx.clone()), Expr::constant(0, 8));
-    assert_eq!(
-        check(&mut core, &[oob.clone(), nonzero]).unwrap(),
-        SatResult::Unsat
-    );
     let zero = Expr::eq(Expr::constant(0, 8), Expr::read(&a, idx.clone()));
-    assert!(check(&mut core, &[oob, zero]).unwrap().is_sat());
     // A write beyond the end is still visible, as in the evaluator.
     let w = a.write(c32(9), Expr::constant(5, 8));
     let cs = [
         Expr::eq(Expr::constant(5, 8), Expr::read(&w, idx.clone())),
         Expr::ule(c32(4), idx),
     ];
-    let SatResult::Sat(m) = check(&mut core, &cs).unwrap() else {
-        panic!("expected sat")
-    };
-    assert!(m.satisfies(&cs));
+    for mut core in all_cores() {
+        let core = core.as_mut();
+        assert_eq!(
+            check(core, &[oob.clone(), nonzero.clone()]).unwrap(),
+            SatResult::Unsat,
+            "{}",
+            core.name()
+        );
+        assert!(check(core, &[oob.clone(), zero.clone()]).unwrap().is_sat());
+        let SatResult::Sat(m) = check(core, &cs).unwrap() else {
+            panic!("{}: expected sat", core.name())
+        };
+        assert!(m.satisfies(&cs), "{}", core.name());
+    }
 }
 
 #[test]
@@ -104,13 +113,15 @@ fn models_cover_every_array_including_empty_ones() {
             Expr::read(&e, Expr::read_lsb(&a, c32(0), 4)),
         ),
     ];
-    let mut core = Z3Core::new(Z3Mode::default());
-    let SatResult::Sat(m) = check(&mut core, &cs).unwrap() else {
-        panic!("expected sat")
-    };
-    assert_eq!(m.get(a.root()).map(|b| b.len()), Some(3));
-    assert_eq!(m.get(a.root()).unwrap()[2], 7);
-    assert_eq!(m.get(e.root()), Some(&[][..]));
+    for mut core in all_cores() {
+        let core = core.as_mut();
+        let SatResult::Sat(m) = check(core, &cs).unwrap() else {
+            panic!("{}: expected sat", core.name())
+        };
+        assert_eq!(m.get(a.root()).map(|b| b.len()), Some(3));
+        assert_eq!(m.get(a.root()).unwrap()[2], 7);
+        assert_eq!(m.get(e.root()), Some(&[][..]));
+    }
 }
 
 #[test]
@@ -130,12 +141,14 @@ fn booleans_and_wide_values() {
             Expr::binary(sear_expr::BinOp::URem, b.clone(), b),
         ),
     ];
-    let mut core = Z3Core::new(Z3Mode::default());
-    let SatResult::Sat(m) = check(&mut core, &cs).unwrap() else {
-        panic!("expected sat")
-    };
-    assert_eq!(m.evaluate(&x), big);
-    assert!(m.satisfies(&cs));
+    for mut core in all_cores() {
+        let core = core.as_mut();
+        let SatResult::Sat(m) = check(core, &cs).unwrap() else {
+            panic!("{}: expected sat", core.name())
+        };
+        assert_eq!(m.evaluate(&x), big, "{}", core.name());
+        assert!(m.satisfies(&cs), "{}", core.name());
+    }
 }
 
 #[test]
@@ -155,18 +168,37 @@ fn hard_query_times_out() {
             Expr::mul(x, y),
         ),
     ];
-    // Incremental mode is not covered: Z3 4.8.12 may overrun the limit after `push`.
-    for mode in [Z3Mode::Fresh, Z3Mode::FreshSmt] {
-        let mut core = Z3Core::new(mode);
+    // Z3's incremental mode is not covered: Z3 4.8.12 may overrun the limit after `push`.
+    let cores: Vec<Box<dyn SatSolver>> = vec![
+        Box::new(Z3Core::new(Z3Mode::Fresh)),
+        Box::new(Z3Core::new(Z3Mode::FreshSmt)),
+        Box::new(BitwuzlaCore::new(BitwuzlaMode::Fresh)),
+        Box::new(BitwuzlaCore::new(BitwuzlaMode::Incremental)),
+    ];
+    let z = sym("z", 1);
+    for mut core in cores {
+        let core = core.as_mut();
+        // The easy query first, so that an incremental core has state to lose.
+        let easy = [Expr::eq(Expr::constant(3, 8), Expr::read(&z, c32(0)))];
+        assert!(check(core, &easy).unwrap().is_sat());
         core.set_timeout(Some(Duration::from_millis(10)));
-        assert_eq!(check(&mut core, &cs), Err(SolverError::Timeout));
-        // The core stays usable afterwards.
+        assert_eq!(
+            check(core, &cs),
+            Err(SolverError::Timeout),
+            "{}",
+            core.name()
+        );
+        // The core stays usable afterwards, and right.
         core.set_timeout(None);
-        let easy = [Expr::eq(
-            Expr::constant(3, 8),
-            Expr::read(&sym("z", 1), c32(0)),
-        )];
-        assert!(check(&mut core, &easy).unwrap().is_sat());
+        let SatResult::Sat(m) = check(core, &easy).unwrap() else {
+            panic!("{}: expected sat", core.name())
+        };
+        assert_eq!(m.get(z.root()), Some(&[3u8][..]), "{}", core.name());
+        let contradiction = [
+            easy[0].clone(),
+            Expr::eq(Expr::constant(4, 8), Expr::read(&z, c32(0))),
+        ];
+        assert_eq!(check(core, &contradiction).unwrap(), SatResult::Unsat);
     }
 }
 
@@ -182,11 +214,13 @@ fn model_validates_by_evaluation() {
             Expr::add(v, Expr::zext(Expr::read(&a, i), 16)),
         ),
     ];
-    let mut core = Z3Core::new(Z3Mode::default());
-    let SatResult::Sat(m) = check(&mut core, &cs).unwrap() else {
-        panic!("expected sat")
-    };
-    assert!(m.satisfies(&cs));
+    for mut core in all_cores() {
+        let core = core.as_mut();
+        let SatResult::Sat(m) = check(core, &cs).unwrap() else {
+            panic!("{}: expected sat", core.name())
+        };
+        assert!(m.satisfies(&cs), "{}", core.name());
+    }
     let mut wrong = Assignment::new();
     wrong.insert(a.root().clone(), vec![0; 8]);
     assert!(!wrong.satisfies(&cs));

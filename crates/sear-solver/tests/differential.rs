@@ -1,9 +1,11 @@
 //! Differential test: the full chain against plain Z3 (no layers) on random path-condition
-//! query sequences. Every validity answer must agree, every value must be feasible and every
-//! model must satisfy its path condition by evaluation.
+//! query sequences, and the Bitwuzla core alone (no layers: every query reaches it) against
+//! plain Z3. Every validity answer must agree, every value must be feasible and every model
+//! must satisfy its path condition by evaluation.
 //!
-//! `SEAR_DIFF_QUERIES=N` sets the number of queries (default 2500 in a release build, as CI
-//! runs it, about two minutes; 800 in a debug build: Z3 takes most of the time);
+//! `SEAR_DIFF_QUERIES=N` sets the number of queries of each test (default 2500 for the chain
+//! and 1000 for Bitwuzla in a release build, as CI runs it, about two minutes together; 800
+//! and 300 in a debug build: Z3 takes most of the time);
 //! `SEAR_DIFF_SEED=S` the first seed. Longer run:
 //! `SEAR_DIFF_QUERIES=50000 cargo test --release -p sear-solver --test differential`.
 
@@ -11,7 +13,7 @@ use std::time::Duration;
 
 use sear_expr::Expr;
 use sear_solver::testing::PathGen;
-use sear_solver::{Query, QueryMeta, Solver, SolverConfig, SolverError, Validity};
+use sear_solver::{CoreKind, Query, QueryMeta, Solver, SolverConfig, SolverError, Validity};
 
 fn env_u64(name: &str, default: u64) -> u64 {
     std::env::var(name)
@@ -35,7 +37,7 @@ impl Pair {
             (Ok(a), Ok(b)) => {
                 assert_eq!(
                     a, b,
-                    "chain and plain Z3 disagree on {} under {:?}",
+                    "the solver and plain Z3 disagree on {} under {:?}",
                     q.expr, q.constraints
                 );
                 Some(a)
@@ -52,15 +54,29 @@ impl Pair {
 #[test]
 fn chain_agrees_with_plain_z3() {
     let default = if cfg!(debug_assertions) { 800 } else { 2500 };
+    agrees_with_plain_z3(SolverConfig::default(), default);
+}
+
+#[test]
+fn bitwuzla_core_agrees_with_plain_z3() {
+    let default = if cfg!(debug_assertions) { 300 } else { 1000 };
+    agrees_with_plain_z3(
+        SolverConfig {
+            core: CoreKind::Bitwuzla,
+            ..SolverConfig::plain()
+        },
+        default,
+    );
+}
+
+/// Runs about `default` queries (or `SEAR_DIFF_QUERIES`) on a solver configured by `config`
+/// and on plain Z3.
+fn agrees_with_plain_z3(config: SolverConfig, default: u64) {
     let target = env_u64("SEAR_DIFF_QUERIES", default);
     let seed0 = env_u64("SEAR_DIFF_SEED", 1);
     let timeout = Some(Duration::from_secs(5));
     let mut pair = Pair {
-        chain: Solver::new(&SolverConfig {
-            timeout,
-            ..Default::default()
-        })
-        .unwrap(),
+        chain: Solver::new(&SolverConfig { timeout, ..config }).unwrap(),
         plain: Solver::new(&SolverConfig {
             timeout,
             ..SolverConfig::plain()

@@ -44,6 +44,8 @@ fn every_core() -> Vec<SolverConfig> {
         CoreKind::Cegar,
         CoreKind::Portfolio,
         CoreKind::Parallel,
+        CoreKind::Bitwuzla,
+        CoreKind::BitwuzlaEager,
     ] {
         for ilp_precheck in [false, true] {
             out.push(SolverConfig {

@@ -32,6 +32,8 @@ fn every_core_honours_its_timeout_on_a_hard_query() {
         CoreKind::Cegar,
         CoreKind::Portfolio,
         CoreKind::Parallel,
+        CoreKind::Bitwuzla,
+        CoreKind::BitwuzlaEager,
     ] {
         let mut solver = Solver::new(&SolverConfig {
             core,

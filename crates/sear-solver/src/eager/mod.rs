@@ -83,9 +83,10 @@ fn reachable_cells(
 
 /// The eager (assertion-encoding) core.
 pub struct EagerCore {
-    inner: Z3Core,
+    inner: Box<dyn SatSolver>,
     twins: FxHashMap<ArrayRef, Twin>,
     config: ArrayConfig,
+    name: &'static str,
     stats: LayerStats,
 }
 
@@ -98,11 +99,17 @@ impl Default for EagerCore {
 impl EagerCore {
     /// A core over a default Z3 core; `config.axiom_elim` selects the reduction.
     pub fn new(config: &ArrayConfig) -> Self {
+        Self::over(Box::new(Z3Core::new(Z3Mode::default())), config, "eager")
+    }
+
+    /// The same encoding in front of another native-array core (`inner`), reported as `name`.
+    pub fn over(inner: Box<dyn SatSolver>, config: &ArrayConfig, name: &'static str) -> Self {
         EagerCore {
-            inner: Z3Core::new(Z3Mode::default()),
+            inner,
             twins: FxHashMap::default(),
             config: config.clone(),
-            stats: LayerStats::new_core("eager"),
+            name,
+            stats: LayerStats::new_core(name),
         }
     }
 
@@ -203,7 +210,7 @@ impl EagerCore {
 
 impl SatSolver for EagerCore {
     fn name(&self) -> &'static str {
-        "eager"
+        self.name
     }
 
     fn check(&mut self, query: &SatQuery) -> Result<SatResult, SolverError> {
