@@ -132,11 +132,21 @@ pub fn run(args: &RunArgs) -> Result<i32> {
     if posix {
         config.entry = sear_runtime::ENTRY_FUNCTION.to_string();
     }
+    let config_envp = config.envp.clone();
     let solver_config = args.solver.to_config()?;
     let mut observer = TerminalObserver::new(!args.no_progress);
     let executor = Executor::new(Arc::new(module), config, &solver_config, &mut observer)?;
     let received = crate::signals::install(executor.interrupt_flag());
-    write_info(&output_dir, &program, &cflags, args, posix, &host_infos)?;
+    let environment = args.runtime.env_file.as_ref().map(|_| config_envp.clone());
+    write_info(
+        &output_dir,
+        &program,
+        &cflags,
+        args,
+        posix,
+        &host_infos,
+        environment.as_deref(),
+    )?;
     if args.output_dir.is_none() {
         update_last_link(&output_dir);
     }
@@ -250,6 +260,7 @@ fn engine_config(args: &RunArgs, program: &Path, output_dir: PathBuf) -> Result<
         .unwrap_or("prog")
         .to_string();
     config.argv = args.runtime.program_argv(&name, &args.args)?;
+    config.envp = args.runtime.environment()?;
     Ok(config)
 }
 
@@ -260,13 +271,18 @@ fn write_info(
     args: &RunArgs,
     posix: bool,
     host_files: &[crate::runtime_link::HostFileInfo],
+    environment: Option<&[String]>,
 ) -> Result<()> {
+    // The environment is recorded only when it came from --env-file: sear's own may hold
+    // secrets, and replay takes its own environment then, as the run did.
     let info = serde_json::json!({
         "program": program,
         "cflags": cflags,
         "args": args.args,
         "posix_model": posix,
         "host_files": host_files,
+        "env_file": args.runtime.env_file,
+        "environment": environment,
         "search": args.search,
         "seed": args.seed,
         "sear_version": env!("CARGO_PKG_VERSION"),

@@ -549,3 +549,44 @@ fn err_stack_traces_show_arguments() {
     assert!(err.contains("t.c:4"), "{err}");
     assert!(err.contains("#1 main() at "), "{err}");
 }
+
+/// main's envp is the environment sear runs in, as KLEE's is, without sear's and the
+/// replay's control variables (SEAR_*, ASAN_OPTIONS, ...); `sear replay` gives the native
+/// run the same environment, so its output matches.
+#[test]
+fn the_program_sees_the_environment_sear_runs_in() {
+    let dir = tempfile::tempdir().unwrap();
+    write(
+        dir.path(),
+        "env.c",
+        r#"#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+int main(int argc, char **argv, char **envp) {
+    int control = 0;
+    for (char **e = envp; *e; e++)
+        control |= strncmp(*e, "SEAR_", 5) == 0 || strncmp(*e, "ASAN_OPTIONS=", 13) == 0;
+    printf("probe=%s control=%d\n", getenv("ENV_PROBE"), control);
+    return 0;
+}
+"#,
+    );
+    let with_env = |args: &[&str]| {
+        Command::new(env!("CARGO_BIN_EXE_sear"))
+            .args(args)
+            .current_dir(dir.path())
+            .env("ENV_PROBE", "one two")
+            .env("SEAR_HIDDEN", "1")
+            .env("ASAN_OPTIONS", "verbosity=0")
+            .output()
+            .expect("sear runs")
+    };
+    let run = with_env(&["run", "--no-progress", "--output-dir", "out", "env.c"]);
+    assert!(run.status.success(), "{}", stderr(&run));
+    let printed = std::fs::read_to_string(dir.path().join("out/test000001.stdout")).unwrap();
+    assert_eq!(printed, "probe=one two control=0\n");
+    let replay = with_env(&["replay", "out"]);
+    assert!(replay.status.success(), "{}", stderr(&replay));
+    let report = String::from_utf8_lossy(&replay.stdout).into_owned() + &stderr(&replay);
+    assert!(report.contains("1 of 1 outputs match"), "{report}");
+}

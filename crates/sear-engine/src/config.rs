@@ -77,6 +77,8 @@ pub struct EngineConfig {
     pub output_dir: PathBuf,
     /// Arguments for `main` (argv[0] is the program name).
     pub argv: Vec<String>,
+    /// The environment given to `main` as `envp` (`NAME=value` strings). [default: empty]
+    pub envp: Vec<String>,
     /// Name of the entry function. [default: main]
     pub entry: String,
     /// Largest symbolic pointer resolution (objects per access) before giving up. [default: 64]
@@ -116,6 +118,7 @@ impl EngineConfig {
             emit_all_errors: false,
             output_dir,
             argv: vec!["prog".into()],
+            envp: Vec::new(),
             entry: "main".into(),
             max_resolutions: 64,
             max_alloc_size: 1 << 30,

@@ -30,6 +30,9 @@ pub struct BuildConfig {
     pub check_overflow: bool,
     /// Interpose `read` and `write` to replay `--fd-fail` failures.
     pub fd_fail: bool,
+    /// Interpose the calls that answer from the POSIX model's recorded file statuses
+    /// (`stat`, `isatty`, `ioctl`, `open`, ...), for runs that used the model.
+    pub posix_model: bool,
 }
 
 impl BuildConfig {
@@ -67,6 +70,9 @@ pub fn build(config: &BuildConfig, out_dir: &Path) -> Result<PathBuf> {
     let mut cmd = Command::new(&config.clang);
     if config.fd_fail {
         cmd.arg("-DSEAR_REPLAY_FD_FAIL");
+    }
+    if config.posix_model {
+        cmd.arg("-DSEAR_REPLAY_POSIX");
     }
     cmd.args(&common)
         .arg("-I")

@@ -179,6 +179,7 @@ pub fn replay(args: &ReplayArgs) -> Result<ReplayReport> {
             .any(|c| sear_ktest::KTest::read(&c.ktest).is_ok_and(|k| posix::uses_fd_fail(&k)));
     let build_config = BuildConfig {
         fd_fail,
+        posix_model: info.posix_model,
         clang: BuildConfig::default_clang(),
         runtime_dir: crate::runtime_dir::locate()?,
         program: program.clone(),
@@ -298,6 +299,27 @@ struct RunInfo {
     posix_model: bool,
     #[serde(default)]
     host_files: Vec<posix::HostFile>,
+    /// The program's environment when the run took it from --env-file; otherwise the
+    /// replay's own environment is the program's, as sear's was.
+    #[serde(default)]
+    environment: Option<Vec<String>>,
+}
+
+impl RunInfo {
+    /// The environment to give the native run (entries as name/value pairs).
+    fn program_env(&self) -> Vec<(String, String)> {
+        let entries = match &self.environment {
+            Some(recorded) => sear_runtime::environment::normalise(recorded.iter().cloned()),
+            None => sear_runtime::environment::from_host(),
+        };
+        entries
+            .iter()
+            .map(|e| {
+                let (k, v) = sear_runtime::environment::split_entry(e);
+                (k.to_string(), v.to_string())
+            })
+            .collect()
+    }
 }
 
 fn read_info(dir: &Path) -> Result<RunInfo> {
@@ -416,6 +438,7 @@ fn replay_one(
                         stdin: setup.stdin,
                         cwd: &case_dir,
                         capture: case_dir.with_extension("out"),
+                        program_env: info.program_env(),
                         env: setup.env,
                         timeout,
                     })?;

@@ -218,6 +218,38 @@ impl Executor<'_> {
         }
     }
 
+    /// A NULL-terminated table of NUL-terminated strings (`argv`, `envp`), each string its
+    /// own object named `name[i]`; returns the table's address.
+    fn string_table(&mut self, state: &mut State, strings: &[String], name: &str) -> u64 {
+        let mut pointers = Vec::new();
+        for (i, s) in strings.iter().enumerate() {
+            let mut bytes = s.as_bytes().to_vec();
+            bytes.push(0);
+            let size = bytes.len() as u64;
+            let address = self.allocate(
+                state,
+                size,
+                1,
+                ObjectKind::Environment,
+                format!("{name}[{i}]"),
+                Init::Bytes(bytes),
+                None,
+            );
+            pointers.push(address);
+        }
+        pointers.push(0);
+        let table: Vec<u8> = pointers.iter().flat_map(|p| p.to_le_bytes()).collect();
+        self.allocate(
+            state,
+            table.len() as u64,
+            8,
+            ObjectKind::Environment,
+            name.into(),
+            Init::Bytes(table),
+            None,
+        )
+    }
+
     /// The arguments of the entry function: `()`, `(argc, argv)` or `(argc, argv, envp)`.
     fn entry_arguments(
         &mut self,
@@ -231,48 +263,15 @@ impl Executor<'_> {
             return Ok(Vec::new());
         }
         let argv = self.config.argv.clone();
-        let mut pointers = Vec::new();
-        for (i, arg) in argv.iter().enumerate() {
-            let mut bytes = arg.as_bytes().to_vec();
-            bytes.push(0);
-            let size = bytes.len() as u64;
-            let address = self.allocate(
-                state,
-                size,
-                1,
-                ObjectKind::Environment,
-                format!("argv[{i}]"),
-                Init::Bytes(bytes),
-                None,
-            );
-            pointers.push(address);
-        }
-        pointers.push(0);
-        let table: Vec<u8> = pointers.iter().flat_map(|p| p.to_le_bytes()).collect();
-        let argv_addr = self.allocate(
-            state,
-            table.len() as u64,
-            8,
-            ObjectKind::Environment,
-            "argv".into(),
-            Init::Bytes(table),
-            None,
-        );
+        let argv_addr = self.string_table(state, &argv, "argv");
         let mut args = vec![
             Value::concrete(argv.len() as u128, 32),
             Value::Concrete(argv_addr as u128, 64),
         ];
         if kinds.len() == 3 {
-            let envp = self.allocate(
-                state,
-                8,
-                8,
-                ObjectKind::Environment,
-                "envp".into(),
-                Init::Zero,
-                None,
-            );
-            args.push(Value::Concrete(envp as u128, 64));
+            let envp = self.config.envp.clone();
+            let envp_addr = self.string_table(state, &envp, "envp");
+            args.push(Value::Concrete(envp_addr as u128, 64));
         }
         Ok(args)
     }
