@@ -60,6 +60,11 @@ pub struct RunArgs {
     /// Stop at the first error, and exit with status 1 when one was found (as KLEE does).
     #[arg(long)]
     pub exit_on_error: bool,
+    /// Stop at the first error of one of these kinds (repeatable, or comma-separated): the
+    /// `.err` suffixes (ptr, assert, ...) or KLEE's names (Ptr, Assert, ReadOnly, ...). Unlike
+    /// --exit-on-error, the exit status stays 0.
+    #[arg(long, value_name = "KIND", value_delimiter = ',')]
+    pub exit_on_error_type: Vec<String>,
     /// The function to start from.
     #[arg(long, default_value = "main")]
     pub entry: String,
@@ -250,6 +255,11 @@ fn engine_config(args: &RunArgs, program: &Path, output_dir: PathBuf) -> Result<
     config.max_stack_size = args.max_stack_size;
     config.emit_all_errors = args.emit_all_errors;
     config.exit_on_error = args.exit_on_error;
+    config.exit_on_error_types = args
+        .exit_on_error_type
+        .iter()
+        .map(|k| sear_engine::ErrorKind::suffix_for_name(k))
+        .collect();
     config.dump_states_on_halt = args.dump_states_on_halt;
     config.entry = args.entry.clone();
     config.progress = !args.no_progress;

@@ -90,6 +90,9 @@ pub struct EngineConfig {
     pub dump_states_on_halt: bool,
     /// Stop the run at the first error. [default: false]
     pub exit_on_error: bool,
+    /// Stop the run at the first error of one of these kinds (`.err` suffixes; KLEE's
+    /// `--exit-on-error-type`). [default: none]
+    pub exit_on_error_types: Vec<String>,
     /// Show a live progress line on a terminal. [default: true]
     pub progress: bool,
     /// Array-read transformations (`--optimize-array` and its ratios). [default: none]
@@ -124,6 +127,7 @@ impl EngineConfig {
             max_alloc_size: 1 << 30,
             dump_states_on_halt: true,
             exit_on_error: false,
+            exit_on_error_types: Vec::new(),
             progress: true,
             array_opt: Default::default(),
             read_folding: true,

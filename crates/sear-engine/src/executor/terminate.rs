@@ -89,9 +89,14 @@ impl Executor<'_> {
             function: place.function,
             test,
         };
+        let stop_here = self
+            .config
+            .exit_on_error_types
+            .iter()
+            .any(|k| k == &record.kind);
         self.observer.error(&record);
         self.summary.errors.push(record);
-        if self.config.exit_on_error {
+        if self.config.exit_on_error || stop_here {
             self.stop = Some(StopReason::ErrorFound);
         }
     }
