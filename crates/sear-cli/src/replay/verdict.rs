@@ -2,9 +2,9 @@
 //!
 //! | sear kind                 | native outcomes that reproduce it                          |
 //! |---------------------------|------------------------------------------------------------|
-//! | `ptr`                     | an ASan memory-access error (overflow, use after free, SEGV, ...), SIGSEGV/SIGBUS |
+//! | `ptr`                     | an ASan memory-access error (overflow, use after free, SEGV, ...), ASan `double-free` or `bad-free` (sear's double and invalid frees), SIGSEGV/SIGBUS |
 //! | `read_only`               | SEGV / SIGSEGV (a write to read-only memory)               |
-//! | `free`                    | ASan `double-free`, `bad-free`, `alloc-dealloc-mismatch`   |
+//! | `free`                    | ASan `double-free`, `bad-free`, `alloc-dealloc-mismatch` (free of a local or a global) |
 //! | `div`                     | UBSan division by zero, ASan `FPE`, SIGFPE                 |
 //! | `overshift`               | UBSan `shift exponent ... is too large`                    |
 //! | `overflow`                | UBSan signed/unsigned integer overflow                     |
@@ -76,7 +76,11 @@ fn reproduces(kind: &str, outcome: &NativeOutcome) -> Option<bool> {
             if suffix.strip_suffix(".err").unwrap_or(suffix) == kind)
     };
     let matched = match kind {
-        "ptr" => asan_is(ASAN_PTR_KINDS) || signal_is(&["SIGSEGV", "SIGBUS"]),
+        "ptr" => {
+            asan_is(ASAN_PTR_KINDS)
+                || asan_is(&["double-free", "bad-free"])
+                || signal_is(&["SIGSEGV", "SIGBUS"])
+        }
         "read_only" => asan_is(&["SEGV"]) || signal_is(&["SIGSEGV"]),
         "free" => asan_is(&["double-free", "bad-free", "alloc-dealloc-mismatch"]),
         "div" => {
@@ -124,7 +128,12 @@ mod tests {
             judge("ptr", &asan("heap-buffer-overflow")),
             Verdict::Reproduced
         );
-        assert_eq!(judge("ptr", &asan("double-free")), Verdict::NotReproduced);
+        assert_eq!(judge("ptr", &asan("double-free")), Verdict::Reproduced);
+        assert_eq!(judge("ptr", &asan("bad-free")), Verdict::Reproduced);
+        assert_eq!(
+            judge("free", &asan("heap-buffer-overflow")),
+            Verdict::NotReproduced
+        );
         assert_eq!(judge("free", &asan("double-free")), Verdict::Reproduced);
         assert_eq!(judge("free", &asan("bad-free")), Verdict::Reproduced);
         assert_eq!(

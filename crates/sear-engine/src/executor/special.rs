@@ -744,11 +744,13 @@ impl Executor<'_> {
         }
     }
 
+    /// A double or invalid free is a `ptr` error, as in KLEE (`free of alloca` and `free of
+    /// global` are `free` errors).
     fn bad_free(&self, state: &State, address: u64) -> Termination {
         if state.memory.freed_by_base(address).is_some() {
-            Termination::error(ErrorKind::Free, "memory error: double free")
+            Termination::error(ErrorKind::Ptr, "memory error: double free")
         } else {
-            Termination::error(ErrorKind::Free, "memory error: invalid pointer: free")
+            Termination::error(ErrorKind::Ptr, "memory error: invalid pointer: free")
         }
     }
 }
