@@ -679,6 +679,9 @@ impl Executor<'_> {
         loop {
             if offset >= entry.object.size {
                 if offset > address - entry.object.address {
+                    self.warn_once(
+                        "string not terminated by \\0 passed to one of the klee_ functions",
+                    );
                     break;
                 }
                 return Err(ptr_error("out of bound pointer"));

@@ -134,10 +134,12 @@ fn user_error(message: impl Into<String>) -> Termination {
     Termination::error(ErrorKind::User, message)
 }
 
+/// The i-th argument; a klee.h function called with too few (a C89 call without the
+/// prototype) is a user error, as in KLEE.
 fn arg(args: &[Value], i: usize) -> Exec<&Value> {
     args.get(i).ok_or_else(|| {
-        exec(format!(
-            "special function called with too few arguments (need {})",
+        user_error(format!(
+            "incorrect number of arguments to a special function ({} needed)",
             i + 1
         ))
     })
@@ -244,8 +246,10 @@ impl Executor<'_> {
             PrintExpr | PrintRange => {
                 let text = self.optional_string(state, arg(args, 0)?)?;
                 let value = arg(args, 1)?;
+                // A constant prints as KLEE prints one: its value (true/false for a bit).
                 let shown = match value {
-                    Value::Concrete(v, w) => format!("(w{w} {v})"),
+                    Value::Concrete(v, 1) => (if *v & 1 == 1 { "true" } else { "false" }).into(),
+                    Value::Concrete(v, w) => (v & super::ops::width_mask(*w)).to_string(),
                     Value::Symbolic(e) => format!("{e}"),
                     Value::Aggregate(_) => "<aggregate>".to_string(),
                 };
@@ -355,12 +359,33 @@ impl Executor<'_> {
         }
     }
 
-    /// A string argument, or `"unnamed"` for a null pointer.
+    /// A string argument, or `"unnamed"` for a null pointer. As in KLEE, a pointer with more
+    /// than one feasible value, or one into no object, is a user error.
     fn optional_string(&mut self, state: &mut State, ptr: &Value) -> Exec<String> {
         if ptr.as_concrete() == Some(0) {
             return Ok("unnamed".into());
         }
-        self.read_message_string(state, ptr, "string argument")
+        let ptr = match ptr {
+            Value::Symbolic(e) => {
+                let v = self.get_value(state, e, "klee string argument")?;
+                let unique = Expr::eq(e.clone(), Expr::constant(v, e.width()));
+                if !self.must_be_true(state, &unique, "klee string argument")? {
+                    return Err(user_error(
+                        "symbolic string pointer passed to one of the klee_ functions",
+                    ));
+                }
+                Value::Concrete(v, e.width())
+            }
+            other => other.clone(),
+        };
+        self.read_message_string(state, &ptr, "string argument")
+            .map_err(|t| match t {
+                Termination::Error {
+                    kind: ErrorKind::Ptr,
+                    ..
+                } => user_error("invalid string pointer passed to one of the klee_ functions"),
+                other => other,
+            })
     }
 
     /// A name for a new array, unique within the run.
