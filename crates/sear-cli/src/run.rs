@@ -65,6 +65,10 @@ pub struct RunArgs {
     /// --exit-on-error, the exit status stays 0.
     #[arg(long, value_name = "KIND", value_delimiter = ',')]
     pub exit_on_error_type: Vec<String>,
+    /// A provably false klee_assume ends its path silently, without a test or an error (as
+    /// KLEE's --silent-klee-assume).
+    #[arg(long)]
+    pub silent_klee_assume: bool,
     /// The function to start from.
     #[arg(long, default_value = "main")]
     pub entry: String,
@@ -255,6 +259,7 @@ fn engine_config(args: &RunArgs, program: &Path, output_dir: PathBuf) -> Result<
     config.max_stack_size = args.max_stack_size;
     config.emit_all_errors = args.emit_all_errors;
     config.exit_on_error = args.exit_on_error;
+    config.silent_klee_assume = args.silent_klee_assume;
     config.exit_on_error_types = args
         .exit_on_error_type
         .iter()

@@ -93,6 +93,9 @@ pub struct EngineConfig {
     /// Stop the run at the first error of one of these kinds (`.err` suffixes; KLEE's
     /// `--exit-on-error-type`). [default: none]
     pub exit_on_error_types: Vec<String>,
+    /// A provably false `klee_assume` ends its path silently (no test, no error) instead of
+    /// with a `user` error (KLEE's `--silent-klee-assume`). [default: false]
+    pub silent_klee_assume: bool,
     /// Show a live progress line on a terminal. [default: true]
     pub progress: bool,
     /// Array-read transformations (`--optimize-array` and its ratios). [default: none]
@@ -128,6 +131,7 @@ impl EngineConfig {
             dump_states_on_halt: true,
             exit_on_error: false,
             exit_on_error_types: Vec::new(),
+            silent_klee_assume: false,
             progress: true,
             array_opt: Default::default(),
             read_folding: true,

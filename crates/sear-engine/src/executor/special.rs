@@ -531,14 +531,16 @@ impl Executor<'_> {
 
     /// `klee_assume(cond)`.
     fn assume(&mut self, state: &mut State, cond: &Value) -> Exec<()> {
-        let c = match cond {
-            Value::Concrete(v, _) => {
-                return if *v != 0 {
-                    Ok(())
-                } else {
-                    Err(user_error("invalid klee_assume call (provably false)"))
-                }
+        let infeasible = |silent: bool| {
+            if silent {
+                Termination::Silent
+            } else {
+                user_error("invalid klee_assume call (provably false)")
             }
+        };
+        let silent = self.config.silent_klee_assume;
+        let c = match cond {
+            Value::Concrete(v, _) => return if *v != 0 { Ok(()) } else { Err(infeasible(silent)) },
             other => {
                 let e = other.to_expr();
                 Expr::ne(e.clone(), Expr::constant(0, e.width()))
@@ -546,7 +548,7 @@ impl Executor<'_> {
         };
         let c = self.opt_condition(state, c)?;
         if !self.may_be_true(state, &c, "klee_assume")? {
-            return Err(user_error("invalid klee_assume call (provably false)"));
+            return Err(infeasible(silent));
         }
         state.add_constraint(c);
         Ok(())

@@ -38,7 +38,7 @@ impl Executor<'_> {
                     let _ = self.output.write_early(&test, &reason);
                 }
             }
-            Termination::Silent => {}
+            Termination::Silent => self.summary.silent_paths += 1,
             Termination::Error { kind, message } => {
                 self.summary.error_paths += 1;
                 self.stats.error_paths += 1;
