@@ -528,8 +528,10 @@ fn malformed_model_options_are_usage_errors() {
     }
 }
 
-/// An .err file's stack trace shows each frame's arguments as KLEE prints them: a number, or
-/// "symbolic" (KLEE's StackTraceOutput test: `foo(symbolic, 12) at FILE:LINE`).
+/// An .err file's stack trace shows each frame as KLEE prints it: `#N in f(args) at
+/// FILE:LINE`, each argument a number or "symbolic", after its name when the module keeps
+/// value names (KLEE's StackTraceOutput test: `in foo(i=symbolic, k=12) at FILE:LINE`, with
+/// -fdiscard-value-names `in foo(symbolic, 12)`).
 #[test]
 fn err_stack_traces_show_arguments() {
     let tmp = tempfile::tempdir().unwrap();
@@ -545,9 +547,23 @@ fn err_stack_traces_show_arguments() {
     );
     assert!(o.status.success(), "{}", stderr(&o));
     let err = std::fs::read_to_string(tmp.path().join("o/test000001.assert.err")).unwrap();
-    assert!(err.contains("#0 foo(symbolic, 12) at "), "{err}");
+    assert!(err.contains("#0 in foo(i=symbolic, k=12) at "), "{err}");
     assert!(err.contains("t.c:4"), "{err}");
-    assert!(err.contains("#1 main() at "), "{err}");
+    assert!(err.contains("#1 in main() at "), "{err}");
+    let o = sear(
+        &[
+            "run",
+            "--no-progress",
+            "--output-dir",
+            "n",
+            "--cflags=-fdiscard-value-names",
+            "t.c",
+        ],
+        tmp.path(),
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    let err = std::fs::read_to_string(tmp.path().join("n/test000001.assert.err")).unwrap();
+    assert!(err.contains("#0 in foo(symbolic, 12) at "), "{err}");
 }
 
 /// main's envp is the environment sear runs in, as KLEE's is, without sear's and the

@@ -230,18 +230,26 @@ impl Executor<'_> {
                 || "<unknown>".to_string(),
                 |l| format!("{}:{}", module.file_name(l.file), l.line),
             );
-            // The arguments as KLEE prints them: a number, or "symbolic".
+            // The arguments as KLEE prints them: name=value (the name when the module has
+            // one), the value a number or "symbolic".
             let args: Vec<String> = frame
                 .locals
                 .iter()
                 .take(function.params.len())
-                .map(|v| match v {
-                    crate::value::Value::Concrete(bits, _) => bits.to_string(),
-                    crate::value::Value::Symbolic(_) => "symbolic".to_string(),
-                    crate::value::Value::Aggregate(_) => "{...}".to_string(),
+                .enumerate()
+                .map(|(i, v)| {
+                    let value = match v {
+                        crate::value::Value::Concrete(bits, _) => bits.to_string(),
+                        crate::value::Value::Symbolic(_) => "symbolic".to_string(),
+                        crate::value::Value::Aggregate(_) => "{...}".to_string(),
+                    };
+                    match function.param_names.get(i).filter(|n| !n.is_empty()) {
+                        Some(name) => format!("{name}={value}"),
+                        None => value,
+                    }
                 })
                 .collect();
-            out.push(format!("{}({}) at {}", function.name, args.join(", "), at));
+            out.push(format!("in {}({}) at {}", function.name, args.join(", "), at));
         }
         out
     }
