@@ -376,6 +376,7 @@ int close(int fd) {
  * regular files, so these calls are interposed: for a descriptor or path naming one of
  * those files (found by device and inode), they answer from the recorded status as
  * sear's model does (runtime/src/posix); for everything else they are the system's. */
+#include <dirent.h>
 #include <fcntl.h>
 #include <sys/ioctl.h>
 #include <sys/stat.h>
@@ -671,6 +672,140 @@ int futimesat(int dirfd, const char *path, const struct timeval times[2]) {
   if (r == 0 && dirfd == AT_FDCWD)
     model_set_times(path, times);
   return r;
+}
+/* Directory listings as sear's model gives them (runtime/src/posix/dir.c): ".", "..",
+ * then the names in strcmp order (the native order is the file system's); entries of the
+ * model's files get the recorded inode and type. A listing is read whole by opendir /
+ * fdopendir and again by rewinddir. */
+struct replay_dir {
+  DIR *real;
+  long pos;
+  int count;
+  struct dirent *entries;
+  struct dirent ent;
+};
+
+static int dirent_order(const void *a, const void *b) {
+  const char *x = ((const struct dirent *)a)->d_name, *y = ((const struct dirent *)b)->d_name;
+  int rx = strcmp(x, ".") == 0 ? 0 : strcmp(x, "..") == 0 ? 1 : 2;
+  int ry = strcmp(y, ".") == 0 ? 0 : strcmp(y, "..") == 0 ? 1 : 2;
+  return rx != ry ? rx - ry : strcmp(x, y);
+}
+
+static int replay_dir_read(struct replay_dir *d) {
+  struct dirent *(*real_readdir)(DIR *) = REAL("readdir", struct dirent *(*)(DIR *));
+  REAL("rewinddir", void (*)(DIR *))(d->real);
+  free(d->entries);
+  d->entries = NULL;
+  d->count = 0;
+  d->pos = 0;
+  int cap = 0;
+  struct dirent *e;
+  while ((e = real_readdir(d->real)) != NULL) {
+    if (d->count == cap) {
+      cap = cap ? 2 * cap : 32;
+      struct dirent *grown = realloc(d->entries, (size_t)cap * sizeof *grown);
+      if (grown == NULL)
+        return -1;
+      d->entries = grown;
+    }
+    struct dirent *copy = &d->entries[d->count++];
+    memcpy(copy, e, sizeof *copy);
+    struct stat native;
+    int fd = REAL("dirfd", int (*)(DIR *))(d->real);
+    struct model_file *m = raw_stat_at(fd, copy->d_name, &native, AT_SYMLINK_NOFOLLOW) == 0
+                               ? model_of(&native)
+                               : NULL;
+    if (m != NULL) {
+      copy->d_ino = m->st.st_ino;
+      copy->d_type = (unsigned char)((m->st.st_mode >> 12) & 15);
+    }
+  }
+  qsort(d->entries, (size_t)d->count, sizeof *d->entries, dirent_order);
+  return 0;
+}
+
+static DIR *replay_dir_wrap(DIR *real) {
+  if (real == NULL)
+    return NULL;
+  struct replay_dir *d = calloc(1, sizeof *d);
+  if (d == NULL || (d->real = real, replay_dir_read(d)) != 0) {
+    REAL("closedir", int (*)(DIR *))(real);
+    free(d);
+    errno = ENOMEM;
+    return NULL;
+  }
+  return (DIR *)d;
+}
+
+DIR *opendir(const char *path) {
+  return replay_dir_wrap(REAL("opendir", DIR *(*)(const char *))(path));
+}
+DIR *fdopendir(int fd) { return replay_dir_wrap(REAL("fdopendir", DIR *(*)(int))(fd)); }
+
+int closedir(DIR *dir) {
+  struct replay_dir *d = (struct replay_dir *)dir;
+  int r = REAL("closedir", int (*)(DIR *))(d->real);
+  free(d->entries);
+  free(d);
+  return r;
+}
+
+struct dirent *readdir(DIR *dir) {
+  struct replay_dir *d = (struct replay_dir *)dir;
+  if (d->pos < 0 || d->pos >= d->count)
+    return NULL;
+  d->ent = d->entries[d->pos++];
+  d->ent.d_off = d->pos;
+  return &d->ent;
+}
+struct dirent64 *readdir64(DIR *dir) { return (struct dirent64 *)readdir(dir); }
+int readdir_r(DIR *dir, struct dirent *entry, struct dirent **result) {
+  struct dirent *e = readdir(dir);
+  if (e != NULL)
+    memcpy(entry, e, sizeof *entry);
+  *result = e != NULL ? entry : NULL;
+  return 0;
+}
+void rewinddir(DIR *dir) { (void)replay_dir_read((struct replay_dir *)dir); }
+long telldir(DIR *dir) { return ((struct replay_dir *)dir)->pos; }
+void seekdir(DIR *dir, long pos) { ((struct replay_dir *)dir)->pos = pos; }
+int dirfd(DIR *dir) {
+  return REAL("dirfd", int (*)(DIR *))(((struct replay_dir *)dir)->real);
+}
+
+int scandir(const char *path, struct dirent ***list, int (*filter)(const struct dirent *),
+            int (*compare)(const struct dirent **, const struct dirent **)) {
+  DIR *dir = opendir(path);
+  if (dir == NULL)
+    return -1;
+  struct replay_dir *d = (struct replay_dir *)dir;
+  struct dirent **out = malloc((size_t)(d->count + 1) * sizeof *out);
+  int n = 0;
+  struct dirent *e;
+  while (out != NULL && (e = readdir(dir)) != NULL) {
+    if (filter != NULL && !filter(e))
+      continue;
+    out[n] = malloc(sizeof *e);
+    if (out[n] == NULL)
+      break;
+    memcpy(out[n++], e, sizeof *e);
+  }
+  closedir(dir);
+  if (out == NULL) {
+    errno = ENOMEM;
+    return -1;
+  }
+  if (compare != NULL)
+    qsort(out, (size_t)n, sizeof *out, (int (*)(const void *, const void *))compare);
+  *list = out;
+  return n;
+}
+int scandir64(const char *path, struct dirent64 ***list,
+              int (*filter)(const struct dirent64 *),
+              int (*compare)(const struct dirent64 **, const struct dirent64 **)) {
+  return scandir(path, (struct dirent ***)list, (int (*)(const struct dirent *))filter,
+                 (int (*)(const struct dirent **, const struct dirent **))compare);
 }
 #endif
 

@@ -107,6 +107,9 @@ ssize_t __sear_stdio_write(int fd, const void *buf, size_t count);
 
 /* The node named path (exact match, or with a leading "./"), or NULL. */
 struct sear_node *__sear_find_node(const char *path);
+/* True when dirfd names the current directory for the *at functions: AT_FDCWD, or a
+ * descriptor opened on "." or "/" (the model's one directory). */
+int __sear_names_cwd(int dirfd);
 /* The open file description of fd, or NULL (errno = EBADF). */
 struct sear_desc *__sear_get_desc(int fd);
 /* A free descriptor number >= min, or -1 (errno = EMFILE). */

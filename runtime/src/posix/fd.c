@@ -68,11 +68,11 @@ int open(const char *path, int flags, ...) {
       errno = EEXIST;
       return -1;
     }
-    if (n->flags & SEAR_NODE_DIR) {
-      errno = (flags & O_DIRECTORY) ? ENOSYS : EISDIR;
+    if ((n->flags & SEAR_NODE_DIR) && writing) {
+      errno = EISDIR;
       return -1;
     }
-    if (flags & O_DIRECTORY) {
+    if ((flags & O_DIRECTORY) && !(n->flags & SEAR_NODE_DIR)) {
       errno = ENOTDIR;
       return -1;
     }
@@ -135,7 +135,7 @@ int openat(int dirfd, const char *path, int flags, ...) {
     mode = (mode_t)va_arg(ap, int);
     va_end(ap);
   }
-  if (dirfd != AT_FDCWD && path[0] != '/') {
+  if (!__sear_names_cwd(dirfd) && path[0] != '/') {
     errno = ENOSYS;
     return -1;
   }
@@ -230,6 +230,10 @@ ssize_t read(int fd, void *buf, size_t count) {
     errno = EBADF;
     return -1;
   }
+  if (d->node->flags & SEAR_NODE_DIR) {
+    errno = EISDIR;
+    return -1;
+  }
   ssize_t r = node_read(d->node, buf, count, d->offset);
   if (r > 0)
     d->offset += r;
@@ -283,6 +287,10 @@ ssize_t pread(int fd, void *buf, size_t count, off_t offset) {
   }
   if (injected_failure(__sear_fail.read_fail, &__sear_fail.reads))
     return -1;
+  if (d->node->flags & SEAR_NODE_DIR) {
+    errno = EISDIR;
+    return -1;
+  }
   return node_read(d->node, buf, count, offset);
 }
 

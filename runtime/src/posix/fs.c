@@ -151,6 +151,15 @@ int __sear_desc_is_tty(const struct sear_desc *d) {
   return S_ISCHR(n->st->st_mode);
 }
 
+int __sear_names_cwd(int dirfd) {
+  if (dirfd == AT_FDCWD)
+    return 1;
+  if (dirfd < 0 || dirfd >= SEAR_MAX_FDS || __sear_fds[dirfd].desc == NULL)
+    return 0;
+  const struct sear_desc *d = __sear_fds[dirfd].desc;
+  return d->kind == SEAR_DESC_NODE && (d->node->flags & SEAR_NODE_DIR);
+}
+
 struct sear_desc *__sear_get_desc(int fd) {
   if (fd < 0 || fd >= SEAR_MAX_FDS || __sear_fds[fd].desc == NULL) {
     errno = EBADF;

@@ -34,7 +34,7 @@ int fstat(int fd, struct stat *st) {
 int fstatat(int dirfd, const char *path, struct stat *st, int flags) {
   if ((flags & AT_EMPTY_PATH) && path[0] == '\0')
     return fstat(dirfd, st);
-  if (dirfd != AT_FDCWD && path[0] != '/') {
+  if (!__sear_names_cwd(dirfd) && path[0] != '/') {
     errno = ENOSYS;
     return -1;
   }
@@ -68,7 +68,7 @@ int access(const char *path, int mode) {
 
 int faccessat(int dirfd, const char *path, int mode, int flags) {
   (void)flags;
-  if (dirfd != AT_FDCWD && path[0] != '/') {
+  if (!__sear_names_cwd(dirfd) && path[0] != '/') {
     errno = ENOSYS;
     return -1;
   }
