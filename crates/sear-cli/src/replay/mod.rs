@@ -452,7 +452,7 @@ fn replay_one(
     };
     let verdict = match &expected {
         None => Verdict::NoErrorExpected,
-        Some(err) => verdict::judge(&err.kind, &outcome),
+        Some(err) => verdict::judge_error(&err.kind, &err.message, &outcome),
     };
     let location_matched = expected.as_ref().and_then(|err| {
         let file = err.file.as_deref()?;

@@ -63,6 +63,50 @@ pub fn judge(kind: &str, outcome: &NativeOutcome) -> Verdict {
     }
 }
 
+/// The messages of the errors sear's UBSan runtime reports (`runtime/src/libc/ubsan.c`):
+/// the program was built with `-fsanitize=...`, so the native build reports them with
+/// UBSan's own runtime.
+const UBSAN_CHECKS: &[&str] = &[
+    "signed-integer-overflow",
+    "unsigned-integer-overflow",
+    "integer-divide-by-zero",
+    "float-divide-by-zero",
+    "invalid-shift-exponent",
+    "invalid-shift-base",
+    "float-cast-overflow",
+    "implicit-unsigned-integer-truncation",
+    "implicit-signed-integer-truncation",
+    "implicit-integer-sign-change",
+    "implicit-signed-integer-truncation-or-sign-change",
+    "null-pointer-use",
+    "misaligned-pointer-use",
+    "insufficient-object-size",
+    "alignment-assumption",
+    "nullptr-with-offset",
+    "nullptr-with-nonzero-offset",
+    "nullptr-after-nonzero-offset",
+    "pointer-overflow",
+    "out-of-bounds-index",
+    "non-positive-vla-index",
+    "invalid-bool-load",
+    "invalid-enum-load",
+    "unreachable-call",
+    "missing-return",
+    "invalid-builtin-use",
+    "function-type-mismatch",
+    "invalid-null-argument",
+    "invalid-null-return",
+];
+
+/// Like [`judge`], for an error with its message: an error sear's UBSan runtime reported is
+/// reproduced by any native UBSan report.
+pub fn judge_error(kind: &str, message: &str, outcome: &NativeOutcome) -> Verdict {
+    if UBSAN_CHECKS.contains(&message) && matches!(outcome, NativeOutcome::Ubsan { .. }) {
+        return Verdict::Reproduced;
+    }
+    judge(kind, outcome)
+}
+
 /// `Some(matches)` when the kind can be checked natively, `None` otherwise.
 fn reproduces(kind: &str, outcome: &NativeOutcome) -> Option<bool> {
     use NativeOutcome as O;

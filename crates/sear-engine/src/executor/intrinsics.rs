@@ -363,14 +363,14 @@ impl Executor<'_> {
             ObjectSize => {
                 let min = a(1)?.as_concrete().unwrap_or(0) == 1;
                 let width = Self::return_width(module, inst);
-                let known = a(0)?.as_concrete().and_then(|p| {
-                    match state.memory.lookup(p as u64) {
+                let known = a(0)?
+                    .as_concrete()
+                    .and_then(|p| match state.memory.lookup(p as u64) {
                         crate::memory::Lookup::Live(e) => {
                             Some((e.object.address + e.object.size).saturating_sub(p as u64))
                         }
                         _ => None,
-                    }
-                });
+                    });
                 Some(match known {
                     Some(n) => Value::concrete(n as u128, width),
                     None => Value::concrete(if min { 0 } else { mask(width) }, width),

@@ -540,7 +540,13 @@ impl Executor<'_> {
         };
         let silent = self.config.silent_klee_assume;
         let c = match cond {
-            Value::Concrete(v, _) => return if *v != 0 { Ok(()) } else { Err(infeasible(silent)) },
+            Value::Concrete(v, _) => {
+                return if *v != 0 {
+                    Ok(())
+                } else {
+                    Err(infeasible(silent))
+                }
+            }
             other => {
                 let e = other.to_expr();
                 Expr::ne(e.clone(), Expr::constant(0, e.width()))

@@ -249,7 +249,12 @@ impl Executor<'_> {
                     }
                 })
                 .collect();
-            out.push(format!("in {}({}) at {}", function.name, args.join(", "), at));
+            out.push(format!(
+                "in {}({}) at {}",
+                function.name,
+                args.join(", "),
+                at
+            ));
         }
         out
     }
