@@ -50,6 +50,7 @@
 pub mod cegar;
 pub mod chain;
 pub mod config;
+pub mod direct;
 pub mod eager;
 pub mod ilp;
 pub mod interrupt;
