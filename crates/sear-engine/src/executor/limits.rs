@@ -82,8 +82,10 @@ impl Executor<'_> {
         if self.states.is_empty() && self.pending.is_empty() {
             self.stop = Some(StopReason::MaxMemory);
         }
-        self.observer.warning(&format!(
+        let text = format!(
             "memory limit of {limit_mib} MiB exceeded (resident {rss} MiB): dropped {to_drop} states"
-        ));
+        );
+        self.output.warning(&text);
+        self.observer.warning(&text);
     }
 }
