@@ -81,7 +81,8 @@ pub struct RunArgs {
     /// Macro definition for clang (repeatable).
     #[arg(short = 'D', value_name = "NAME[=VALUE]")]
     pub define: Vec<String>,
-    /// Optimisation level for clang (0-3).
+    /// Optimisation level (0-3): clang's for a C program; for a .bc/.ll module, `opt -O<N>` is
+    /// run on it first (KLEE's --optimize).
     #[arg(short = 'O', value_name = "LEVEL", default_value_t = 0, value_parser = clap::value_parser!(u8).range(0..=3))]
     pub opt_level: u8,
     /// Do not show the live progress line.
@@ -207,6 +208,13 @@ fn prepare_bitcode(
     cflags.extend(args.include.iter().map(|d| format!("-I{}", d.display())));
     cflags.extend(args.define.iter().map(|d| format!("-D{d}")));
     let bitcode = match extension {
+        // -O on a module optimises it as clang's -O would have (KLEE's --optimize).
+        "bc" | "ll" if args.opt_level > 0 => {
+            let optimized = scratch.join("program.opt.bc");
+            sear_ir::frontend::optimize_bitcode(program, &optimized, args.opt_level)
+                .map_err(|e| anyhow::anyhow!("{e}"))?;
+            optimized
+        }
         "bc" | "ll" => program.to_path_buf(),
         "c" | "i" => {
             let options = CompileOptions {

@@ -606,3 +606,39 @@ int main(int argc, char **argv, char **envp) {
     let report = String::from_utf8_lossy(&replay.stdout).into_owned() + &stderr(&replay);
     assert!(report.contains("1 of 1 outputs match"), "{report}");
 }
+
+/// -O on a .bc/.ll module runs `opt -O<N>` on it first (KLEE's --optimize): a loop summing
+/// 1..1000 folds to a constant, so the program finishes within 100 instructions, which the
+/// unoptimised module does not (KLEE's Optimize test).
+#[test]
+fn optimisation_level_applies_to_modules() {
+    let tmp = tempfile::tempdir().unwrap();
+    write(
+        tmp.path(),
+        "sum.ll",
+        "define i32 @main() {\nentry:\n  br label %loop\nloop:\n  %i = phi i32 [ 1, %entry ], [ %next, %loop ]\n\
+         \x20 %s = phi i32 [ 0, %entry ], [ %t, %loop ]\n  %t = add i32 %s, %i\n  %next = add i32 %i, 1\n\
+         \x20 %done = icmp sgt i32 %next, 1000\n  br i1 %done, label %exit, label %loop\nexit:\n\
+         \x20 %ok = icmp eq i32 %t, 500500\n  %r = select i1 %ok, i32 0, i32 1\n  ret i32 %r\n}\n",
+    );
+    for (opt, completed) in [("0", 0), ("2", 1)] {
+        let out = format!("o{opt}");
+        let o = sear(
+            &[
+                "run",
+                "--no-progress",
+                "-O",
+                opt,
+                "--max-instructions",
+                "100",
+                "--output-dir",
+                &out,
+                "sum.ll",
+            ],
+            tmp.path(),
+        );
+        assert!(o.status.success(), "{}", stderr(&o));
+        let s = summary(&tmp.path().join(&out));
+        assert_eq!(s["completed_paths"], completed, "-O {opt}: {s}");
+    }
+}

@@ -112,6 +112,28 @@ pub fn compile_c(source: &Path, out_dir: &Path, opts: &CompileOptions) -> Result
     Ok(output)
 }
 
+/// Optimises the module `input` (bitcode or textual IR) with `opt -O<level>` into `output`
+/// (bitcode), as clang's -O<level> would have.
+pub fn optimize_bitcode(input: &Path, output: &Path, level: u8) -> Result<(), IrError> {
+    let opt = find_tool("opt-19", "opt")?;
+    let args: Vec<OsString> = vec![
+        format!("-O{}", level.clamp(1, 3)).into(),
+        input.into(),
+        "-o".into(),
+        output.into(),
+    ];
+    let result = run(&opt, &args)?;
+    if !result.status.success() {
+        return Err(IrError::Compile {
+            source_file: input.to_path_buf(),
+            status: result.status.to_string(),
+            diagnostics: String::from_utf8_lossy(&result.stderr).into_owned(),
+        });
+    }
+    forward_warnings(&result);
+    Ok(())
+}
+
 /// Links bitcode files into one module at `out` (every definition of every input).
 pub fn link_bitcode(inputs: &[PathBuf], out: &Path) -> Result<(), IrError> {
     let mut args: Vec<OsString> = vec!["-o".into(), out.into()];
