@@ -49,7 +49,7 @@ NO_ANALOGUE_OPTIONS = {
     "use-merge", "function-alias", "single-object-resolution", "max-static-fork-pct",
     "max-static-cpfork-pct", "max-static-solve-pct", "make-concrete-symbolic",
     "debug-print-escaping-functions", "debug-print-instructions", "external-call-warnings",
-    "kdalloc-quarantine", "write-exec-tree", "solver-backend", "link-llvm-lib",
+    "kdalloc-quarantine", "write-exec-tree", "solver-backend",
 }
 
 UNAVAILABLE_TOOLS = ("%klee-replay", "%klee-stats", "%klee-zesti", "%klee-exec-tree",

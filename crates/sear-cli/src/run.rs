@@ -72,6 +72,10 @@ pub struct RunArgs {
     /// The function to start from.
     #[arg(long, default_value = "main")]
     pub entry: String,
+    /// Links a library of LLVM bitcode with the program before the runtime: a .bc/.ll module or
+    /// an archive of them, only what the program needs (KLEE's --link-llvm-lib; repeatable).
+    #[arg(long = "link-llvm-lib", value_name = "PATH")]
+    pub link_llvm_lib: Vec<PathBuf>,
     /// Extra flags for clang (split on whitespace; repeatable).
     #[arg(long, value_name = "FLAGS", allow_hyphen_values = true)]
     pub cflags: Vec<String>,
@@ -235,6 +239,22 @@ fn prepare_bitcode(
             program.display()
         ),
     };
+    let bitcode = if args.link_llvm_lib.is_empty() {
+        bitcode
+    } else {
+        let libraries = args
+            .link_llvm_lib
+            .iter()
+            .map(|l| {
+                l.canonicalize()
+                    .with_context(|| format!("--link-llvm-lib {}", l.display()))
+            })
+            .collect::<Result<Vec<_>>>()?;
+        let with_libraries = scratch.join("program.libs.bc");
+        sear_ir::frontend::link_with_libraries(&[bitcode], &libraries, &with_libraries)
+            .map_err(|e| anyhow::anyhow!("linking --link-llvm-lib: {e}"))?;
+        with_libraries
+    };
     // Parsing it here rejects a file that is not LLVM (or is truncated) with sear's own
     // message, before llvm-link would quote it, and gives the program's target to the
     // modules sear links with it.
@@ -304,6 +324,11 @@ fn write_info(
         "args": args.args,
         "posix_model": posix,
         "host_files": host_files,
+        "link_llvm_libs": args
+            .link_llvm_lib
+            .iter()
+            .map(|l| l.canonicalize().unwrap_or_else(|_| l.clone()))
+            .collect::<Vec<_>>(),
         "env_file": args.runtime.env_file,
         "environment": environment,
         "search": args.search,

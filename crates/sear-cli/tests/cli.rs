@@ -642,3 +642,64 @@ fn optimisation_level_applies_to_modules() {
         assert_eq!(s["completed_paths"], completed, "-O {opt}: {s}");
     }
 }
+
+/// --link-llvm-lib links a library of bitcode (a module or an archive of modules) with the
+/// program, only what it needs (KLEE's option and LinkLLVMLib test); replay compiles the
+/// library's modules with the program, so every test replays with its output.
+#[test]
+fn bitcode_libraries_are_linked_and_replayed() {
+    let tmp = tempfile::tempdir().unwrap();
+    write(
+        tmp.path(),
+        "lib.c",
+        "#include <stdio.h>\nint twice(int x) { return 2 * x; }\n\
+         void show(int v) { printf(\"v=%d\\n\", v); }\nint unused(void) { return 7; }\n",
+    );
+    write(
+        tmp.path(),
+        "prog.c",
+        "#include \"klee/klee.h\"\nint twice(int); void show(int);\n\
+         int main(void) { int x = klee_range(0, 4, \"x\"); if (twice(x) > 4) show(1); else show(0); return 0; }\n",
+    );
+    let run = |program: &str, args: &[&str]| {
+        Command::new(program)
+            .args(args)
+            .current_dir(tmp.path())
+            .output()
+            .expect("runs")
+    };
+    let c = run(
+        "clang-19",
+        &[
+            "-emit-llvm",
+            "-c",
+            "-g",
+            "-O0",
+            "-Xclang",
+            "-disable-O0-optnone",
+            "lib.c",
+        ],
+    );
+    assert!(c.status.success(), "{}", stderr(&c));
+    let a = run("llvm-ar-19", &["rc", "lib.a", "lib.bc"]);
+    assert!(a.status.success(), "{}", stderr(&a));
+    let o = sear(
+        &[
+            "run",
+            "--no-progress",
+            "--link-llvm-lib",
+            "lib.a",
+            "--output-dir",
+            "out",
+            "prog.c",
+        ],
+        tmp.path(),
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    let s = summary(&tmp.path().join("out"));
+    assert_eq!(s["completed_paths"], 2, "{s}");
+    let replay = sear(&["replay", "out"], tmp.path());
+    assert!(replay.status.success(), "{}", stderr(&replay));
+    let report = String::from_utf8_lossy(&replay.stdout).into_owned() + &stderr(&replay);
+    assert!(report.contains("2 of 2 outputs match"), "{report}");
+}

@@ -179,6 +179,7 @@ pub fn replay(args: &ReplayArgs) -> Result<ReplayReport> {
             .any(|c| sear_ktest::KTest::read(&c.ktest).is_ok_and(|k| posix::uses_fd_fail(&k)));
     let build_config = BuildConfig {
         fd_fail,
+        libraries: info.link_llvm_libs.clone(),
         posix_model: info.posix_model,
         clang: BuildConfig::default_clang(),
         runtime_dir: crate::runtime_dir::locate()?,
@@ -299,6 +300,9 @@ struct RunInfo {
     posix_model: bool,
     #[serde(default)]
     host_files: Vec<posix::HostFile>,
+    /// Bitcode libraries linked with --link-llvm-lib.
+    #[serde(default)]
+    link_llvm_libs: Vec<PathBuf>,
     /// The program's environment when the run took it from --env-file; otherwise the
     /// replay's own environment is the program's, as sear's was.
     #[serde(default)]
