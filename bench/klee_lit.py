@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import os
 import re
+import signal
 import subprocess
 
 LLVM_BIN = "/usr/lib/llvm-19/bin"
@@ -51,6 +52,11 @@ NO_ANALOGUE_OPTIONS = {
     "debug-print-escaping-functions", "debug-print-instructions", "external-call-warnings",
     "kdalloc-quarantine", "write-exec-tree", "solver-backend",
 }
+
+# RUN lines that only prepare a test (compile, clean up); every other line checks something
+# (a `klee` run checks at least its exit status).
+SETUP = re.compile(r"\s*(%clang|%llvmas|%llvmar|%llvmlink|%cc|rm |mkdir |cp |touch |echo |"
+                   r"%gentmp|cd )")
 
 UNAVAILABLE_TOOLS = ("%klee-replay", "%klee-stats", "%klee-zesti", "%klee-exec-tree",
                      "%kleaver", "%ktest-randgen", "%ktest-gen", "%libkleeruntestdir",
@@ -163,12 +169,18 @@ def run_test(root: str, rel: str, sear: str, shim: str, include: str,
             line = concrete_script(src, tmp, shim)
         else:
             line = substitute(raw, src, tmp, tools)
+        # A process group per line, so that a timeout ends sear too, not only bash.
+        proc = subprocess.Popen(["bash", "-c", prelude + line], cwd=out_dir,
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                start_new_session=True)
         try:
-            p = subprocess.run(["bash", "-c", prelude + line], cwd=out_dir,
-                               capture_output=True, timeout=timeout)
+            stdout, stderr = proc.communicate(timeout=timeout)
         except subprocess.TimeoutExpired:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.communicate()
             log.append(f"$ {raw}\n(killed after {timeout} s)")
             return "fail", "\n".join(log)
+        p = subprocess.CompletedProcess(proc.args, proc.returncode, stdout, stderr)
         text = (p.stdout + p.stderr).decode(errors="replace")
         log.append(f"$ {raw}\n{text[-4000:]}")
         if p.returncode != 0:
@@ -179,7 +191,7 @@ def run_test(root: str, rel: str, sear: str, shim: str, include: str,
     if unmatched:
         log.append("(KLEE options without a sear analogue: " + ", ".join(unmatched) + ")")
         return "no-analogue", "\n".join(log)
-    checks = [r for r in d["RUN"] if not re.match(r"\s*(%clang|%llvmas|rm |%klee |not %klee )", r)]
+    checks = [r for r in d["RUN"] if not SETUP.match(r)]
     if skipped and skipped == len(checks):
         return "no-analogue", "\n".join(log + ["(every check reads a file only KLEE writes)"])
     status = "xpass" if xfail else "pass"
