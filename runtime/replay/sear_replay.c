@@ -32,12 +32,16 @@
  * requests start after them. Built with -DSEAR_REPLAY_FD_FAIL, this file also
  * interposes read() and write() to replay --fd-fail: the n-th call on an open
  * descriptor fails with EIO when n is SEAR_READ_FAIL (SEAR_WRITE_FAIL), at
- * most SEAR_MAX_FAIL times.
+ * most SEAR_MAX_FAIL times. Built with -DSEAR_REPLAY_POSIX (tests of the POSIX
+ * model), it interposes the calls that depend on the recorded file statuses
+ * (stat, isatty, ioctl, open; see "The POSIX model's file statuses").
  */
 #define _GNU_SOURCE
+#include <dlfcn.h>
 #include <errno.h>
 #include <execinfo.h>
 #include <inttypes.h>
+#include <locale.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -50,6 +54,82 @@
 #define SEAR_REPLAY_EXIT_MISMATCH 80
 #define SEAR_REPLAY_EXIT_ASSUME 81
 #define SEAR_REPLAY_EXIT_REPORT_ERROR 82
+
+/* ---- The replay's control variables -------------------------------------- */
+
+/* `sear replay` passes the test and its settings in SEAR_* variables, next to the
+ * program's own environment (the one it had under sear). Their values are taken before
+ * main and every SEAR_* variable is removed, with the sanitizers' ASAN_OPTIONS,
+ * UBSAN_OPTIONS and ASAN_SYMBOLIZER_PATH (read by their runtimes at start-up), so the
+ * program sees exactly its own environment (sear_runtime::environment::is_replay_control
+ * is the same set). */
+static const char *const control_names[] = {
+    "SEAR_KTEST", "SEAR_KTEST_SKIP", "SEAR_MAX_FAIL",
+    "SEAR_READ_FAIL", "SEAR_WRITE_FAIL", "SEAR_CLOSE_FAIL",
+};
+static char *control_values[sizeof control_names / sizeof control_names[0]];
+static int control_taken;
+
+static int is_control_entry(const char *entry) {
+  static const char *const sanitizer[] = {"ASAN_OPTIONS=", "UBSAN_OPTIONS=",
+                                          "ASAN_SYMBOLIZER_PATH="};
+  if (strncmp(entry, "SEAR_", 5) == 0)
+    return 1;
+  for (size_t i = 0; i < sizeof sanitizer / sizeof sanitizer[0]; i++)
+    if (strncmp(entry, sanitizer[i], strlen(sanitizer[i])) == 0)
+      return 1;
+  return 0;
+}
+
+__attribute__((constructor(101))) static void take_control_variables(void) {
+  if (control_taken)
+    return;
+  control_taken = 1;
+  for (size_t i = 0; i < sizeof control_names / sizeof control_names[0]; i++) {
+    const char *v = getenv(control_names[i]);
+    control_values[i] = v ? strdup(v) : NULL;
+  }
+  extern char **environ;
+  for (int found = 1; found && environ;) {
+    found = 0;
+    for (char **e = environ; *e; e++) {
+      if (is_control_entry(*e)) {
+        char *name = strndup(*e, strcspn(*e, "="));
+        if (name == NULL || unsetenv(name) != 0) {
+          free(name);
+          return;
+        }
+        free(name);
+        found = 1;
+        break;
+      }
+    }
+  }
+}
+
+/* The value of a control variable (NULL when unset). */
+static const char *control(const char *name) {
+  take_control_variables();
+  for (size_t i = 0; i < sizeof control_names / sizeof control_names[0]; i++)
+    if (strcmp(control_names[i], name) == 0)
+      return control_values[i];
+  return NULL;
+}
+
+/* The system's definition of a function this file interposes. */
+#define REAL(name, type) ((type)dlsym(RTLD_NEXT, name))
+
+/* sear's runtime has only the C locale: setlocale accepts "", "C" and "POSIX" (all meaning
+ * C) and fails for any other name, whatever the environment says. The native run does the
+ * same, so that a program calling setlocale(LC_ALL, "") behaves as under sear. */
+char *setlocale(int category, const char *name) {
+  char *(*real)(int, const char *) = REAL("setlocale", char *(*)(int, const char *));
+  if (name == NULL)
+    return real(category, NULL);
+  if (name[0] == '\0' || strcmp(name, "C") == 0 || strcmp(name, "POSIX") == 0)
+    return real(category, "C");
+  return NULL;
+}
 
 /* ---- The .ktest file ------------------------------------------------------- */
 
@@ -65,6 +145,7 @@ static struct {
   struct replay_object *objects;
   uint32_t num_objects;
   uint32_t next;
+  uint32_t model_objects; /* the POSIX model's objects come first (SEAR_KTEST_SKIP) */
 } replay;
 
 SEAR_NORETURN static void setup_error(const char *fmt, ...) {
@@ -141,7 +222,7 @@ static void load_ktest(void) {
   if (replay.loaded)
     return;
   replay.loaded = 1;
-  const char *path = getenv("SEAR_KTEST");
+  const char *path = control("SEAR_KTEST");
   if (!path || !*path)
     path = getenv("KTEST_FILE");
   if (!path || !*path)
@@ -179,13 +260,14 @@ static void load_ktest(void) {
   }
   replay.num_objects = num_objects;
   free((void *)c.data);
-  const char *skip = getenv("SEAR_KTEST_SKIP");
+  const char *skip = control("SEAR_KTEST_SKIP");
   if (skip && *skip) {
     char *end;
     unsigned long n = strtoul(skip, &end, 10);
     if (*end != '\0' || n > num_objects)
       setup_error("SEAR_KTEST_SKIP=%s: not a count of objects in %s", skip, path);
     replay.next = (uint32_t)n;
+    replay.model_objects = (uint32_t)n;
   }
 }
 
@@ -239,7 +321,7 @@ SEAR_NORETURN static void assumption_violated(const char *what) {
 #include <unistd.h>
 
 static long env_number(const char *name) {
-  const char *v = getenv(name);
+  const char *v = control(name);
   return v ? strtol(v, NULL, 10) : 0;
 }
 
@@ -281,6 +363,449 @@ int close(int fd) {
   if (injected_failure(fd, "SEAR_CLOSE_FAIL", &calls))
     return -1;
   return syscall(SYS_close, fd);
+}
+#endif
+
+/* ---- The POSIX model's file statuses ------------------------------------ */
+
+#ifdef SEAR_REPLAY_POSIX
+/* Under sear, the symbolic files (A, B, ... of --sym-files), a symbolic stdin and a
+ * --sym-stdout stdout have the status recorded in the test (A-data-stat, stdin-stat,
+ * stdout-stat): its file type and permissions decide fstat, isatty, the terminal ioctls
+ * and whether open for writing is allowed. Natively the files `sear replay` creates are
+ * regular files, so these calls are interposed: for a descriptor or path naming one of
+ * those files (found by device and inode), they answer from the recorded status as
+ * sear's model does (runtime/src/posix); for everything else they are the system's. */
+#include <dirent.h>
+#include <fcntl.h>
+#include <sys/ioctl.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/time.h>
+#include <termios.h>
+#include <unistd.h>
+
+struct model_file {
+  dev_t dev;
+  ino_t ino;
+  struct stat st; /* the recorded status (times follow utimes) */
+};
+
+static struct model_file model_files[28];
+static int num_model_files = -1;
+
+static int raw_stat_at(int dirfd, const char *path, struct stat *st, int flags) {
+  return (int)syscall(SYS_newfstatat, dirfd, path, st, flags);
+}
+
+static int raw_fstat(int fd, struct stat *st) { return (int)syscall(SYS_fstat, fd, st); }
+
+/* Finds the model's status objects among the test's first SEAR_KTEST_SKIP objects. */
+static void load_model_files(void) {
+  if (num_model_files >= 0)
+    return;
+  num_model_files = 0;
+  load_ktest();
+  for (uint32_t i = 0; i < replay.model_objects && num_model_files < 28; i++) {
+    const struct replay_object *o = &replay.objects[i];
+    size_t len = strlen(o->name);
+    if (o->size != sizeof(struct stat) || len < 5 || strcmp(o->name + len - 5, "-stat"))
+      continue;
+    struct stat native;
+    int r;
+    if (strcmp(o->name, "stdin-stat") == 0)
+      r = raw_fstat(0, &native);
+    else if (strcmp(o->name, "stdout-stat") == 0)
+      r = raw_fstat(1, &native);
+    else if (len == 11 && strcmp(o->name + 1, "-data-stat") == 0) {
+      char file[2] = {o->name[0], 0};
+      r = raw_stat_at(AT_FDCWD, file, &native, 0);
+    } else
+      continue;
+    if (r != 0)
+      continue;
+    struct model_file *m = &model_files[num_model_files++];
+    m->dev = native.st_dev;
+    m->ino = native.st_ino;
+    memcpy(&m->st, o->bytes, sizeof m->st);
+  }
+}
+
+static struct model_file *model_of(const struct stat *native) {
+  load_model_files();
+  for (int i = 0; i < num_model_files; i++)
+    if (model_files[i].dev == native->st_dev && model_files[i].ino == native->st_ino)
+      return &model_files[i];
+  return NULL;
+}
+
+static struct model_file *model_of_fd(int fd) {
+  struct stat native;
+  return raw_fstat(fd, &native) == 0 ? model_of(&native) : NULL;
+}
+
+static struct model_file *model_of_path(const char *path) {
+  struct stat native;
+  return raw_stat_at(AT_FDCWD, path, &native, 0) == 0 ? model_of(&native) : NULL;
+}
+
+/* A native status with the recorded fields; the size is the file's (as in the model). */
+static int overlay(int r, struct stat *st) {
+  struct model_file *m = r == 0 ? model_of(st) : NULL;
+  if (m != NULL) {
+    off_t size = st->st_size;
+    *st = m->st;
+    st->st_size = size;
+    st->st_blocks = (size + 511) / 512;
+  }
+  return r;
+}
+
+int stat(const char *path, struct stat *st) {
+  return overlay(raw_stat_at(AT_FDCWD, path, st, 0), st);
+}
+int lstat(const char *path, struct stat *st) {
+  return overlay(raw_stat_at(AT_FDCWD, path, st, AT_SYMLINK_NOFOLLOW), st);
+}
+int fstat(int fd, struct stat *st) { return overlay(raw_fstat(fd, st), st); }
+int fstatat(int dirfd, const char *path, struct stat *st, int flags) {
+  return overlay(raw_stat_at(dirfd, path, st, flags), st);
+}
+int stat64(const char *path, struct stat64 *st) { return stat(path, (struct stat *)st); }
+int lstat64(const char *path, struct stat64 *st) { return lstat(path, (struct stat *)st); }
+int fstat64(int fd, struct stat64 *st) { return fstat(fd, (struct stat *)st); }
+int fstatat64(int dirfd, const char *path, struct stat64 *st, int flags) {
+  return fstatat(dirfd, path, (struct stat *)st, flags);
+}
+
+static int model_is_tty(const struct model_file *m) { return S_ISCHR(m->st.st_mode); }
+
+/* The model's terminal settings (runtime/src/posix/stat.c). */
+static void model_termios(struct termios *t) {
+  static const unsigned char cc[19] = {0x03, 0x1c, 0x7f, 0x15, 0x04, 0x00, 0x01,
+                                       0xff, 0x11, 0x13, 0x1a, 0xff, 0x12, 0x0f,
+                                       0x17, 0x16, 0xff, 0x00, 0x00};
+  t->c_iflag = 27906;
+  t->c_oflag = 5;
+  t->c_cflag = 1215;
+  t->c_lflag = 35287;
+  t->c_line = 0;
+  memcpy(t->c_cc, cc, sizeof cc);
+}
+
+int isatty(int fd) {
+  struct model_file *m = model_of_fd(fd);
+  if (m == NULL)
+    return REAL("isatty", int (*)(int))(fd);
+  if (model_is_tty(m))
+    return 1;
+  errno = ENOTTY;
+  return 0;
+}
+
+int tcgetattr(int fd, struct termios *t) {
+  struct model_file *m = model_of_fd(fd);
+  if (m == NULL)
+    return REAL("tcgetattr", int (*)(int, struct termios *))(fd, t);
+  if (!model_is_tty(m)) {
+    errno = ENOTTY;
+    return -1;
+  }
+  memset(t, 0, sizeof *t);
+  model_termios(t);
+  t->c_ispeed = B38400;
+  t->c_ospeed = B38400;
+  return 0;
+}
+
+int tcsetattr(int fd, int actions, const struct termios *t) {
+  struct model_file *m = model_of_fd(fd);
+  if (m == NULL)
+    return REAL("tcsetattr", int (*)(int, int, const struct termios *))(fd, actions, t);
+  if (!model_is_tty(m)) {
+    errno = ENOTTY;
+    return -1;
+  }
+  return 0;
+}
+
+int ioctl(int fd, unsigned long request, ...) {
+  va_list ap;
+  va_start(ap, request);
+  void *arg = va_arg(ap, void *);
+  va_end(ap);
+  struct model_file *m = model_of_fd(fd);
+  if (m != NULL) {
+    switch (request) {
+    case TCGETS:
+      if (!model_is_tty(m))
+        break;
+      model_termios((struct termios *)arg);
+      return 0;
+    case TCSETS:
+    case TCSETSW:
+    case TCSETSF:
+    case TIOCSWINSZ:
+      if (!model_is_tty(m))
+        break;
+      return 0;
+    case TIOCGWINSZ: {
+      if (!model_is_tty(m))
+        break;
+      struct winsize *ws = arg;
+      memset(ws, 0, sizeof *ws);
+      ws->ws_row = 24;
+      ws->ws_col = 80;
+      return 0;
+    }
+    case FIONREAD:
+      return (int)syscall(SYS_ioctl, fd, request, arg);
+    default:
+      break;
+    }
+    errno = ENOTTY;
+    return -1;
+  }
+  return (int)syscall(SYS_ioctl, fd, request, arg);
+}
+
+/* The model's permission check for a write request (runtime/src/posix/fd.c). */
+static int model_denies(const char *path, int flags) {
+  struct model_file *m = model_of_path(path);
+  if (m == NULL)
+    return 0;
+  mode_t mode = m->st.st_mode;
+  int read_request = (flags & O_RDWR) != 0;
+  int write_request = (flags & (O_WRONLY | O_RDWR)) != 0;
+  if ((read_request && (mode & 0444) == 0) || (write_request && (mode & 0222) == 0)) {
+    errno = EACCES;
+    return 1;
+  }
+  return 0;
+}
+
+static int open_mode(int flags, va_list ap) {
+  return (flags & O_CREAT) || (flags & O_TMPFILE) == O_TMPFILE ? va_arg(ap, int) : 0;
+}
+
+int open(const char *path, int flags, ...) {
+  va_list ap;
+  va_start(ap, flags);
+  int mode = open_mode(flags, ap);
+  va_end(ap);
+  if (model_denies(path, flags))
+    return -1;
+  return (int)syscall(SYS_openat, AT_FDCWD, path, flags, mode);
+}
+int open64(const char *path, int flags, ...) {
+  va_list ap;
+  va_start(ap, flags);
+  int mode = open_mode(flags, ap);
+  va_end(ap);
+  return open(path, flags, mode);
+}
+int openat(int dirfd, const char *path, int flags, ...) {
+  va_list ap;
+  va_start(ap, flags);
+  int mode = open_mode(flags, ap);
+  va_end(ap);
+  if (dirfd == AT_FDCWD && model_denies(path, flags))
+    return -1;
+  return (int)syscall(SYS_openat, dirfd, path, flags, mode);
+}
+int openat64(int dirfd, const char *path, int flags, ...) {
+  va_list ap;
+  va_start(ap, flags);
+  int mode = open_mode(flags, ap);
+  va_end(ap);
+  return openat(dirfd, path, flags, mode);
+}
+
+/* The open flags of an fopen mode ("r", "w+", "a", ...). */
+static int fopen_flags(const char *mode) {
+  int plus = strchr(mode, '+') != NULL;
+  switch (mode[0]) {
+  case 'r':
+    return plus ? O_RDWR : O_RDONLY;
+  case 'w':
+  case 'a':
+    return plus ? O_RDWR : O_WRONLY;
+  default:
+    return O_RDONLY;
+  }
+}
+
+FILE *fopen(const char *path, const char *mode) {
+  if (model_denies(path, fopen_flags(mode)))
+    return NULL;
+  return REAL("fopen", FILE *(*)(const char *, const char *))(path, mode);
+}
+FILE *fopen64(const char *path, const char *mode) { return fopen(path, mode); }
+
+/* utimes and futimesat change the times the model reports. */
+static void model_set_times(const char *path, const struct timeval times[2]) {
+  struct model_file *m = model_of_path(path);
+  if (m == NULL)
+    return;
+  struct timeval now[2];
+  if (times == NULL) {
+    gettimeofday(&now[0], NULL);
+    now[1] = now[0];
+    times = now;
+  }
+  m->st.st_atim.tv_sec = times[0].tv_sec;
+  m->st.st_atim.tv_nsec = times[0].tv_usec * 1000;
+  m->st.st_mtim.tv_sec = times[1].tv_sec;
+  m->st.st_mtim.tv_nsec = times[1].tv_usec * 1000;
+}
+
+int utimes(const char *path, const struct timeval times[2]) {
+  int r = REAL("utimes", int (*)(const char *, const struct timeval *))(path, times);
+  if (r == 0)
+    model_set_times(path, times);
+  return r;
+}
+
+int futimesat(int dirfd, const char *path, const struct timeval times[2]) {
+  int r = REAL("futimesat", int (*)(int, const char *, const struct timeval *))(dirfd, path,
+                                                                               times);
+  if (r == 0 && dirfd == AT_FDCWD)
+    model_set_times(path, times);
+  return r;
+}
+/* Directory listings as sear's model gives them (runtime/src/posix/dir.c): ".", "..",
+ * then the names in strcmp order (the native order is the file system's); entries of the
+ * model's files get the recorded inode and type. A listing is read whole by opendir /
+ * fdopendir and again by rewinddir. */
+struct replay_dir {
+  DIR *real;
+  long pos;
+  int count;
+  struct dirent *entries;
+  struct dirent ent;
+};
+
+static int dirent_order(const void *a, const void *b) {
+  const char *x = ((const struct dirent *)a)->d_name, *y = ((const struct dirent *)b)->d_name;
+  int rx = strcmp(x, ".") == 0 ? 0 : strcmp(x, "..") == 0 ? 1 : 2;
+  int ry = strcmp(y, ".") == 0 ? 0 : strcmp(y, "..") == 0 ? 1 : 2;
+  return rx != ry ? rx - ry : strcmp(x, y);
+}
+
+static int replay_dir_read(struct replay_dir *d) {
+  struct dirent *(*real_readdir)(DIR *) = REAL("readdir", struct dirent *(*)(DIR *));
+  REAL("rewinddir", void (*)(DIR *))(d->real);
+  free(d->entries);
+  d->entries = NULL;
+  d->count = 0;
+  d->pos = 0;
+  int cap = 0;
+  struct dirent *e;
+  while ((e = real_readdir(d->real)) != NULL) {
+    if (d->count == cap) {
+      cap = cap ? 2 * cap : 32;
+      struct dirent *grown = realloc(d->entries, (size_t)cap * sizeof *grown);
+      if (grown == NULL)
+        return -1;
+      d->entries = grown;
+    }
+    struct dirent *copy = &d->entries[d->count++];
+    memcpy(copy, e, sizeof *copy);
+    struct stat native;
+    int fd = REAL("dirfd", int (*)(DIR *))(d->real);
+    struct model_file *m = raw_stat_at(fd, copy->d_name, &native, AT_SYMLINK_NOFOLLOW) == 0
+                               ? model_of(&native)
+                               : NULL;
+    if (m != NULL) {
+      copy->d_ino = m->st.st_ino;
+      copy->d_type = (unsigned char)((m->st.st_mode >> 12) & 15);
+    }
+  }
+  qsort(d->entries, (size_t)d->count, sizeof *d->entries, dirent_order);
+  return 0;
+}
+
+static DIR *replay_dir_wrap(DIR *real) {
+  if (real == NULL)
+    return NULL;
+  struct replay_dir *d = calloc(1, sizeof *d);
+  if (d == NULL || (d->real = real, replay_dir_read(d)) != 0) {
+    REAL("closedir", int (*)(DIR *))(real);
+    free(d);
+    errno = ENOMEM;
+    return NULL;
+  }
+  return (DIR *)d;
+}
+
+DIR *opendir(const char *path) {
+  return replay_dir_wrap(REAL("opendir", DIR *(*)(const char *))(path));
+}
+DIR *fdopendir(int fd) { return replay_dir_wrap(REAL("fdopendir", DIR *(*)(int))(fd)); }
+
+int closedir(DIR *dir) {
+  struct replay_dir *d = (struct replay_dir *)dir;
+  int r = REAL("closedir", int (*)(DIR *))(d->real);
+  free(d->entries);
+  free(d);
+  return r;
+}
+
+struct dirent *readdir(DIR *dir) {
+  struct replay_dir *d = (struct replay_dir *)dir;
+  if (d->pos < 0 || d->pos >= d->count)
+    return NULL;
+  d->ent = d->entries[d->pos++];
+  d->ent.d_off = d->pos;
+  return &d->ent;
+}
+struct dirent64 *readdir64(DIR *dir) { return (struct dirent64 *)readdir(dir); }
+int readdir_r(DIR *dir, struct dirent *entry, struct dirent **result) {
+  struct dirent *e = readdir(dir);
+  if (e != NULL)
+    memcpy(entry, e, sizeof *entry);
+  *result = e != NULL ? entry : NULL;
+  return 0;
+}
+void rewinddir(DIR *dir) { (void)replay_dir_read((struct replay_dir *)dir); }
+long telldir(DIR *dir) { return ((struct replay_dir *)dir)->pos; }
+void seekdir(DIR *dir, long pos) { ((struct replay_dir *)dir)->pos = pos; }
+int dirfd(DIR *dir) {
+  return REAL("dirfd", int (*)(DIR *))(((struct replay_dir *)dir)->real);
+}
+
+int scandir(const char *path, struct dirent ***list, int (*filter)(const struct dirent *),
+            int (*compare)(const struct dirent **, const struct dirent **)) {
+  DIR *dir = opendir(path);
+  if (dir == NULL)
+    return -1;
+  struct replay_dir *d = (struct replay_dir *)dir;
+  struct dirent **out = malloc((size_t)(d->count + 1) * sizeof *out);
+  int n = 0;
+  struct dirent *e;
+  while (out != NULL && (e = readdir(dir)) != NULL) {
+    if (filter != NULL && !filter(e))
+      continue;
+    out[n] = malloc(sizeof *e);
+    if (out[n] == NULL)
+      break;
+    memcpy(out[n++], e, sizeof *e);
+  }
+  closedir(dir);
+  if (out == NULL) {
+    errno = ENOMEM;
+    return -1;
+  }
+  if (compare != NULL)
+    qsort(out, (size_t)n, sizeof *out, (int (*)(const void *, const void *))compare);
+  *list = out;
+  return n;
+}
+int scandir64(const char *path, struct dirent64 ***list,
+              int (*filter)(const struct dirent64 *),
+              int (*compare)(const struct dirent64 **, const struct dirent64 **)) {
+  return scandir(path, (struct dirent ***)list, (int (*)(const struct dirent *))filter,
+                 (int (*)(const struct dirent **, const struct dirent **))compare);
 }
 #endif
 

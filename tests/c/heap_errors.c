@@ -13,6 +13,6 @@ int main(void) {
     if (mode == 1)
         return p[0]; // expect-error: ptr
     if (mode == 2)
-        free(p); // expect-error: free
+        free(p); // expect-error: ptr
     return 0;
 }

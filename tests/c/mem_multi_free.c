@@ -25,6 +25,6 @@ int main(void) {
     klee_assume(j < 2);
     klee_assume(off < 2);
     free(objs[k]);
-    free(objs2[j] + off); // expect-error: free
+    free(objs2[j] + off); // expect-error: ptr
     return 0;
 }

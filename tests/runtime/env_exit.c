@@ -1,10 +1,12 @@
-// The environment is empty (getenv finds nothing, natively too: sear replay clears it);
-// setenv/getenv work; atexit handlers run in reverse order at exit; abs is branch-free,
-// so only the program's test forks: 2 paths, both exiting with status 3.
+// The environment comes from --env-file (LANG and X, no HOME; replay gives the native run
+// the same, recorded in info.json); setenv/getenv work; atexit handlers run in reverse
+// order at exit; abs is branch-free, so only the program's test forks: 2 paths, both
+// exiting with status 3.
+// sear-args: --search dfs --env-file tests/runtime/data/env_exit.env
 // expect-completed: 2
 // expect-error-paths: 0
-// expect-stdout: no HOME\nX=1\nbig\nsecond\nfirst\n
-// expect-stdout: no HOME\nX=1\nsmall\nsecond\nfirst\n
+// expect-stdout: no HOME\nX=0\nX=1\nbig\nsecond\nfirst\n
+// expect-stdout: no HOME\nX=0\nX=1\nsmall\nsecond\nfirst\n
 #include <stdio.h>
 #include <stdlib.h>
 #include "klee/klee.h"
@@ -20,6 +22,7 @@ int main(void) {
     atexit(second);
     if (getenv("HOME") == NULL)
         puts("no HOME");
+    printf("X=%s\n", getenv("X"));
     setenv("X", "1", 1);
     printf("X=%s\n", getenv("X"));
     puts(abs(x) > 5 ? "big" : "small");

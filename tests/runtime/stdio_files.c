@@ -1,7 +1,9 @@
 // --sym-files 1 2: fopen/fgetc/fstat on the symbolic file A, a missing file B, and a
-// file the program creates, writes and reads back. Counting 'a' bytes in A: 2^2 = 4.
+// file the program creates, writes and reads back. A's file type is symbolic (KLEE's
+// model): the path where it is no regular file exits with 2; on the other, counting 'a'
+// bytes in A: 2^2 = 4. 5 paths.
 // sear-args: --sym-files 1 2
-// expect-completed: 4
+// expect-completed: 5
 // expect-error-paths: 0
 // expect-object: A-data
 // expect-object: A-data-stat

@@ -1,10 +1,13 @@
-// --sym-stdout: stdout gets a symbolic status (objects stdout, stdout-stat), as in KLEE;
-// what the program prints is still recorded and compared natively.
+// --sym-stdout: stdout gets a symbolic file status (objects stdout, stdout-stat), as in
+// KLEE; what the program prints is still recorded and compared natively.
+// Reasoning: the status's type is symbolic (the test prefers a regular file): fstat then
+// S_ISREG forks, 2 paths; the replay answers fstat(1) from the test's stdout-stat.
 // sear-args: --sym-stdout
-// expect-completed: 1
+// expect-completed: 2
 // expect-object: stdout
 // expect-object: stdout-stat
 // expect-stdout: regular file\n
+// expect-stdout: not a regular file\n
 #include <stdio.h>
 #include <sys/stat.h>
 

@@ -9,6 +9,7 @@ mod runtime_dir;
 mod runtime_link;
 mod signals;
 mod solve;
+mod solve_wide;
 mod solver_args;
 mod term;
 mod values;

@@ -77,9 +77,22 @@ pub struct RunArgs {
     /// Relocatable-memory options (docs/techniques/relocatable-memory.md).
     #[command(flatten)]
     pub relocatable: crate::memory_args::RelocatableArgs,
+    /// Stop at the first error of one of these kinds (repeatable, or comma-separated): the
+    /// `.err` suffixes (ptr, assert, ...) or KLEE's names (Ptr, Assert, ReadOnly, ...). Unlike
+    /// --exit-on-error, the exit status stays 0.
+    #[arg(long, value_name = "KIND", value_delimiter = ',')]
+    pub exit_on_error_type: Vec<String>,
+    /// A provably false klee_assume ends its path silently, without a test or an error (as
+    /// KLEE's --silent-klee-assume).
+    #[arg(long)]
+    pub silent_klee_assume: bool,
     /// The function to start from.
     #[arg(long, default_value = "main")]
     pub entry: String,
+    /// Links a library of LLVM bitcode with the program before the runtime: a .bc/.ll module or
+    /// an archive of them, only what the program needs (KLEE's --link-llvm-lib; repeatable).
+    #[arg(long = "link-llvm-lib", value_name = "PATH")]
+    pub link_llvm_lib: Vec<PathBuf>,
     /// Extra flags for clang (split on whitespace; repeatable).
     #[arg(long, value_name = "FLAGS", allow_hyphen_values = true)]
     pub cflags: Vec<String>,
@@ -89,7 +102,8 @@ pub struct RunArgs {
     /// Macro definition for clang (repeatable).
     #[arg(short = 'D', value_name = "NAME[=VALUE]")]
     pub define: Vec<String>,
-    /// Optimisation level for clang (0-3).
+    /// Optimisation level (0-3): clang's for a C program; for a .bc/.ll module, `opt -O<N>` is
+    /// run on it first (KLEE's --optimize).
     #[arg(short = 'O', value_name = "LEVEL", default_value_t = 0, value_parser = clap::value_parser!(u8).range(0..=3))]
     pub opt_level: u8,
     /// Do not show the live progress line.
@@ -153,11 +167,21 @@ pub fn run(args: &RunArgs) -> Result<i32> {
     if posix {
         config.entry = sear_runtime::ENTRY_FUNCTION.to_string();
     }
+    let config_envp = config.envp.clone();
     let solver_config = args.solver.to_config()?;
     let mut observer = TerminalObserver::new(!args.no_progress);
     let executor = Executor::new(Arc::new(module), config, &solver_config, &mut observer)?;
     let received = crate::signals::install(executor.interrupt_flag());
-    write_info(&output_dir, &program, &cflags, args, posix, &host_infos)?;
+    let environment = args.runtime.env_file.as_ref().map(|_| config_envp.clone());
+    write_info(
+        &output_dir,
+        &program,
+        &cflags,
+        args,
+        posix,
+        &host_infos,
+        environment.as_deref(),
+    )?;
     if args.output_dir.is_none() {
         update_last_link(&output_dir);
     }
@@ -209,6 +233,13 @@ fn prepare_bitcode(
     cflags.extend(args.include.iter().map(|d| format!("-I{}", d.display())));
     cflags.extend(args.define.iter().map(|d| format!("-D{d}")));
     let bitcode = match extension {
+        // -O on a module optimises it as clang's -O would have (KLEE's --optimize).
+        "bc" | "ll" if args.opt_level > 0 => {
+            let optimized = scratch.join("program.opt.bc");
+            sear_ir::frontend::optimize_bitcode(program, &optimized, args.opt_level)
+                .map_err(|e| anyhow::anyhow!("{e}"))?;
+            optimized
+        }
         "bc" | "ll" => program.to_path_buf(),
         "c" | "i" => {
             let options = CompileOptions {
@@ -228,6 +259,22 @@ fn prepare_bitcode(
             "{}: unsupported input '.{other}' (expected a .c, .bc or .ll file)",
             program.display()
         ),
+    };
+    let bitcode = if args.link_llvm_lib.is_empty() {
+        bitcode
+    } else {
+        let libraries = args
+            .link_llvm_lib
+            .iter()
+            .map(|l| {
+                l.canonicalize()
+                    .with_context(|| format!("--link-llvm-lib {}", l.display()))
+            })
+            .collect::<Result<Vec<_>>>()?;
+        let with_libraries = scratch.join("program.libs.bc");
+        sear_ir::frontend::link_with_libraries(&[bitcode], &libraries, &with_libraries)
+            .map_err(|e| anyhow::anyhow!("linking --link-llvm-lib: {e}"))?;
+        with_libraries
     };
     // Parsing it here rejects a file that is not LLVM (or is truncated) with sear's own
     // message, before llvm-link would quote it, and gives the program's target to the
@@ -261,6 +308,12 @@ fn engine_config(args: &RunArgs, program: &Path, output_dir: PathBuf) -> Result<
     config.max_stack_size = args.max_stack_size;
     config.emit_all_errors = args.emit_all_errors;
     config.exit_on_error = args.exit_on_error;
+    config.silent_klee_assume = args.silent_klee_assume;
+    config.exit_on_error_types = args
+        .exit_on_error_type
+        .iter()
+        .map(|k| sear_engine::ErrorKind::suffix_for_name(k))
+        .collect();
     config.dump_states_on_halt = args.dump_states_on_halt;
     config.use_merge = args.use_merge;
     config.memory_model = args.memory_model;
@@ -274,6 +327,7 @@ fn engine_config(args: &RunArgs, program: &Path, output_dir: PathBuf) -> Result<
         .unwrap_or("prog")
         .to_string();
     config.argv = args.runtime.program_argv(&name, &args.args)?;
+    config.envp = args.runtime.environment()?;
     Ok(config)
 }
 
@@ -284,13 +338,23 @@ fn write_info(
     args: &RunArgs,
     posix: bool,
     host_files: &[crate::runtime_link::HostFileInfo],
+    environment: Option<&[String]>,
 ) -> Result<()> {
+    // The environment is recorded only when it came from --env-file: sear's own may hold
+    // secrets, and replay takes its own environment then, as the run did.
     let info = serde_json::json!({
         "program": program,
         "cflags": cflags,
         "args": args.args,
         "posix_model": posix,
         "host_files": host_files,
+        "link_llvm_libs": args
+            .link_llvm_lib
+            .iter()
+            .map(|l| l.canonicalize().unwrap_or_else(|_| l.clone()))
+            .collect::<Vec<_>>(),
+        "env_file": args.runtime.env_file,
+        "environment": environment,
         "search": args.search,
         "seed": args.seed,
         "sear_version": env!("CARGO_PKG_VERSION"),

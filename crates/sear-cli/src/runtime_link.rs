@@ -73,6 +73,15 @@ pub struct RuntimeArgs {
         help_heading = "Environment model"
     )]
     pub max_host_file_size: u64,
+    /// Gives the program the environment in FILE (one NAME=value a line, as KLEE's
+    /// --env-file) instead of sear's own environment (without sear's and the sanitizers'
+    /// SEAR_*, ASAN_OPTIONS, UBSAN_OPTIONS and ASAN_SYMBOLIZER_PATH variables).
+    #[arg(
+        long = "env-file",
+        value_name = "FILE",
+        help_heading = "Environment model"
+    )]
+    pub env_file: Option<PathBuf>,
     /// Does not link sear's C runtime (libc and the POSIX model); the program's main is
     /// called directly and library calls are unsupported.
     #[arg(long = "no-runtime", help_heading = "Environment model")]
@@ -136,6 +145,18 @@ impl RuntimeArgs {
         Ok(argv)
     }
 
+    /// The program's environment: the --env-file's entries, or sear's own environment.
+    pub fn environment(&self) -> Result<Vec<String>> {
+        match &self.env_file {
+            Some(path) => {
+                let text = std::fs::read_to_string(path)
+                    .with_context(|| format!("--env-file {}", path.display()))?;
+                Ok(sear_runtime::environment::parse_env_file(&text))
+            }
+            None => Ok(sear_runtime::environment::from_host()),
+        }
+    }
+
     /// The --host-file files: each visible under the path as given and its absolute path.
     pub fn host_files(&self) -> Result<(Vec<HostFile>, Vec<HostFileInfo>)> {
         let mut files = Vec::new();
@@ -180,7 +201,12 @@ impl RuntimeArgs {
         let table = scratch.join("sear-host-files.ll");
         std::fs::write(
             &table,
-            host_files::module_for_target(hosts, &target.data_layout, &target.triple),
+            host_files::module_for_target(
+                hosts,
+                &host_files::HostStat::of_current_dir(),
+                &target.data_layout,
+                &target.triple,
+            ),
         )
         .with_context(|| format!("writing {}", table.display()))?;
         let mut inputs = vec![program.to_path_buf()];

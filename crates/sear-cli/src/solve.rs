@@ -1,6 +1,8 @@
 //! `sear solve FILE.smt2`: answers an SMT-LIB2 script through the solver chain, like KLEE's
 //! `kleaver`. Each `check-sat` prints `sat`, `unsat` or `unknown`; `get-model` and
 //! `get-value` print the last model; `push`/`pop`/`echo`/`exit` behave as in SMT-LIB.
+//! Scripts with bit-vectors wider than 128 bits are answered by Z3 directly
+//! ([`crate::solve_wide`]), with the same output.
 
 use std::path::PathBuf;
 
@@ -31,8 +33,17 @@ pub struct SolveArgs {
 pub fn run_solve(args: &SolveArgs) -> Result<i32> {
     let text = std::fs::read_to_string(&args.file)
         .with_context(|| format!("cannot read {}", args.file.display()))?;
-    let script =
-        parse_script(&text).map_err(|e| anyhow::anyhow!("{}: {e}", args.file.display()))?;
+    let script = match parse_script(&text) {
+        Ok(script) => script,
+        // Bit-vectors wider than sear's expressions hold: Z3 answers the script directly.
+        Err(e) if e.message.contains("is not in 1..=128") => {
+            let config = args.solver.to_config()?;
+            let z3 = sear_solver::direct::DirectZ3::new(config.timeout);
+            return crate::solve_wide::run(&text, &z3, args.model)
+                .map_err(|e| anyhow::anyhow!("{}: {e}", args.file.display()));
+        }
+        Err(e) => anyhow::bail!("{}: {e}", args.file.display()),
+    };
     let mut solver = Solver::new(&args.solver.to_config()?)
         .map_err(|e| anyhow::anyhow!("cannot start the solver: {e}"))?;
     let meta = QueryMeta::default();

@@ -528,8 +528,10 @@ fn malformed_model_options_are_usage_errors() {
     }
 }
 
-/// An .err file's stack trace shows each frame's arguments as KLEE prints them: a number, or
-/// "symbolic" (KLEE's StackTraceOutput test: `foo(symbolic, 12) at FILE:LINE`).
+/// An .err file's stack trace shows each frame as KLEE prints it: `#N in f(args) at
+/// FILE:LINE`, each argument a number or "symbolic", after its name when the module keeps
+/// value names (KLEE's StackTraceOutput test: `in foo(i=symbolic, k=12) at FILE:LINE`, with
+/// -fdiscard-value-names `in foo(symbolic, 12)`).
 #[test]
 fn err_stack_traces_show_arguments() {
     let tmp = tempfile::tempdir().unwrap();
@@ -545,7 +547,159 @@ fn err_stack_traces_show_arguments() {
     );
     assert!(o.status.success(), "{}", stderr(&o));
     let err = std::fs::read_to_string(tmp.path().join("o/test000001.assert.err")).unwrap();
-    assert!(err.contains("#0 foo(symbolic, 12) at "), "{err}");
+    assert!(err.contains("#0 in foo(i=symbolic, k=12) at "), "{err}");
     assert!(err.contains("t.c:4"), "{err}");
-    assert!(err.contains("#1 main() at "), "{err}");
+    assert!(err.contains("#1 in main() at "), "{err}");
+    let o = sear(
+        &[
+            "run",
+            "--no-progress",
+            "--output-dir",
+            "n",
+            "--cflags=-fdiscard-value-names",
+            "t.c",
+        ],
+        tmp.path(),
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    let err = std::fs::read_to_string(tmp.path().join("n/test000001.assert.err")).unwrap();
+    assert!(err.contains("#0 in foo(symbolic, 12) at "), "{err}");
+}
+
+/// main's envp is the environment sear runs in, as KLEE's is, without sear's and the
+/// replay's control variables (SEAR_*, ASAN_OPTIONS, ...); `sear replay` gives the native
+/// run the same environment, so its output matches.
+#[test]
+fn the_program_sees_the_environment_sear_runs_in() {
+    let dir = tempfile::tempdir().unwrap();
+    write(
+        dir.path(),
+        "env.c",
+        r#"#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+int main(int argc, char **argv, char **envp) {
+    int control = 0;
+    for (char **e = envp; *e; e++)
+        control |= strncmp(*e, "SEAR_", 5) == 0 || strncmp(*e, "ASAN_OPTIONS=", 13) == 0;
+    printf("probe=%s control=%d\n", getenv("ENV_PROBE"), control);
+    return 0;
+}
+"#,
+    );
+    let with_env = |args: &[&str]| {
+        Command::new(env!("CARGO_BIN_EXE_sear"))
+            .args(args)
+            .current_dir(dir.path())
+            .env("ENV_PROBE", "one two")
+            .env("SEAR_HIDDEN", "1")
+            .env("ASAN_OPTIONS", "verbosity=0")
+            .output()
+            .expect("sear runs")
+    };
+    let run = with_env(&["run", "--no-progress", "--output-dir", "out", "env.c"]);
+    assert!(run.status.success(), "{}", stderr(&run));
+    let printed = std::fs::read_to_string(dir.path().join("out/test000001.stdout")).unwrap();
+    assert_eq!(printed, "probe=one two control=0\n");
+    let replay = with_env(&["replay", "out"]);
+    assert!(replay.status.success(), "{}", stderr(&replay));
+    let report = String::from_utf8_lossy(&replay.stdout).into_owned() + &stderr(&replay);
+    assert!(report.contains("1 of 1 outputs match"), "{report}");
+}
+
+/// -O on a .bc/.ll module runs `opt -O<N>` on it first (KLEE's --optimize): a loop summing
+/// 1..1000 folds to a constant, so the program finishes within 100 instructions, which the
+/// unoptimised module does not (KLEE's Optimize test).
+#[test]
+fn optimisation_level_applies_to_modules() {
+    let tmp = tempfile::tempdir().unwrap();
+    write(
+        tmp.path(),
+        "sum.ll",
+        "define i32 @main() {\nentry:\n  br label %loop\nloop:\n  %i = phi i32 [ 1, %entry ], [ %next, %loop ]\n\
+         \x20 %s = phi i32 [ 0, %entry ], [ %t, %loop ]\n  %t = add i32 %s, %i\n  %next = add i32 %i, 1\n\
+         \x20 %done = icmp sgt i32 %next, 1000\n  br i1 %done, label %exit, label %loop\nexit:\n\
+         \x20 %ok = icmp eq i32 %t, 500500\n  %r = select i1 %ok, i32 0, i32 1\n  ret i32 %r\n}\n",
+    );
+    for (opt, completed) in [("0", 0), ("2", 1)] {
+        let out = format!("o{opt}");
+        let o = sear(
+            &[
+                "run",
+                "--no-progress",
+                "-O",
+                opt,
+                "--max-instructions",
+                "100",
+                "--output-dir",
+                &out,
+                "sum.ll",
+            ],
+            tmp.path(),
+        );
+        assert!(o.status.success(), "{}", stderr(&o));
+        let s = summary(&tmp.path().join(&out));
+        assert_eq!(s["completed_paths"], completed, "-O {opt}: {s}");
+    }
+}
+
+/// --link-llvm-lib links a library of bitcode (a module or an archive of modules) with the
+/// program, only what it needs (KLEE's option and LinkLLVMLib test); replay compiles the
+/// library's modules with the program, so every test replays with its output.
+#[test]
+fn bitcode_libraries_are_linked_and_replayed() {
+    let tmp = tempfile::tempdir().unwrap();
+    write(
+        tmp.path(),
+        "lib.c",
+        "#include <stdio.h>\nint twice(int x) { return 2 * x; }\n\
+         void show(int v) { printf(\"v=%d\\n\", v); }\nint unused(void) { return 7; }\n",
+    );
+    write(
+        tmp.path(),
+        "prog.c",
+        "#include \"klee/klee.h\"\nint twice(int); void show(int);\n\
+         int main(void) { int x = klee_range(0, 4, \"x\"); if (twice(x) > 4) show(1); else show(0); return 0; }\n",
+    );
+    let run = |program: &str, args: &[&str]| {
+        Command::new(program)
+            .args(args)
+            .current_dir(tmp.path())
+            .output()
+            .expect("runs")
+    };
+    let c = run(
+        "clang-19",
+        &[
+            "-emit-llvm",
+            "-c",
+            "-g",
+            "-O0",
+            "-Xclang",
+            "-disable-O0-optnone",
+            "lib.c",
+        ],
+    );
+    assert!(c.status.success(), "{}", stderr(&c));
+    let a = run("llvm-ar-19", &["rc", "lib.a", "lib.bc"]);
+    assert!(a.status.success(), "{}", stderr(&a));
+    let o = sear(
+        &[
+            "run",
+            "--no-progress",
+            "--link-llvm-lib",
+            "lib.a",
+            "--output-dir",
+            "out",
+            "prog.c",
+        ],
+        tmp.path(),
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    let s = summary(&tmp.path().join("out"));
+    assert_eq!(s["completed_paths"], 2, "{s}");
+    let replay = sear(&["replay", "out"], tmp.path());
+    assert!(replay.status.success(), "{}", stderr(&replay));
+    let report = String::from_utf8_lossy(&replay.stdout).into_owned() + &stderr(&replay);
+    assert!(report.contains("2 of 2 outputs match"), "{report}");
 }

@@ -21,6 +21,8 @@
 //!   must end the same paths: equal path counts and equal `trace_digest` in `summary.json`
 //!   (the instruction traces of the ended paths). Used to check that the array
 //!   transformations change no path.
+//! * `// expect-stderr: TEXT` — sear's own stderr (its messages, warnings and
+//!   `klee_print_expr` lines) has a line containing TEXT; repeatable.
 //! * `// expect-summary: KEY OP N [if TEXT]` — a number in `summary.json` (KEY is a dotted
 //!   path such as `array_opt.index_successes`; OP is `==`, `>=`, `<=` or `>`), checked in the
 //!   runs whose configuration ARGS contain TEXT (all runs without `if`).
@@ -48,6 +50,7 @@ struct Expectations {
     replay: bool,
     configs: Vec<Vec<String>>,
     summary_checks: Vec<SummaryCheck>,
+    stderr_lines: Vec<String>,
 }
 
 /// An `expect-summary:` line.
@@ -94,6 +97,7 @@ fn parse_expectations(source: &str) -> Expectations {
         replay: true,
         configs: Vec::new(),
         summary_checks: Vec::new(),
+        stderr_lines: Vec::new(),
     };
     for (index, line) in source.lines().enumerate() {
         let Some(comment) = line.find("//").map(|i| line[i + 2..].trim()) else {
@@ -129,6 +133,8 @@ fn parse_expectations(source: &str) -> Expectations {
                 .collect();
         } else if let Some(v) = value("expect-summary:") {
             e.summary_checks.push(parse_summary_check(v));
+        } else if let Some(v) = value("expect-stderr:") {
+            e.stderr_lines.push(v.to_string());
         }
     }
     e.errors.sort();
@@ -372,6 +378,14 @@ fn check_config(
             "{name}: reported errors {reported:?}, expected {:?}",
             expect.errors
         ));
+    }
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    for text in &expect.stderr_lines {
+        if !stderr.lines().any(|l| l.contains(text.as_str())) {
+            problems.push(format!(
+                "{name}: no line of sear's stderr contains {text:?}"
+            ));
+        }
     }
     if expect.replay {
         problems.extend(check_replay(&name, &out));

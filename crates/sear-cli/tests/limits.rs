@@ -102,6 +102,9 @@ fn max_memory_ends_the_last_state_of_a_leaking_loop() {
     assert_eq!(s["dropped_states"], 1, "{s}");
     assert_eq!(s["early_paths"], 1, "{s}");
     assert_eq!(files_with_extension(&tmp.path().join("out"), "ktest"), 1);
+    // The warning is in warnings.txt too, as every warning (KLEE's MemoryLimit test).
+    let warnings = std::fs::read_to_string(tmp.path().join("out/warnings.txt")).unwrap();
+    assert!(warnings.contains("memory limit of"), "{warnings}");
 }
 
 #[test]

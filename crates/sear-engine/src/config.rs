@@ -118,6 +118,8 @@ pub struct EngineConfig {
     pub output_dir: PathBuf,
     /// Arguments for `main` (argv[0] is the program name).
     pub argv: Vec<String>,
+    /// The environment given to `main` as `envp` (`NAME=value` strings). [default: empty]
+    pub envp: Vec<String>,
     /// Name of the entry function. [default: main]
     pub entry: String,
     /// Largest symbolic pointer resolution (objects per access) before giving up. [default: 64]
@@ -129,6 +131,12 @@ pub struct EngineConfig {
     pub dump_states_on_halt: bool,
     /// Stop the run at the first error. [default: false]
     pub exit_on_error: bool,
+    /// Stop the run at the first error of one of these kinds (`.err` suffixes; KLEE's
+    /// `--exit-on-error-type`). [default: none]
+    pub exit_on_error_types: Vec<String>,
+    /// A provably false `klee_assume` ends its path silently (no test, no error) instead of
+    /// with a `user` error (KLEE's `--silent-klee-assume`). [default: false]
+    pub silent_klee_assume: bool,
     /// Show a live progress line on a terminal. [default: true]
     pub progress: bool,
     /// Array-read transformations (`--optimize-array` and its ratios). [default: none]
@@ -167,11 +175,14 @@ impl EngineConfig {
             emit_all_errors: false,
             output_dir,
             argv: vec!["prog".into()],
+            envp: Vec::new(),
             entry: "main".into(),
             max_resolutions: defaults::MAX_RESOLUTIONS,
             max_alloc_size: defaults::MAX_ALLOC_SIZE,
             dump_states_on_halt: true,
             exit_on_error: false,
+            exit_on_error_types: Vec::new(),
+            silent_klee_assume: false,
             progress: true,
             array_opt: Default::default(),
             read_policy: sear_expr::ReadPolicy::Fold,

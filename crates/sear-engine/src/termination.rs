@@ -124,6 +124,24 @@ impl ErrorKind {
         }
     }
 
+    /// The `.err` suffix a kind name stands for: sear's suffixes as they are, KLEE's
+    /// termination type names (`Ptr`, `ReadOnly`, `Execution`, `UnreachableCall`, ...) in
+    /// snake case (`Execution` is `exec`).
+    pub fn suffix_for_name(name: &str) -> String {
+        let mut out = String::new();
+        for (i, c) in name.trim().chars().enumerate() {
+            if c.is_ascii_uppercase() && i > 0 {
+                out.push('_');
+            }
+            out.push(c.to_ascii_lowercase());
+        }
+        if out == "execution" {
+            "exec".into()
+        } else {
+            out
+        }
+    }
+
     /// The class of this kind.
     pub fn class(&self) -> TerminationClass {
         match self {
@@ -150,5 +168,18 @@ impl Termination {
             kind,
             message: message.into(),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::ErrorKind;
+
+    #[test]
+    fn klee_type_names_map_to_suffixes() {
+        assert_eq!(ErrorKind::suffix_for_name("Assert"), "assert");
+        assert_eq!(ErrorKind::suffix_for_name("ReadOnly"), "read_only");
+        assert_eq!(ErrorKind::suffix_for_name("Execution"), "exec");
+        assert_eq!(ErrorKind::suffix_for_name("ptr"), "ptr");
     }
 }

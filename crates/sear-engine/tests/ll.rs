@@ -176,7 +176,8 @@ entry:
 "#,
         Expect {
             completed: Some(0),
-            error_kinds: Some(&["free"]),
+            // A double free is a pointer error, as in KLEE.
+            error_kinds: Some(&["ptr"]),
             ..Default::default()
         },
     );

@@ -112,6 +112,28 @@ pub fn compile_c(source: &Path, out_dir: &Path, opts: &CompileOptions) -> Result
     Ok(output)
 }
 
+/// Optimises the module `input` (bitcode or textual IR) with `opt -O<level>` into `output`
+/// (bitcode), as clang's -O<level> would have.
+pub fn optimize_bitcode(input: &Path, output: &Path, level: u8) -> Result<(), IrError> {
+    let opt = find_tool("opt-19", "opt")?;
+    let args: Vec<OsString> = vec![
+        format!("-O{}", level.clamp(1, 3)).into(),
+        input.into(),
+        "-o".into(),
+        output.into(),
+    ];
+    let result = run(&opt, &args)?;
+    if !result.status.success() {
+        return Err(IrError::Compile {
+            source_file: input.to_path_buf(),
+            status: result.status.to_string(),
+            diagnostics: String::from_utf8_lossy(&result.stderr).into_owned(),
+        });
+    }
+    forward_warnings(&result);
+    Ok(())
+}
+
 /// Links bitcode files into one module at `out` (every definition of every input).
 pub fn link_bitcode(inputs: &[PathBuf], out: &Path) -> Result<(), IrError> {
     let mut args: Vec<OsString> = vec!["-o".into(), out.into()];
@@ -183,8 +205,62 @@ fn run(tool: &Path, args: &[OsString]) -> Result<Output, IrError> {
 
 /// Copies a successful tool's diagnostics (warnings) to stderr unchanged.
 fn forward_warnings(result: &Output) {
-    if !result.stderr.is_empty() {
+    let text = condense_layout_warnings(&String::from_utf8_lossy(&result.stderr));
+    if !text.is_empty() {
         use std::io::Write;
-        let _ = std::io::stderr().write_all(&result.stderr);
+        let _ = std::io::stderr().write_all(text.as_bytes());
+    }
+}
+
+/// llvm-link's warnings with its "Linking two modules of different data layouts / target
+/// triples" pairs (one per runtime module, each followed by an empty line) replaced by one
+/// line: a program built for an older x86-64 data layout string (KLEE's tests) is linked
+/// with sear's runtime all the same.
+fn condense_layout_warnings(stderr: &str) -> String {
+    let mut out = String::new();
+    let mut condensed = false;
+    let mut skip_blank = false;
+    for line in stderr.lines() {
+        if line.contains("Linking two modules of different data layouts")
+            || line.contains("Linking two modules of different target triples")
+        {
+            condensed = true;
+            skip_blank = true;
+            continue;
+        }
+        if skip_blank && line.trim().is_empty() {
+            skip_blank = false;
+            continue;
+        }
+        skip_blank = false;
+        out.push_str(line);
+        out.push('\n');
+    }
+    if condensed {
+        out.push_str(
+            "warning: the program's data layout or target triple differs from sear's runtime's; \
+             linked all the same\n",
+        );
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::condense_layout_warnings;
+
+    #[test]
+    fn layout_warnings_become_one_line() {
+        let llvm_link = "warning: Linking two modules of different data layouts: 'a.bc' is 'e' \
+                         whereas 'llvm-link' is 'e-p:64:64:64'\n\nwarning: Linking two modules \
+                         of different target triples: 'a.bc' is 'x' whereas 'llvm-link' is \
+                         'y'\n\nwarning: something else\n";
+        let text = condense_layout_warnings(llvm_link);
+        assert_eq!(
+            text,
+            "warning: something else\nwarning: the program's data layout or target triple \
+             differs from sear's runtime's; linked all the same\n"
+        );
+        assert_eq!(condense_layout_warnings(""), "");
     }
 }

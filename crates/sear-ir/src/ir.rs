@@ -590,6 +590,9 @@ pub struct Function {
     pub name: String,
     /// Parameter types; parameter `i` is in slot `i`.
     pub params: Vec<TypeId>,
+    /// Parameter names as in the module (empty strings when unnamed, e.g. built with
+    /// `-fdiscard-value-names`); stack traces print them as KLEE does.
+    pub param_names: Vec<String>,
     /// Per parameter, the pointee type of a `byval` pointer parameter (`None` otherwise):
     /// the callee receives a pointer to its own copy of the caller's bytes.
     pub byval: Vec<Option<TypeId>>,

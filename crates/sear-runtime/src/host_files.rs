@@ -1,7 +1,9 @@
 //! The `--host-file` table: an LLVM IR module defining `__sear_host_files` (name, contents
 //! and size of each file) and `__sear_host_file_count`, which the runtime's file system
 //! (`runtime/src/posix/fs.c`) turns into read-only files. It is linked with every program
-//! that uses the runtime, empty when there are no host files.
+//! that uses the runtime, empty when there are no host files. The module also defines
+//! `__sear_host_stat` ([`HostStat`]): the status fields KLEE's model prefers for symbolic
+//! files (`runtime/src/posix/env.c`).
 
 use std::fmt::Write as _;
 
@@ -14,14 +16,59 @@ pub struct HostFile {
     pub contents: Vec<u8>,
 }
 
-/// The LLVM IR text of the table, with no target.
+/// The status fields a symbolic file prefers to take from the host, as KLEE's
+/// `klee_init_fds` takes them from `stat(".")`: device, special device, owner, group and
+/// the three times (seconds).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct HostStat {
+    /// `st_dev`.
+    pub dev: u64,
+    /// `st_rdev`.
+    pub rdev: u64,
+    /// `st_uid`.
+    pub uid: u32,
+    /// `st_gid`.
+    pub gid: u32,
+    /// `st_atime`.
+    pub atime: i64,
+    /// `st_mtime`.
+    pub mtime: i64,
+    /// `st_ctime`.
+    pub ctime: i64,
+}
+
+impl HostStat {
+    /// The status of the current directory (all zero when it cannot be read).
+    pub fn of_current_dir() -> HostStat {
+        use std::os::unix::fs::MetadataExt;
+        match std::fs::metadata(".") {
+            Ok(m) => HostStat {
+                dev: m.dev(),
+                rdev: m.rdev(),
+                uid: m.uid(),
+                gid: m.gid(),
+                atime: m.atime(),
+                mtime: m.mtime(),
+                ctime: m.ctime(),
+            },
+            Err(_) => HostStat::default(),
+        }
+    }
+}
+
+/// The LLVM IR text of the table, with no target and a zero [`HostStat`].
 pub fn module(files: &[HostFile]) -> String {
-    module_for_target(files, "", "")
+    module_for_target(files, &HostStat::default(), "", "")
 }
 
 /// The LLVM IR text of the table for the program's data layout and target triple (empty:
 /// none), so that linking it with the program is silent.
-pub fn module_for_target(files: &[HostFile], data_layout: &str, triple: &str) -> String {
+pub fn module_for_target(
+    files: &[HostFile],
+    host_stat: &HostStat,
+    data_layout: &str,
+    triple: &str,
+) -> String {
     let mut ir = String::from("; sear --host-file table (generated)\n");
     if !data_layout.is_empty() {
         let _ = writeln!(ir, "target datalayout = \"{}\"", ir_escape(data_layout));
@@ -29,6 +76,18 @@ pub fn module_for_target(files: &[HostFile], data_layout: &str, triple: &str) ->
     if !triple.is_empty() {
         let _ = writeln!(ir, "target triple = \"{}\"", ir_escape(triple));
     }
+    let _ = writeln!(
+        ir,
+        "@__sear_host_stat = constant {{ i64, i64, i64, i64, i64, i64, i64 }} {{ i64 {}, i64 {}, \
+         i64 {}, i64 {}, i64 {}, i64 {}, i64 {} }}",
+        host_stat.dev as i64,
+        host_stat.rdev as i64,
+        host_stat.uid,
+        host_stat.gid,
+        host_stat.atime,
+        host_stat.mtime,
+        host_stat.ctime
+    );
     let _ = writeln!(ir, "@__sear_host_file_count = constant i32 {}", files.len());
     let mut entries = Vec::new();
     for (i, file) in files.iter().enumerate() {
@@ -109,8 +168,34 @@ mod tests {
     }
 
     #[test]
+    fn host_status_is_a_constant() {
+        let stat = HostStat {
+            dev: 2049,
+            rdev: 0,
+            uid: 1000,
+            gid: 100,
+            atime: 1,
+            mtime: 2,
+            ctime: 3,
+        };
+        let ir = module_for_target(&[], &stat, "", "");
+        assert!(
+            ir.contains(
+                "@__sear_host_stat = constant { i64, i64, i64, i64, i64, i64, i64 } { i64 2049, \
+             i64 0, i64 1000, i64 100, i64 1, i64 2, i64 3 }"
+            ),
+            "{ir}"
+        );
+    }
+
+    #[test]
     fn target_is_the_programs() {
-        let ir = module_for_target(&[], "e-m:e-i64:64", "x86_64-pc-linux-gnu");
+        let ir = module_for_target(
+            &[],
+            &HostStat::default(),
+            "e-m:e-i64:64",
+            "x86_64-pc-linux-gnu",
+        );
         assert!(
             ir.contains("target datalayout = \"e-m:e-i64:64\"\n"),
             "{ir}"

@@ -6,10 +6,12 @@
 //! entry point [`ENTRY_FUNCTION`], which sets up the POSIX model from argv and calls the
 //! program's `main` under the name [`USER_MAIN_ALIAS`]), and [`LIBC_BITCODE`] on demand
 //! (`llvm-link --only-needed`), so only the functions the program uses come in.
+//! [`environment`] is the program's environment (sear's own or an `--env-file`),
 //! [`host_files`] builds the table of `--host-file` contents, [`options`] is the grammar of
 //! the model's command-line options (`--sym-arg N`, ...), shared by `sear run` and
 //! `sear replay`.
 
+pub mod environment;
 pub mod host_files;
 pub mod options;
 

@@ -52,6 +52,7 @@ pub mod bitwuzla;
 pub mod cegar;
 pub mod chain;
 pub mod config;
+pub mod direct;
 pub mod eager;
 pub mod ilp;
 pub mod interrupt;

@@ -14,6 +14,7 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/uio.h>
+#include <termios.h>
 #include <unistd.h>
 
 #include "sear_rt.h"
@@ -37,6 +38,15 @@ static int injected_failure(int *target, unsigned *calls) {
 
 /* ---- Opening ------------------------------------------------------------------- */
 
+/* KLEE's permission check of a symbolic file, whose mode is symbolic: a request to write
+ * (O_WRONLY, O_RDWR) needs some write bit, O_RDWR also some read bit (KLEE reads O_RDONLY,
+ * which is 0, as no request). The test is one condition, so open forks once. */
+static int permission_denied(int flags, mode_t mode) {
+  int read_request = (flags & O_RDWR) != 0;
+  int write_request = (flags & (O_WRONLY | O_RDWR)) != 0;
+  return (read_request & ((mode & 0444) == 0)) | (write_request & ((mode & 0222) == 0));
+}
+
 int open(const char *path, int flags, ...) {
   mode_t mode = 0;
   if (flags & O_CREAT) {
@@ -58,15 +68,19 @@ int open(const char *path, int flags, ...) {
       errno = EEXIST;
       return -1;
     }
-    if (n->flags & SEAR_NODE_DIR) {
-      errno = (flags & O_DIRECTORY) ? ENOSYS : EISDIR;
+    if ((n->flags & SEAR_NODE_DIR) && writing) {
+      errno = EISDIR;
       return -1;
     }
-    if (flags & O_DIRECTORY) {
+    if ((flags & O_DIRECTORY) && !(n->flags & SEAR_NODE_DIR)) {
       errno = ENOTDIR;
       return -1;
     }
     if (writing && !(n->flags & SEAR_NODE_WRITABLE)) {
+      errno = EACCES;
+      return -1;
+    }
+    if ((n->flags & SEAR_NODE_SYMBOLIC) && permission_denied(flags, n->st->st_mode)) {
       errno = EACCES;
       return -1;
     }
@@ -121,7 +135,7 @@ int openat(int dirfd, const char *path, int flags, ...) {
     mode = (mode_t)va_arg(ap, int);
     va_end(ap);
   }
-  if (dirfd != AT_FDCWD && path[0] != '/') {
+  if (!__sear_names_cwd(dirfd) && path[0] != '/') {
     errno = ENOSYS;
     return -1;
   }
@@ -157,6 +171,10 @@ int close(int fd) {
 /* ---- Reading and writing ---------------------------------------------------------- */
 
 static ssize_t node_read(struct sear_node *n, void *buf, size_t count, off_t offset) {
+  if (n->flags & SEAR_NODE_ZERO) {
+    memset(buf, 0, count);
+    return (ssize_t)count;
+  }
   if ((n->flags & SEAR_NODE_NULL) || offset >= (off_t)n->size)
     return 0;
   size_t avail = n->size - (size_t)offset;
@@ -212,6 +230,10 @@ ssize_t read(int fd, void *buf, size_t count) {
     errno = EBADF;
     return -1;
   }
+  if (d->node->flags & SEAR_NODE_DIR) {
+    errno = EISDIR;
+    return -1;
+  }
   ssize_t r = node_read(d->node, buf, count, d->offset);
   if (r > 0)
     d->offset += r;
@@ -265,6 +287,10 @@ ssize_t pread(int fd, void *buf, size_t count, off_t offset) {
   }
   if (injected_failure(__sear_fail.read_fail, &__sear_fail.reads))
     return -1;
+  if (d->node->flags & SEAR_NODE_DIR) {
+    errno = EISDIR;
+    return -1;
+  }
   return node_read(d->node, buf, count, offset);
 }
 
@@ -446,10 +472,50 @@ int fcntl64(int fd, int cmd, ...) {
   return fcntl(fd, cmd, arg);
 }
 
+/* Terminal requests answer as KLEE's model does for a file with a symbolic status: a
+ * character device is a terminal (24x80, KLEE's termios), anything else is not (ENOTTY).
+ * FIONREAD gives the bytes left to read in a file. */
 int ioctl(int fd, unsigned long request, ...) {
-  (void)request;
-  if (__sear_get_desc(fd) == NULL)
+  va_list ap;
+  va_start(ap, request);
+  void *arg = va_arg(ap, void *);
+  va_end(ap);
+  struct sear_desc *d = __sear_get_desc(fd);
+  if (d == NULL)
     return -1;
+  request = (unsigned long)concrete((long)request, "ioctl: symbolic request concretized");
+  switch (request) {
+  case TCGETS:
+    if (!__sear_desc_is_tty(d))
+      break;
+    __sear_fill_termios((struct termios *)arg);
+    return 0;
+  case TCSETS:
+  case TCSETSW:
+  case TCSETSF:
+  case TIOCSWINSZ:
+    if (!__sear_desc_is_tty(d))
+      break;
+    return 0;
+  case TIOCGWINSZ: {
+    if (!__sear_desc_is_tty(d))
+      break;
+    struct winsize *ws = arg;
+    memset(ws, 0, sizeof *ws);
+    ws->ws_row = 24;
+    ws->ws_col = 80;
+    return 0;
+  }
+  case FIONREAD:
+    if (d->kind != SEAR_DESC_NODE)
+      break;
+    *(int *)arg = (d->node->flags & SEAR_NODE_ZERO) || d->offset >= (off_t)d->node->size
+                      ? 0
+                      : (int)((off_t)d->node->size - d->offset);
+    return 0;
+  default:
+    break;
+  }
   errno = ENOTTY;
   return -1;
 }

@@ -1,6 +1,6 @@
 /*
  * The modelled file system: a fixed table of nodes (symbolic files, stdin,
- * files the program creates, /dev/null, and read-only copies of host files
+ * files the program creates, /dev/null, /dev/zero, and read-only copies of host files
  * given with --host-file), the open file descriptions and the descriptor
  * table. Descriptors 0, 1 and 2 are open from the start: stdin is empty
  * (end of file) unless --sym-stdin gives it symbolic contents; stdout and
@@ -13,12 +13,15 @@
 
 #include "sear_rt.h"
 
-/* Node 0: the empty stdin; node 1: /dev/null; node 2: "/"; node 3: ".". */
+/* Node 0: the empty stdin; node 1: /dev/null; node 2: "/"; node 3: "."; node 4:
+ * /dev/zero. */
 struct sear_node __sear_nodes[SEAR_MAX_NODES] = {
     {SEAR_NODE_USED, NULL, NULL, 0, 0, NULL},
     {SEAR_NODE_USED | SEAR_NODE_WRITABLE | SEAR_NODE_NULL, "/dev/null", NULL, 0, 0, NULL},
     {SEAR_NODE_USED | SEAR_NODE_DIR, "/", NULL, 0, 0, NULL},
     {SEAR_NODE_USED | SEAR_NODE_DIR, ".", NULL, 0, 0, NULL},
+    {SEAR_NODE_USED | SEAR_NODE_WRITABLE | SEAR_NODE_NULL | SEAR_NODE_ZERO, "/dev/zero", NULL,
+     0, 0, NULL},
 };
 
 struct sear_desc __sear_descs[SEAR_MAX_FDS] = {
@@ -139,6 +142,22 @@ int __sear_desc_stat(const struct sear_desc *d, struct stat *st) {
   st->st_nlink = 1;
   st->st_blksize = 4096;
   return 0;
+}
+
+int __sear_desc_is_tty(const struct sear_desc *d) {
+  const struct sear_node *n = d->node;
+  if (n == NULL || !(n->flags & SEAR_NODE_SYMBOLIC))
+    return 0;
+  return S_ISCHR(n->st->st_mode);
+}
+
+int __sear_names_cwd(int dirfd) {
+  if (dirfd == AT_FDCWD)
+    return 1;
+  if (dirfd < 0 || dirfd >= SEAR_MAX_FDS || __sear_fds[dirfd].desc == NULL)
+    return 0;
+  const struct sear_desc *d = __sear_fds[dirfd].desc;
+  return d->kind == SEAR_DESC_NODE && (d->node->flags & SEAR_NODE_DIR);
 }
 
 struct sear_desc *__sear_get_desc(int fd) {

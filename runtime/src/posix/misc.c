@@ -1,8 +1,8 @@
 /*
  * The rest of the POSIX surface. Names, directories: the current directory
  * is "/" and holds every modelled file; unlink and rename work on the model,
- * directories cannot be created. Processes, pipes, sockets, memory mappings
- * and directory listing are not modelled: they fail with ENOSYS (or the
+ * directories cannot be created (listing it: dir.c). Processes, pipes, sockets,
+ * memory mappings are not modelled: they fail with ENOSYS (or the
  * error a sandbox would give) and never touch the host. Signals are
  * recorded but never delivered. Identity queries return fixed values.
  */
@@ -79,7 +79,7 @@ int unlink(const char *path) {
 }
 
 int unlinkat(int dirfd, const char *path, int flags) {
-  if (dirfd != AT_FDCWD && path[0] != '/')
+  if (!__sear_names_cwd(dirfd) && path[0] != '/')
     FAIL(ENOSYS);
   if (flags & AT_REMOVEDIR)
     return rmdir(path);
@@ -189,17 +189,6 @@ ssize_t readlink(const char *path, char *buf, size_t size) {
 mode_t umask(mode_t mask) {
   (void)mask;
   return 022;
-}
-
-DIR *opendir(const char *path) {
-  (void)path;
-  errno = ENOSYS;
-  return NULL;
-}
-DIR *fdopendir(int fd) {
-  (void)fd;
-  errno = ENOSYS;
-  return NULL;
 }
 
 /* ---- Processes -------------------------------------------------------------------- */

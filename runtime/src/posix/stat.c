@@ -1,11 +1,13 @@
 /*
- * File status: stat, fstat, lstat, fstatat, access, faccessat, isatty, and
- * the *64 names glibc uses with _FILE_OFFSET_BITS=64.
+ * File status: stat, fstat, lstat, fstatat, access, faccessat, isatty, the
+ * terminal settings (tcgetattr, tcsetattr), and the *64 names glibc uses with
+ * _FILE_OFFSET_BITS=64.
  */
 #include <errno.h>
 #include <fcntl.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <termios.h>
 #include <unistd.h>
 
 #include "sear_rt.h"
@@ -32,7 +34,7 @@ int fstat(int fd, struct stat *st) {
 int fstatat(int dirfd, const char *path, struct stat *st, int flags) {
   if ((flags & AT_EMPTY_PATH) && path[0] == '\0')
     return fstat(dirfd, st);
-  if (dirfd != AT_FDCWD && path[0] != '/') {
+  if (!__sear_names_cwd(dirfd) && path[0] != '/') {
     errno = ENOSYS;
     return -1;
   }
@@ -66,7 +68,7 @@ int access(const char *path, int mode) {
 
 int faccessat(int dirfd, const char *path, int mode, int flags) {
   (void)flags;
-  if (dirfd != AT_FDCWD && path[0] != '/') {
+  if (!__sear_names_cwd(dirfd) && path[0] != '/') {
     errno = ENOSYS;
     return -1;
   }
@@ -76,14 +78,80 @@ int faccessat(int dirfd, const char *path, int mode, int flags) {
 int euidaccess(const char *path, int mode) { return access(path, mode); }
 int eaccess(const char *path, int mode) { return access(path, mode); }
 
-/* No modelled descriptor is a terminal. */
+/* A descriptor is a terminal when its file has a symbolic status of type character
+ * device (--sym-stdin, --sym-stdout, --sym-files), as in KLEE's model, where isatty's
+ * TCGETS forks on the type; every other descriptor is not (ENOTTY). */
 int isatty(int fd) {
-  if (__sear_get_desc(fd) != NULL)
-    errno = ENOTTY;
+  struct sear_desc *d = __sear_get_desc(fd);
+  if (d == NULL)
+    return 0;
+  if (__sear_desc_is_tty(d))
+    return 1;
+  errno = ENOTTY;
   return 0;
 }
 
 char *ttyname(int fd) {
-  (void)isatty(fd);
+  if (isatty(fd))
+    errno = ENODEV; /* a modelled terminal has no device name */
   return NULL;
+}
+
+int ttyname_r(int fd, char *buf, size_t len) {
+  (void)buf;
+  (void)len;
+  return isatty(fd) ? ENODEV : errno;
+}
+
+/* The settings of a modelled terminal: KLEE's (a Linux console's defaults). Only the
+ * fields of the kernel's struct termios (the first 36 bytes, what TCGETS writes) are set. */
+void __sear_fill_termios(struct termios *t) {
+  static const unsigned char cc[19] = {0x03, 0x1c, 0x7f, 0x15, 0x04, 0x00, 0x01,
+                                       0xff, 0x11, 0x13, 0x1a, 0xff, 0x12, 0x0f,
+                                       0x17, 0x16, 0xff, 0x00, 0x00};
+  t->c_iflag = 27906;
+  t->c_oflag = 5;
+  t->c_cflag = 1215;
+  t->c_lflag = 35287;
+  t->c_line = 0;
+  memcpy(t->c_cc, cc, sizeof cc);
+}
+
+int tcgetattr(int fd, struct termios *t) {
+  struct sear_desc *d = __sear_get_desc(fd);
+  if (d == NULL)
+    return -1;
+  if (!__sear_desc_is_tty(d)) {
+    errno = ENOTTY;
+    return -1;
+  }
+  memset(t, 0, sizeof *t);
+  __sear_fill_termios(t);
+  t->c_ispeed = B38400;
+  t->c_ospeed = B38400;
+  return 0;
+}
+
+int tcsetattr(int fd, int actions, const struct termios *t) {
+  (void)actions;
+  (void)t;
+  struct sear_desc *d = __sear_get_desc(fd);
+  if (d == NULL)
+    return -1;
+  if (!__sear_desc_is_tty(d)) {
+    errno = ENOTTY;
+    return -1;
+  }
+  return 0;
+}
+
+speed_t cfgetispeed(const struct termios *t) { return t->c_ispeed; }
+speed_t cfgetospeed(const struct termios *t) { return t->c_ospeed; }
+int cfsetispeed(struct termios *t, speed_t speed) {
+  t->c_ispeed = speed;
+  return 0;
+}
+int cfsetospeed(struct termios *t, speed_t speed) {
+  t->c_ospeed = speed;
+  return 0;
 }

@@ -30,6 +30,12 @@ pub struct BuildConfig {
     pub check_overflow: bool,
     /// Interpose `read` and `write` to replay `--fd-fail` failures.
     pub fd_fail: bool,
+    /// Bitcode libraries the run linked (`--link-llvm-lib`): modules are compiled with the
+    /// program, archives' members extracted first.
+    pub libraries: Vec<PathBuf>,
+    /// Interpose the calls that answer from the POSIX model's recorded file statuses
+    /// (`stat`, `isatty`, `ioctl`, `open`, ...), for runs that used the model.
+    pub posix_model: bool,
 }
 
 impl BuildConfig {
@@ -68,6 +74,9 @@ pub fn build(config: &BuildConfig, out_dir: &Path) -> Result<PathBuf> {
     if config.fd_fail {
         cmd.arg("-DSEAR_REPLAY_FD_FAIL");
     }
+    if config.posix_model {
+        cmd.arg("-DSEAR_REPLAY_POSIX");
+    }
     cmd.args(&common)
         .arg("-I")
         .arg(&include)
@@ -77,6 +86,7 @@ pub fn build(config: &BuildConfig, out_dir: &Path) -> Result<PathBuf> {
         .arg(&runtime_obj);
     run_compiler(cmd, "the replay runtime")?;
 
+    let library_inputs = library_inputs(&config.libraries, out_dir)?;
     let exe = out_dir.join("replay-program");
     let link = |extra: Option<&Path>| {
         let mut cmd = Command::new(&config.clang);
@@ -85,6 +95,7 @@ pub fn build(config: &BuildConfig, out_dir: &Path) -> Result<PathBuf> {
             .arg(&include)
             .args(filter_cflags(&config.cflags))
             .arg(&config.program)
+            .args(&library_inputs)
             .arg(&runtime_obj)
             .args(extra)
             .arg("-lm")
@@ -124,6 +135,39 @@ pub fn build(config: &BuildConfig, out_dir: &Path) -> Result<PathBuf> {
         return Err(build_failure(&what, &output));
     }
     Ok(exe)
+}
+
+/// The files to compile with the program for `--link-llvm-lib` libraries: modules as they
+/// are, the members of archives extracted into `out_dir` (named `.bc`, so clang compiles
+/// them; the native linker takes no bitcode objects).
+fn library_inputs(libraries: &[PathBuf], out_dir: &Path) -> Result<Vec<PathBuf>> {
+    let mut inputs = Vec::new();
+    for (n, library) in libraries.iter().enumerate() {
+        let is_module = library.extension().is_some_and(|e| e == "bc" || e == "ll");
+        if is_module {
+            inputs.push(library.clone());
+            continue;
+        }
+        let dir = out_dir.join(format!("library{n}"));
+        std::fs::create_dir_all(&dir).with_context(|| format!("creating {}", dir.display()))?;
+        let ar = sear_ir::frontend::find_tool("llvm-ar-19", "llvm-ar")
+            .map_err(|e| anyhow::anyhow!("{e}"))?;
+        let mut cmd = Command::new(ar);
+        cmd.arg("x").arg(library).current_dir(&dir);
+        run_compiler(cmd, "extracting a --link-llvm-lib archive")?;
+        let mut members: Vec<PathBuf> = std::fs::read_dir(&dir)
+            .with_context(|| format!("reading {}", dir.display()))?
+            .filter_map(|e| e.ok().map(|e| e.path()))
+            .collect();
+        members.sort();
+        for member in members {
+            let renamed = member.with_extension("bc");
+            std::fs::rename(&member, &renamed)
+                .with_context(|| format!("renaming {}", member.display()))?;
+            inputs.push(renamed);
+        }
+    }
+    Ok(inputs)
 }
 
 /// The marker of a stub's message: `sear-replay: undefined external function NAME called`.

@@ -1,5 +1,5 @@
-//! Running the replay executable on one `.ktest` with a time limit, in a clean environment,
-//! capturing stdout and stderr.
+//! Running the replay executable on one `.ktest` with a time limit, in the program's
+//! environment plus the replay's control variables, capturing stdout and stderr.
 
 use std::ffi::OsString;
 use std::fs::File;
@@ -58,13 +58,16 @@ pub struct Launch<'a> {
     pub cwd: &'a Path,
     /// Where stdout and stderr are captured (`<capture>.stdout`, `<capture>.stderr`).
     pub capture: PathBuf,
-    /// Extra environment variables (the environment is otherwise empty, as under sear).
+    /// The program's environment (as under sear: its `--env-file` or sear's own).
+    pub program_env: Vec<(String, String)>,
+    /// The replay's control variables (`SEAR_*`), which the replay library removes from
+    /// the environment before `main`.
     pub env: Vec<(String, String)>,
     /// Time limit.
     pub timeout: Duration,
 }
 
-/// Runs one test natively with a clean environment.
+/// Runs one test natively: the program's environment, then the control variables.
 pub fn run(launch: &Launch) -> Result<RawRun> {
     let stderr_path = launch.capture.with_extension("stderr");
     let stdout_path = launch.capture.with_extension("stdout");
@@ -84,6 +87,7 @@ pub fn run(launch: &Launch) -> Result<RawRun> {
         .args(&launch.args)
         .current_dir(launch.cwd)
         .env_clear()
+        .envs(launch.program_env.iter().map(|(k, v)| (k, v)))
         .env("SEAR_KTEST", &ktest)
         .env("ASAN_OPTIONS", ASAN_OPTIONS)
         .env("UBSAN_OPTIONS", UBSAN_OPTIONS)

@@ -179,6 +179,8 @@ pub fn replay(args: &ReplayArgs) -> Result<ReplayReport> {
             .any(|c| sear_ktest::KTest::read(&c.ktest).is_ok_and(|k| posix::uses_fd_fail(&k)));
     let build_config = BuildConfig {
         fd_fail,
+        libraries: info.link_llvm_libs.clone(),
+        posix_model: info.posix_model,
         clang: BuildConfig::default_clang(),
         runtime_dir: crate::runtime_dir::locate()?,
         program: program.clone(),
@@ -298,6 +300,30 @@ struct RunInfo {
     posix_model: bool,
     #[serde(default)]
     host_files: Vec<posix::HostFile>,
+    /// Bitcode libraries linked with --link-llvm-lib.
+    #[serde(default)]
+    link_llvm_libs: Vec<PathBuf>,
+    /// The program's environment when the run took it from --env-file; otherwise the
+    /// replay's own environment is the program's, as sear's was.
+    #[serde(default)]
+    environment: Option<Vec<String>>,
+}
+
+impl RunInfo {
+    /// The environment to give the native run (entries as name/value pairs).
+    fn program_env(&self) -> Vec<(String, String)> {
+        let entries = match &self.environment {
+            Some(recorded) => sear_runtime::environment::normalise(recorded.iter().cloned()),
+            None => sear_runtime::environment::from_host(),
+        };
+        entries
+            .iter()
+            .map(|e| {
+                let (k, v) = sear_runtime::environment::split_entry(e);
+                (k.to_string(), v.to_string())
+            })
+            .collect()
+    }
 }
 
 fn read_info(dir: &Path) -> Result<RunInfo> {
@@ -416,6 +442,7 @@ fn replay_one(
                         stdin: setup.stdin,
                         cwd: &case_dir,
                         capture: case_dir.with_extension("out"),
+                        program_env: info.program_env(),
                         env: setup.env,
                         timeout,
                     })?;
@@ -429,7 +456,7 @@ fn replay_one(
     };
     let verdict = match &expected {
         None => Verdict::NoErrorExpected,
-        Some(err) => verdict::judge(&err.kind, &outcome),
+        Some(err) => verdict::judge_error(&err.kind, &err.message, &outcome),
     };
     let location_matched = expected.as_ref().and_then(|err| {
         let file = err.file.as_deref()?;

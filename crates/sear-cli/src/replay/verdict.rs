@@ -2,9 +2,9 @@
 //!
 //! | sear kind                 | native outcomes that reproduce it                          |
 //! |---------------------------|------------------------------------------------------------|
-//! | `ptr`                     | an ASan memory-access error (overflow, use after free, SEGV, ...), SIGSEGV/SIGBUS |
+//! | `ptr`                     | an ASan memory-access error (overflow, use after free, SEGV, ...), ASan `double-free` or `bad-free` (sear's double and invalid frees), SIGSEGV/SIGBUS |
 //! | `read_only`               | SEGV / SIGSEGV (a write to read-only memory)               |
-//! | `free`                    | ASan `double-free`, `bad-free`, `alloc-dealloc-mismatch`   |
+//! | `free`                    | ASan `double-free`, `bad-free`, `alloc-dealloc-mismatch` (free of a local or a global) |
 //! | `div`                     | UBSan division by zero, ASan `FPE`, SIGFPE                 |
 //! | `overshift`               | UBSan `shift exponent ... is too large`                    |
 //! | `overflow`                | UBSan signed/unsigned integer overflow                     |
@@ -63,6 +63,50 @@ pub fn judge(kind: &str, outcome: &NativeOutcome) -> Verdict {
     }
 }
 
+/// The messages of the errors sear's UBSan runtime reports (`runtime/src/libc/ubsan.c`):
+/// the program was built with `-fsanitize=...`, so the native build reports them with
+/// UBSan's own runtime.
+const UBSAN_CHECKS: &[&str] = &[
+    "signed-integer-overflow",
+    "unsigned-integer-overflow",
+    "integer-divide-by-zero",
+    "float-divide-by-zero",
+    "invalid-shift-exponent",
+    "invalid-shift-base",
+    "float-cast-overflow",
+    "implicit-unsigned-integer-truncation",
+    "implicit-signed-integer-truncation",
+    "implicit-integer-sign-change",
+    "implicit-signed-integer-truncation-or-sign-change",
+    "null-pointer-use",
+    "misaligned-pointer-use",
+    "insufficient-object-size",
+    "alignment-assumption",
+    "nullptr-with-offset",
+    "nullptr-with-nonzero-offset",
+    "nullptr-after-nonzero-offset",
+    "pointer-overflow",
+    "out-of-bounds-index",
+    "non-positive-vla-index",
+    "invalid-bool-load",
+    "invalid-enum-load",
+    "unreachable-call",
+    "missing-return",
+    "invalid-builtin-use",
+    "function-type-mismatch",
+    "invalid-null-argument",
+    "invalid-null-return",
+];
+
+/// Like [`judge`], for an error with its message: an error sear's UBSan runtime reported is
+/// reproduced by any native UBSan report.
+pub fn judge_error(kind: &str, message: &str, outcome: &NativeOutcome) -> Verdict {
+    if UBSAN_CHECKS.contains(&message) && matches!(outcome, NativeOutcome::Ubsan { .. }) {
+        return Verdict::Reproduced;
+    }
+    judge(kind, outcome)
+}
+
 /// `Some(matches)` when the kind can be checked natively, `None` otherwise.
 fn reproduces(kind: &str, outcome: &NativeOutcome) -> Option<bool> {
     use NativeOutcome as O;
@@ -76,7 +120,11 @@ fn reproduces(kind: &str, outcome: &NativeOutcome) -> Option<bool> {
             if suffix.strip_suffix(".err").unwrap_or(suffix) == kind)
     };
     let matched = match kind {
-        "ptr" => asan_is(ASAN_PTR_KINDS) || signal_is(&["SIGSEGV", "SIGBUS"]),
+        "ptr" => {
+            asan_is(ASAN_PTR_KINDS)
+                || asan_is(&["double-free", "bad-free"])
+                || signal_is(&["SIGSEGV", "SIGBUS"])
+        }
         "read_only" => asan_is(&["SEGV"]) || signal_is(&["SIGSEGV"]),
         "free" => asan_is(&["double-free", "bad-free", "alloc-dealloc-mismatch"]),
         "div" => {
@@ -124,7 +172,12 @@ mod tests {
             judge("ptr", &asan("heap-buffer-overflow")),
             Verdict::Reproduced
         );
-        assert_eq!(judge("ptr", &asan("double-free")), Verdict::NotReproduced);
+        assert_eq!(judge("ptr", &asan("double-free")), Verdict::Reproduced);
+        assert_eq!(judge("ptr", &asan("bad-free")), Verdict::Reproduced);
+        assert_eq!(
+            judge("free", &asan("heap-buffer-overflow")),
+            Verdict::NotReproduced
+        );
         assert_eq!(judge("free", &asan("double-free")), Verdict::Reproduced);
         assert_eq!(judge("free", &asan("bad-free")), Verdict::Reproduced);
         assert_eq!(

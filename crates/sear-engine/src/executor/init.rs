@@ -214,6 +214,31 @@ impl Executor<'_> {
         }
     }
 
+    /// A NULL-terminated table of NUL-terminated strings (`argv`, `envp`), each string its
+    /// own object named `name[i]`; returns the table's address.
+    fn string_table(&mut self, state: &mut State, strings: &[String], name: &str) -> u64 {
+        let mut pointers = Vec::new();
+        for (i, s) in strings.iter().enumerate() {
+            let mut bytes = s.as_bytes().to_vec();
+            bytes.push(0);
+            let size = bytes.len() as u64;
+            let request = AllocRequest::new(
+                size,
+                ObjectKind::Environment,
+                format!("{name}[{i}]"),
+                Init::Bytes(bytes),
+            )
+            .aligned(1);
+            pointers.push(self.memory.alloc(state, request).address);
+        }
+        pointers.push(0);
+        let table: Vec<u8> = pointers.iter().flat_map(|p| p.to_le_bytes()).collect();
+        let size = table.len() as u64;
+        let request =
+            AllocRequest::new(size, ObjectKind::Environment, name, Init::Bytes(table)).aligned(8);
+        self.memory.alloc(state, request).address
+    }
+
     /// The arguments of the entry function: `()`, `(argc, argv)` or `(argc, argv, envp)`.
     fn entry_arguments(
         &mut self,
@@ -227,31 +252,15 @@ impl Executor<'_> {
             return Ok(Vec::new());
         }
         let argv = self.config.argv.clone();
-        let mut pointers = Vec::new();
-        for (i, arg) in argv.iter().enumerate() {
-            let mut bytes = arg.as_bytes().to_vec();
-            bytes.push(0);
-            let size = bytes.len() as u64;
-            let name = format!("argv[{i}]");
-            let request =
-                AllocRequest::new(size, ObjectKind::Environment, name, Init::Bytes(bytes))
-                    .aligned(1);
-            pointers.push(self.memory.alloc(state, request).address);
-        }
-        pointers.push(0);
-        let table: Vec<u8> = pointers.iter().flat_map(|p| p.to_le_bytes()).collect();
-        let size = table.len() as u64;
-        let request =
-            AllocRequest::new(size, ObjectKind::Environment, "argv", Init::Bytes(table)).aligned(8);
-        let argv = self.memory.alloc(state, request);
+        let argv_addr = self.string_table(state, &argv, "argv");
         let mut args = vec![
             Value::concrete(self.config.argv.len() as u128, 32),
-            argv.base_value(),
+            Value::Concrete(argv_addr as u128, 64),
         ];
         if kinds.len() == 3 {
-            let request =
-                AllocRequest::new(8, ObjectKind::Environment, "envp", Init::Zero).aligned(8);
-            args.push(self.memory.alloc(state, request).base_value());
+            let envp = self.config.envp.clone();
+            let envp_addr = self.string_table(state, &envp, "envp");
+            args.push(Value::Concrete(envp_addr as u128, 64));
         }
         Ok(args)
     }

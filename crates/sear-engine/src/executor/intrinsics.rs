@@ -42,7 +42,7 @@ pub enum Intrinsic {
     LoadRelative,
     IsFpClass,
     Trap,
-    ReturnFalse,
+    IsConstant,
     ObjectSize,
     Reduce(ReduceOp),
     FloatUnary(FloatFn),
@@ -196,7 +196,7 @@ impl Intrinsic {
         } else if stem("trap") || stem("debugtrap") || stem("ubsantrap") {
             Trap
         } else if stem("is.constant") {
-            ReturnFalse
+            IsConstant
         } else if stem("objectsize") {
             ObjectSize
         } else if let Some(op) = rest.strip_prefix("vector.reduce.") {
@@ -347,11 +347,34 @@ impl Executor<'_> {
                 Some(ops::int_binary(sear_expr::BinOp::And, p, &mask))
             }
             Trap => return Err(Termination::error(ErrorKind::Abort, "llvm.trap called")),
-            ReturnFalse => Some(Value::Concrete(0, 1)),
+            // True for an operand that is a constant in the IR, as LLVM's lowering of the
+            // intrinsic decides (a value computed at run time is not, concrete or not).
+            IsConstant => {
+                let constant = matches!(
+                    &inst.kind,
+                    sear_ir::InstKind::Call { args, .. }
+                        if matches!(args.first(), Some(sear_ir::Operand::Const(_)))
+                );
+                Some(Value::Concrete(constant as u128, 1))
+            }
+            // The bytes from the pointer to the end of its object when it is a concrete
+            // pointer into a live object; otherwise unknown: 0 when the minimum is asked
+            // for, all ones for the maximum (as LLVM's lowering answers).
             ObjectSize => {
                 let min = a(1)?.as_concrete().unwrap_or(0) == 1;
                 let width = Self::return_width(module, inst);
-                Some(Value::concrete(if min { 0 } else { mask(width) }, width))
+                let known = a(0)?
+                    .as_concrete()
+                    .and_then(|p| match state.memory.lookup(p as u64) {
+                        crate::memory::Lookup::Live(e) => {
+                            Some((e.object.address + e.object.size).saturating_sub(p as u64))
+                        }
+                        _ => None,
+                    });
+                Some(match known {
+                    Some(n) => Value::concrete(n as u128, width),
+                    None => Value::concrete(if min { 0 } else { mask(width) }, width),
+                })
             }
             Reduce(op) => Some(reduce(op, a(0)?)),
             FloatUnary(f) | FloatBinary(f) => {

@@ -82,8 +82,10 @@ impl Executor<'_> {
         if self.run.states.is_empty() && self.run.pending.is_empty() {
             self.run.stop = Some(StopReason::MaxMemory);
         }
-        self.report.observer.warning(&format!(
+        let text = format!(
             "memory limit of {limit_mib} MiB exceeded (resident {rss} MiB): dropped {to_drop} states"
-        ));
+        );
+        self.report.output.warning(&text);
+        self.report.observer.warning(&text);
     }
 }

@@ -595,6 +595,9 @@ impl Executor<'_> {
         loop {
             if offset >= object.size {
                 if offset > start {
+                    self.warn_once(
+                        "string not terminated by \\0 passed to one of the klee_ functions",
+                    );
                     break;
                 }
                 return Err(ptr_error("out of bound pointer"));

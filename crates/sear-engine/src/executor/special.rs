@@ -135,10 +135,12 @@ fn user_error(message: impl Into<String>) -> Termination {
     Termination::error(ErrorKind::User, message)
 }
 
+/// The i-th argument; a klee.h function called with too few (a C89 call without the
+/// prototype) is a user error, as in KLEE.
 fn arg(args: &[Value], i: usize) -> Exec<&Value> {
     args.get(i).ok_or_else(|| {
-        exec(format!(
-            "special function called with too few arguments (need {})",
+        user_error(format!(
+            "incorrect number of arguments to a special function ({} needed)",
             i + 1
         ))
     })
@@ -245,8 +247,10 @@ impl Executor<'_> {
             PrintExpr | PrintRange => {
                 let text = self.optional_string(state, arg(args, 0)?)?;
                 let value = arg(args, 1)?;
+                // A constant prints as KLEE prints one: its value (true/false for a bit).
                 let shown = match value {
-                    Value::Concrete(v, w) => format!("(w{w} {v})"),
+                    Value::Concrete(v, 1) => (if *v & 1 == 1 { "true" } else { "false" }).into(),
+                    Value::Concrete(v, w) => (v & super::ops::width_mask(*w)).to_string(),
                     Value::Symbolic(e) => format!("{e}"),
                     Value::Aggregate(_) => "<aggregate>".to_string(),
                 };
@@ -363,12 +367,36 @@ impl Executor<'_> {
         }
     }
 
-    /// A string argument, or `"unnamed"` for a null pointer.
+    /// A string argument, or `"unnamed"` for a null pointer. As in KLEE, a pointer with more
+    /// than one feasible value, or one into no object, is a user error.
     fn optional_string(&mut self, state: &mut State, ptr: &Value) -> Exec<String> {
         if ptr.as_concrete() == Some(0) {
             return Ok("unnamed".into());
         }
-        self.read_message_string(state, ptr, "string argument")
+        let ptr = match ptr {
+            Value::Symbolic(e) => {
+                let v = self.sv.get_value(state, e, "klee string argument")?;
+                let unique = Expr::eq(e.clone(), Expr::constant(v, e.width()));
+                if !self
+                    .sv
+                    .must_be_true(state, &unique, "klee string argument")?
+                {
+                    return Err(user_error(
+                        "symbolic string pointer passed to one of the klee_ functions",
+                    ));
+                }
+                Value::Concrete(v, e.width())
+            }
+            other => other.clone(),
+        };
+        self.read_message_string(state, &ptr, "string argument")
+            .map_err(|t| match t {
+                Termination::Error {
+                    kind: ErrorKind::Ptr,
+                    ..
+                } => user_error("invalid string pointer passed to one of the klee_ functions"),
+                other => other,
+            })
     }
 
     /// `klee_make_symbolic(ptr, size, name)`: the bytes become a fresh input array.
@@ -416,9 +444,10 @@ impl Executor<'_> {
     }
 
     /// `klee_define_fixed_object(addr, n)`: a zeroed object of `n` bytes at exactly `addr`
-    /// (memory-mapped device registers and the like), as KLEE's `allocateFixed`.
+    /// (memory-mapped device registers and the like), as KLEE's `allocateFixed`; anywhere
+    /// but at 0, in the null page too (KLEE's tests use 0x80).
     fn define_fixed_object(&mut self, state: &mut State, address: u64, size: u64) -> Exec<()> {
-        if address < crate::memory::allocator::NULL_PAGE || size == 0 {
+        if address == 0 || size == 0 {
             return Err(user_error(format!(
                 "klee_define_fixed_object: invalid object ({size} bytes at {address:#x})"
             )));
@@ -467,12 +496,20 @@ impl Executor<'_> {
 
     /// `klee_assume(cond)`.
     fn assume(&mut self, state: &mut State, cond: &Value) -> Exec<()> {
+        let infeasible = |silent: bool| {
+            if silent {
+                Termination::Silent
+            } else {
+                user_error("invalid klee_assume call (provably false)")
+            }
+        };
+        let silent = self.config.silent_klee_assume;
         let c = match cond {
             Value::Concrete(v, _) => {
                 return if *v != 0 {
                     Ok(())
                 } else {
-                    Err(user_error("invalid klee_assume call (provably false)"))
+                    Err(infeasible(silent))
                 }
             }
             other => {
@@ -482,7 +519,7 @@ impl Executor<'_> {
         };
         let c = self.sv.opt_condition(state, c)?;
         if !self.sv.may_be_true(state, &c, "klee_assume")? {
-            return Err(user_error("invalid klee_assume call (provably false)"));
+            return Err(infeasible(silent));
         }
         state.add_constraint(c);
         Ok(())

@@ -43,7 +43,8 @@ impl Executor<'_> {
                     let _ = self.report.output.write_early(&test, &reason);
                 }
             }
-            Termination::Silent | Termination::Suspend(_) => {}
+            Termination::Silent => self.run.summary.silent_paths += 1,
+            Termination::Suspend(_) => {}
             Termination::Error { kind, message } => {
                 self.run.summary.error_paths += 1;
                 self.run.stats.error_paths += 1;
@@ -95,9 +96,14 @@ impl Executor<'_> {
             function: place.function,
             test,
         };
+        let stop_here = self
+            .config
+            .exit_on_error_types
+            .iter()
+            .any(|k| k == &record.kind);
         self.report.observer.error(&record);
         self.run.summary.errors.push(record);
-        if self.config.exit_on_error {
+        if self.config.exit_on_error || stop_here {
             self.run.stop = Some(StopReason::ErrorFound);
         }
     }
@@ -244,18 +250,31 @@ impl Executor<'_> {
                 || "<unknown>".to_string(),
                 |l| format!("{}:{}", module.file_name(l.file), l.line),
             );
-            // The arguments as KLEE prints them: a number, or "symbolic".
+            // The arguments as KLEE prints them: name=value (the name when the module has
+            // one), the value a number or "symbolic".
             let args: Vec<String> = frame
                 .locals
                 .iter()
                 .take(function.params.len())
-                .map(|v| match v {
-                    crate::value::Value::Concrete(bits, _) => bits.to_string(),
-                    crate::value::Value::Symbolic(_) => "symbolic".to_string(),
-                    crate::value::Value::Aggregate(_) => "{...}".to_string(),
+                .enumerate()
+                .map(|(i, v)| {
+                    let value = match v {
+                        crate::value::Value::Concrete(bits, _) => bits.to_string(),
+                        crate::value::Value::Symbolic(_) => "symbolic".to_string(),
+                        crate::value::Value::Aggregate(_) => "{...}".to_string(),
+                    };
+                    match function.param_names.get(i).filter(|n| !n.is_empty()) {
+                        Some(name) => format!("{name}={value}"),
+                        None => value,
+                    }
                 })
                 .collect();
-            out.push(format!("{}({}) at {}", function.name, args.join(", "), at));
+            out.push(format!(
+                "in {}({}) at {}",
+                function.name,
+                args.join(", "),
+                at
+            ));
         }
         out
     }

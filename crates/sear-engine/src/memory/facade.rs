@@ -226,11 +226,12 @@ impl Memory {
 }
 
 /// The error of freeing `address`, which is no live object's base: a double free when a
-/// freed object was based there, an invalid free otherwise.
+/// freed object was based there, an invalid free otherwise; both `ptr` errors, as in KLEE
+/// (`free of alloca` and `free of global` are `free` errors).
 pub fn bad_free(state: &State, address: u64) -> Termination {
     if state.memory.freed_by_base(address).is_some() {
-        Termination::error(ErrorKind::Free, "memory error: double free")
+        Termination::error(ErrorKind::Ptr, "memory error: double free")
     } else {
-        Termination::error(ErrorKind::Free, "memory error: invalid pointer: free")
+        Termination::error(ErrorKind::Ptr, "memory error: invalid pointer: free")
     }
 }

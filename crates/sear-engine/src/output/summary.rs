@@ -28,6 +28,9 @@ pub struct Summary {
     pub error_paths: u64,
     /// Paths ended early (limits, interruption).
     pub early_paths: u64,
+    /// Paths ended without a test (`klee_silent_exit`, a false `klee_assume` under
+    /// `--silent-klee-assume`); KLEE counts them as partially completed.
+    pub silent_paths: u64,
     /// `.ktest` files written.
     pub tests: u64,
     /// Reported errors.

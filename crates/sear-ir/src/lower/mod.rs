@@ -187,9 +187,11 @@ impl<'m> Lowerer<'m> {
         self.func_ids.insert(f.raw(), id);
         self.module.function_index.insert(name.clone(), id);
         let loc = self.loc(f);
+        let param_names = f.params().into_iter().map(|p| p.name()).collect();
         self.module.functions.push(Function {
             name,
             params,
+            param_names,
             byval,
             ret,
             is_vararg: fn_ty.is_vararg(),
