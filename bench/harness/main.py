@@ -210,11 +210,17 @@ def main(argv=None) -> int:
             for rep in range(reps):
                 for c in configs:  # interleaved: A B A B ...
                     n += 1
+                    binary = os.environ.get(c.binary_env, "") if c.binary_env else sear
                     if c.name in unsupported:
                         rec = dict(unsupported[c.name], program=program.name, size=size)
+                    elif not binary:
+                        rec = unsupported[c.name] = {
+                            "program": program.name, "size": size, "config": c.name,
+                            "status": runner.UNSUPPORTED,
+                            "message": f"${c.binary_env} names no sear binary"}
                     else:
                         spec = runner.RunSpec(
-                            sear=sear, program=program, config=c, source=source,
+                            sear=binary, program=program, config=c, source=source,
                             prep_args=prep_args, size=size,
                             budget=args.budget if args.budget is not None else program.budget,
                             query_timeout=(args.query_timeout if args.query_timeout is not None

@@ -49,6 +49,9 @@ class Config:
     search: list[str] = field(default_factory=lambda: ["dfs"])
     description: str = ""
     engine: str = "sear"
+    # The environment variable naming another sear binary for this configuration (for
+    # before/after rows of one engine change measured in one run); empty: the run's binary.
+    binary_env: str = ""
 
 
 @dataclass
@@ -125,6 +128,7 @@ def load(programs_path: str | None = None, configs_path: str | None = None) -> S
             search=[search] if isinstance(search, str) else _str_list(search, where + ".search"),
             description=t.get("description", ""),
             engine=t.get("engine", "sear"),
+            binary_env=t.get("binary_env", ""),
         )
         if configs[name].engine not in ("sear", "klee"):
             raise ManifestError(f"{where}: engine must be `sear` or `klee`")

@@ -18,7 +18,8 @@ from .runner import BUDGET, DONE, DONE_TIMEOUTS, FAILED, KILLED, UNSUPPORTED
 
 _ORDER = [DONE, DONE_TIMEOUTS, BUDGET, FAILED, KILLED, UNSUPPORTED]
 METRICS = ["time_s", "wall_s", "instructions", "paths", "completed_paths", "error_paths",
-           "tests", "queries", "core_queries", "solver_s", "solver_share", "solver_timeouts"]
+           "tests", "queries", "core_queries", "solver_s", "solver_share", "solver_timeouts",
+           "largest_array"]
 
 
 def _median(values):
@@ -149,7 +150,7 @@ def markdown(rows: list[dict], means: list[dict], baseline: str) -> str:
 CSV_FIELDS = ["program", "size", "config", "reps", "status", "time_s", "time_min", "time_max",
               "wall_s", "paths", "completed_paths", "error_paths", "instructions", "tests",
               "queries", "core_queries", "solver_s", "solver_share", "solver_timeouts",
-              "ratio", "ratio_kind", "same_paths", "reps_agree", "traces", "message"]
+              "largest_array", "ratio", "ratio_kind", "same_paths", "reps_agree", "traces", "message"]
 
 
 def to_csv(rows: list[dict]) -> str:

@@ -112,6 +112,7 @@ def empty_record(spec: RunSpec, cmd: list[str]) -> dict:
         "status": FAILED, "exit_code": None, "message": "", "wall_s": None,
         "time_s": None, "instructions": None, "paths": None, "completed_paths": None,
         "error_paths": None, "tests": None, "queries": None, "core_queries": None,
+        "largest_array": None,
         "solver_s": None, "solver_share": None, "stop_reason": None, "solver_timeouts": None,
         "traces": None, "command": cmd,
     }
@@ -176,6 +177,8 @@ def fill(rec: dict, summary: dict) -> None:
         "tests": int(summary.get("tests", 0)),
         "queries": int(summary.get("queries", 0)),
         "core_queries": int(summary.get("solver", {}).get("core_queries", 0)),
+        # the largest array a symbolic-offset access used (bytes; the memory models' effect)
+        "largest_array": int(summary.get("memory", {}).get("largest_symbolic_array", 0)),
         "stop_reason": summary.get("stop_reason"),
         "solver_timeouts": sum(1 for e in summary.get("errors", []) if e.get("kind") == "solver"),
     })

@@ -72,31 +72,23 @@ pub use tabulate::tabulate_condition;
 pub use value::{value_transform, ValueKind, ValueLimits};
 
 /// Which transformations run (`--optimize-array`).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum, serde::Serialize)]
+#[serde(rename_all = "kebab-case")]
 pub enum OptMode {
-    /// None (the default, as in KLEE).
-    #[default]
+    /// None (KLEE's default; `off` is accepted too).
+    #[value(alias = "off")]
     None,
     /// Index-based only.
     Index,
     /// Value-based only (constant and mixed arrays).
     Value,
-    /// Index-based first, value-based when it does not apply.
+    /// Index-based first, value-based when it does not apply. sear's default: it never lost
+    /// on the bench suite (docs/benchmarks.md, "Defaults").
+    #[default]
     All,
 }
 
 impl OptMode {
-    /// Parses KLEE's option value.
-    pub fn parse(s: &str) -> Option<OptMode> {
-        Some(match s {
-            "none" | "off" => OptMode::None,
-            "index" => OptMode::Index,
-            "value" => OptMode::Value,
-            "all" => OptMode::All,
-            _ => return None,
-        })
-    }
-
     /// The option value.
     pub fn name(self) -> &'static str {
         match self {
@@ -117,7 +109,7 @@ impl OptMode {
 }
 
 /// Configuration of the optimiser.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize)]
 pub struct ArrayOptConfig {
     /// Which transformations run.
     pub mode: OptMode,
@@ -146,7 +138,7 @@ impl ArrayOptConfig {
 impl Default for ArrayOptConfig {
     fn default() -> Self {
         ArrayOptConfig {
-            mode: OptMode::None,
+            mode: OptMode::default(),
             limits: ValueLimits::default(),
             max_array_bytes: 1 << 20,
             cache_limit: 100_000,

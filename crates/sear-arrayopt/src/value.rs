@@ -21,7 +21,7 @@ use crate::element::{Cells, ElementRead};
 use crate::ranges::{range_test, runs_test};
 
 /// Thresholds of the value-based transformation.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize)]
 pub struct ValueLimits {
     /// Apply only when `distinct byte values / bytes of the array` is below this (constant
     /// arrays) or at most this (mixed ones), as KLEE counts (`--array-value-ratio`, default

@@ -1,7 +1,7 @@
 //! Options of the array-read transformations (KLEE's `--optimize-array` family) and of the
 //! trace-equivalence check, for `sear run`.
 
-use anyhow::{bail, Context, Result};
+use anyhow::{bail, Result};
 use sear_arrayopt::{ArrayOptConfig, OptMode, ValueLimits};
 use sear_engine::EngineConfig;
 use sear_expr::ReadPolicy;
@@ -10,10 +10,9 @@ use sear_expr::ReadPolicy;
 #[derive(Debug, Clone, clap::Args)]
 pub struct ArrayArgs {
     /// Transform reads of constant and mixed arrays at symbolic offsets before they reach
-    /// the solver: none, index (index-based), value (value-based), all (index, then value).
-    /// The default, all, never lost on the bench suite (docs/benchmarks.md, "Defaults").
-    #[arg(long, value_name = "MODE", default_value = "all")]
-    pub optimize_array: String,
+    /// the solver. The default, all, never lost on the bench suite (docs/benchmarks.md, "Defaults").
+    #[arg(long, value_name = "MODE", value_enum, default_value_t = OptMode::default())]
+    pub optimize_array: OptMode,
     /// Value-based: apply only when distinct byte values / bytes of the array is below this
     /// ratio (0 to 1; KLEE's rule).
     #[arg(long, value_name = "R", default_value_t = 1.0, value_parser = crate::values::ratio)]
@@ -47,12 +46,6 @@ pub struct ArrayArgs {
 impl ArrayArgs {
     /// Stores the options in the engine configuration.
     pub fn apply(&self, config: &mut EngineConfig) -> Result<()> {
-        let mode = OptMode::parse(&self.optimize_array).with_context(|| {
-            format!(
-                "unknown --optimize-array '{}' (expected none, index, value or all)",
-                self.optimize_array
-            )
-        })?;
         for (name, r) in [
             ("--array-value-ratio", self.array_value_ratio),
             ("--array-value-symb-ratio", self.array_value_symb_ratio),
@@ -62,7 +55,7 @@ impl ArrayArgs {
             }
         }
         config.array_opt = ArrayOptConfig {
-            mode,
+            mode: self.optimize_array,
             limits: ValueLimits {
                 value_ratio: self.array_value_ratio,
                 symbolic_ratio: self.array_value_symb_ratio,

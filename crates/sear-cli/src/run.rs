@@ -26,8 +26,8 @@ pub struct RunArgs {
     /// Search strategy; repeat to interleave: dfs, bfs, random-state, random-path, or KLEE's
     /// weighted random searchers nurs:covnew, nurs:md2u, nurs:depth, nurs:rp, nurs:icnt,
     /// nurs:cpicnt, nurs:qc. Default: random-path interleaved with nurs:covnew.
-    #[arg(long = "search", value_name = "NAME")]
-    pub search: Vec<String>,
+    #[arg(long = "search", value_name = "NAME", value_enum)]
+    pub search: Vec<SearchKind>,
     /// Seed of all random choices.
     #[arg(long, default_value_t = defaults::SEED)]
     pub seed: u64,
@@ -169,19 +169,18 @@ pub fn run(args: &RunArgs) -> Result<i32> {
     }
     let config_envp = config.envp.clone();
     let solver_config = args.solver.to_config()?;
+    let configuration = serde_json::json!({ "engine": &config, "solver": &solver_config });
     let mut observer = TerminalObserver::new(!args.no_progress);
     let executor = Executor::new(Arc::new(module), config, &solver_config, &mut observer)?;
     let received = crate::signals::install(executor.interrupt_flag());
     let environment = args.runtime.env_file.as_ref().map(|_| config_envp.clone());
-    write_info(
-        &output_dir,
-        &program,
-        &cflags,
-        args,
+    let facts = RunFacts {
         posix,
-        &host_infos,
-        environment.as_deref(),
-    )?;
+        host_files: &host_infos,
+        environment: environment.as_deref(),
+        configuration,
+    };
+    write_info(&output_dir, &program, &cflags, args, facts)?;
     if args.output_dir.is_none() {
         update_last_link(&output_dir);
     }
@@ -293,11 +292,7 @@ fn prepare_bitcode(
 fn engine_config(args: &RunArgs, program: &Path, output_dir: PathBuf) -> Result<EngineConfig> {
     let mut config = EngineConfig::new(output_dir);
     if !args.search.is_empty() {
-        config.search = args
-            .search
-            .iter()
-            .map(|s| SearchKind::parse(s).with_context(|| format!("unknown searcher '{s}'")))
-            .collect::<Result<_>>()?;
+        config.search = args.search.clone();
     }
     config.seed = args.seed;
     config.max_time = args.max_time.map(Duration::from_secs_f64); // range-checked by clap
@@ -331,15 +326,31 @@ fn engine_config(args: &RunArgs, program: &Path, output_dir: PathBuf) -> Result<
     Ok(config)
 }
 
+/// What `info.json` records beside the command line.
+struct RunFacts<'a> {
+    /// The program runs under the POSIX model.
+    posix: bool,
+    /// The `--host-file`s, for replay.
+    host_files: &'a [crate::runtime_link::HostFileInfo],
+    /// The environment, when it came from `--env-file`.
+    environment: Option<&'a [String]>,
+    /// The complete engine and solver configuration.
+    configuration: serde_json::Value,
+}
+
 fn write_info(
     dir: &Path,
     program: &Path,
     cflags: &[String],
     args: &RunArgs,
-    posix: bool,
-    host_files: &[crate::runtime_link::HostFileInfo],
-    environment: Option<&[String]>,
+    facts: RunFacts,
 ) -> Result<()> {
+    let RunFacts {
+        posix,
+        host_files,
+        environment,
+        configuration,
+    } = facts;
     // The environment is recorded only when it came from --env-file: sear's own may hold
     // secrets, and replay takes its own environment then, as the run did.
     let info = serde_json::json!({
@@ -358,6 +369,7 @@ fn write_info(
         "search": args.search,
         "seed": args.seed,
         "sear_version": env!("CARGO_PKG_VERSION"),
+        "configuration": configuration,
     });
     let path = dir.join("info.json");
     std::fs::write(&path, serde_json::to_string_pretty(&info)? + "\n")

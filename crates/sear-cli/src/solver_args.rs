@@ -27,20 +27,16 @@ pub struct SolverArgs {
     /// Write queries as SMT-LIB2 files into DIR.
     #[arg(long, value_name = "DIR")]
     pub log_queries: Option<PathBuf>,
-    /// Which queries to log: all (every query) or core (only those reaching the core).
-    #[arg(long, value_name = "SCOPE", default_value = "all")]
-    pub log_scope: String,
+    /// Which queries to log.
+    #[arg(long, value_name = "SCOPE", value_enum, default_value_t = LogScope::default())]
+    pub log_scope: LogScope,
     /// Cross-check every answer against plain Z3 and validate every model.
     #[arg(long)]
     pub validate_solver: bool,
-    /// The core solver: z3 (native arrays), eager (native arrays, constant arrays by
-    /// assertions), cegar (CEGAR over bit-vectors with type/interval-reduced axioms),
-    /// portfolio (z3 for --core-switch-time, then eager), parallel (z3 and eager racing in
-    /// two threads), bitwuzla (Bitwuzla, native arrays) or bitwuzla-eager (the eager
-    /// encoding over Bitwuzla). The default, eager, measured fastest on the bench suite
+    /// The core solver. The default, eager, measured fastest on the bench suite
     /// (docs/benchmarks.md, "Defaults").
-    #[arg(long, value_name = "CORE", default_value = "eager")]
-    pub core_solver: String,
+    #[arg(long, value_name = "CORE", value_enum, default_value_t = CoreKind::default())]
+    pub core_solver: CoreKind,
     /// The ILP UNSAT pre-check before the core (on/off; the bare flag means on).
     #[arg(long, value_name = "on|off", num_args = 0..=1, require_equals = true, default_missing_value = "on", default_value = "off")]
     pub ilp_precheck: String,
@@ -54,13 +50,12 @@ pub struct SolverArgs {
     /// The pre-check's limit on linear rows per query.
     #[arg(long, value_name = "N", default_value_t = ArrayConfig::default().precheck_max_rows)]
     pub precheck_max_rows: usize,
-    /// CEGAR axiom elimination: none, type, interval or both.
-    #[arg(long, value_name = "MODE", default_value = "both")]
-    pub axiom_elim: String,
-    /// CEGAR refinement: violated (only violated axioms), siblings (all axioms of the
-    /// violating read terms) or eager (the whole reduced pool up front).
-    #[arg(long, value_name = "POLICY", default_value = "siblings")]
-    pub cegar_select: String,
+    /// CEGAR axiom elimination.
+    #[arg(long, value_name = "MODE", value_enum, default_value_t = AxiomElim::default())]
+    pub axiom_elim: AxiomElim,
+    /// CEGAR refinement policy.
+    #[arg(long, value_name = "POLICY", value_enum, default_value_t = CegarSelect::default())]
+    pub cegar_select: CegarSelect,
     /// The equisatisfiable extra axiom eliminations (on/off).
     #[arg(long, value_name = "on|off", default_value = "on")]
     pub axiom_extras: String,
@@ -80,43 +75,11 @@ fn on_off(flag: &str, value: &str) -> Result<bool> {
 impl SolverArgs {
     /// The solver configuration these options describe.
     pub fn to_config(&self) -> Result<SolverConfig> {
-        let scope = match self.log_scope.as_str() {
-            "all" => LogScope::All,
-            "core" => LogScope::Core,
-            other => bail!("unknown --log-scope '{other}' (expected all or core)"),
-        };
+        let scope = self.log_scope;
         if self.max_solver_time < 0.0 || !self.max_solver_time.is_finite() {
             bail!("--max-solver-time must be a non-negative number of seconds");
         }
-        let core = match self.core_solver.as_str() {
-            "z3" => CoreKind::Z3,
-            "eager" => CoreKind::Eager,
-            "cegar" => CoreKind::Cegar,
-            "portfolio" => CoreKind::Portfolio,
-            "parallel" => CoreKind::Parallel,
-            "bitwuzla" => CoreKind::Bitwuzla,
-            "bitwuzla-eager" => CoreKind::BitwuzlaEager,
-            other => {
-                bail!("unknown --core-solver '{other}' (expected z3, eager, cegar, portfolio, parallel, bitwuzla or bitwuzla-eager)")
-            }
-        };
-        let axiom_elim = match self.axiom_elim.as_str() {
-            "none" => AxiomElim::None,
-            "type" => AxiomElim::Type,
-            "interval" => AxiomElim::Interval,
-            "both" => AxiomElim::Both,
-            other => {
-                bail!("unknown --axiom-elim '{other}' (expected none, type, interval or both)")
-            }
-        };
-        let select = match self.cegar_select.as_str() {
-            "violated" => CegarSelect::Violated,
-            "siblings" => CegarSelect::Siblings,
-            "eager" => CegarSelect::Eager,
-            other => {
-                bail!("unknown --cegar-select '{other}' (expected violated, siblings or eager)")
-            }
-        };
+        let (core, axiom_elim, select) = (self.core_solver, self.axiom_elim, self.cegar_select);
         let array = ArrayConfig {
             axiom_elim,
             select,

@@ -703,3 +703,62 @@ fn bitcode_libraries_are_linked_and_replayed() {
     let report = String::from_utf8_lossy(&replay.stdout).into_owned() + &stderr(&replay);
     assert!(report.contains("2 of 2 outputs match"), "{report}");
 }
+
+#[test]
+fn info_json_records_the_whole_configuration_and_options_are_checked() {
+    let tmp = tempfile::tempdir().unwrap();
+    write(
+        tmp.path(),
+        "p.c",
+        "#include <klee/klee.h>\nint main(void) { int x; klee_make_symbolic(&x, sizeof x, \"x\"); return x > 3; }\n",
+    );
+    let o = sear(
+        &[
+            "run",
+            "--output-dir",
+            "out",
+            "--search",
+            "dfs",
+            "--core-solver",
+            "z3",
+            "--optimize-array",
+            "off",
+            "--max-time",
+            "30",
+            "p.c",
+        ],
+        tmp.path(),
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    let info: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(tmp.path().join("out/info.json")).unwrap())
+            .unwrap();
+    let config = &info["configuration"];
+    assert_eq!(config["engine"]["search"], serde_json::json!(["dfs"]));
+    assert_eq!(config["engine"]["array_opt"]["mode"], "none");
+    assert_eq!(config["engine"]["max_time"], 30.0);
+    assert_eq!(config["engine"]["memory_model"], "standard");
+    assert_eq!(config["solver"]["core"], "z3");
+    assert_eq!(config["solver"]["array"]["axiom_elim"], "both");
+    // The user's environment is never recorded unless it came from --env-file.
+    assert!(config["engine"].get("envp").is_none());
+
+    // Without options the defaults are the measured best ones.
+    let o = sear(&["run", "--output-dir", "out2", "p.c"], tmp.path());
+    assert!(o.status.success(), "{}", stderr(&o));
+    let info: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(tmp.path().join("out2/info.json")).unwrap())
+            .unwrap();
+    assert_eq!(info["configuration"]["solver"]["core"], "eager");
+    assert_eq!(info["configuration"]["engine"]["array_opt"]["mode"], "all");
+
+    for (flag, value) in [
+        ("--search", "nurs:nope"),
+        ("--core-solver", "stp"),
+        ("--optimize-array", "some"),
+        ("--axiom-elim", "all"),
+    ] {
+        let o = sear(&["run", flag, value, "p.c"], tmp.path());
+        assert_clean_failure(&o, &format!("invalid value '{value}' for '{flag}"));
+    }
+}

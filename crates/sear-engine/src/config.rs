@@ -21,23 +21,20 @@ pub enum SearchKind {
 }
 
 impl SearchKind {
-    /// Parses a KLEE searcher name.
-    pub fn parse(name: &str) -> Option<SearchKind> {
-        Some(match name {
-            "dfs" => SearchKind::Dfs,
-            "bfs" => SearchKind::Bfs,
-            "random-state" => SearchKind::RandomState,
-            "random-path" => SearchKind::RandomPath,
-            "nurs:covnew" | "covnew" => SearchKind::Nurs(Weight::CovNew),
-            "nurs:md2u" => SearchKind::Nurs(Weight::MinDistToUncovered),
-            "nurs:depth" => SearchKind::Nurs(Weight::Depth),
-            "nurs:rp" => SearchKind::Nurs(Weight::RandomPath),
-            "nurs:icnt" => SearchKind::Nurs(Weight::InstCount),
-            "nurs:cpicnt" => SearchKind::Nurs(Weight::CallPathInstCount),
-            "nurs:qc" => SearchKind::Nurs(Weight::QueryCost),
-            _ => return None,
-        })
-    }
+    /// Every searcher, in the order `--help` lists them.
+    pub const ALL: [SearchKind; 11] = [
+        SearchKind::Dfs,
+        SearchKind::Bfs,
+        SearchKind::RandomState,
+        SearchKind::RandomPath,
+        SearchKind::Nurs(Weight::CovNew),
+        SearchKind::Nurs(Weight::MinDistToUncovered),
+        SearchKind::Nurs(Weight::Depth),
+        SearchKind::Nurs(Weight::RandomPath),
+        SearchKind::Nurs(Weight::InstCount),
+        SearchKind::Nurs(Weight::CallPathInstCount),
+        SearchKind::Nurs(Weight::QueryCost),
+    ];
 
     /// The KLEE name.
     pub fn name(self) -> &'static str {
@@ -48,6 +45,27 @@ impl SearchKind {
             SearchKind::RandomPath => "random-path",
             SearchKind::Nurs(weight) => weight.name(),
         }
+    }
+}
+
+// Written by hand rather than derived: the `nurs:*` searchers share one variant.
+impl clap::ValueEnum for SearchKind {
+    fn value_variants<'a>() -> &'a [Self] {
+        &Self::ALL
+    }
+
+    fn to_possible_value(&self) -> Option<clap::builder::PossibleValue> {
+        let value = clap::builder::PossibleValue::new(self.name());
+        Some(match self {
+            SearchKind::Nurs(Weight::CovNew) => value.alias("covnew"),
+            _ => value,
+        })
+    }
+}
+
+impl serde::Serialize for SearchKind {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(self.name())
     }
 }
 
@@ -92,14 +110,15 @@ impl MemoryModelKind {
     }
 }
 
-/// Everything the executor needs to know about a run.
-#[derive(Clone, Debug)]
+/// Everything the executor needs to know about a run (written whole to `info.json`).
+#[derive(Clone, Debug, serde::Serialize)]
 pub struct EngineConfig {
     /// Searchers to interleave. [default: random-path, nurs:covnew]
     pub search: Vec<SearchKind>,
     /// Seed of every random choice. [default: 1]
     pub seed: u64,
     /// Stop after this much wall time. [default: none]
+    #[serde(serialize_with = "sear_solver::config::secs::serialize_opt")]
     pub max_time: Option<Duration>,
     /// Stop after this many instructions in total. [default: none]
     pub max_instructions: Option<u64>,
@@ -119,6 +138,8 @@ pub struct EngineConfig {
     /// Arguments for `main` (argv[0] is the program name).
     pub argv: Vec<String>,
     /// The environment given to `main` as `envp` (`NAME=value` strings). [default: empty]
+    /// Not written to `info.json`: the user's environment may hold secrets.
+    #[serde(skip)]
     pub envp: Vec<String>,
     /// Name of the entry function. [default: main]
     pub entry: String,
@@ -139,12 +160,13 @@ pub struct EngineConfig {
     pub silent_klee_assume: bool,
     /// Show a live progress line on a terminal. [default: true]
     pub progress: bool,
-    /// Array-read transformations (`--optimize-array` and its ratios). [default: none]
+    /// Array-read transformations (`--optimize-array` and its ratios). [default: all]
     pub array_opt: sear_arrayopt::ArrayOptConfig,
     /// How the run builds reads: with dynamic constant folding, or stock reads
     /// (`--no-array-folding`). It governs the reads of the engine's memory, those the array
     /// optimiser rebuilds and those the eager core rebuilds (the engine sets it in the
     /// solver configurations it uses). [default: fold]
+    #[serde(serialize_with = "serialize_read_policy")]
     pub read_policy: sear_expr::ReadPolicy,
     /// Prove every transformed expression equivalent to its original. [default: false]
     pub validate_array_opt: bool,
@@ -193,4 +215,11 @@ impl EngineConfig {
             relocatable: Default::default(),
         }
     }
+}
+
+fn serialize_read_policy<S: serde::Serializer>(
+    policy: &sear_expr::ReadPolicy,
+    s: S,
+) -> Result<S::Ok, S::Error> {
+    s.serialize_str(if policy.folds() { "fold" } else { "unfolded" })
 }

@@ -6,13 +6,15 @@ use std::time::Duration;
 use sear_expr::ReadPolicy;
 
 /// Which core decides the queries that pass every layer.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum, serde::Serialize)]
+#[serde(rename_all = "kebab-case")]
 pub enum CoreKind {
     /// Z3 with native arrays.
-    #[default]
     Z3,
     /// Z3 with native arrays and the assertion encoding of constant arrays (KLEE PR #837;
-    /// the paper's "Assertion" baseline): see [`crate::eager`].
+    /// the paper's "Assertion" baseline): see [`crate::eager`]. The default: it measured
+    /// fastest on the bench suite (docs/benchmarks.md, "Defaults").
+    #[default]
     Eager,
     /// The CEGAR array core over Z3's bit-vectors: see [`crate::cegar`].
     Cegar,
@@ -43,7 +45,8 @@ impl CoreKind {
 }
 
 /// Which axiom eliminations the CEGAR core applies (`--axiom-elim`).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum, serde::Serialize)]
+#[serde(rename_all = "kebab-case")]
 pub enum AxiomElim {
     /// Every axiom of the family.
     None,
@@ -68,7 +71,8 @@ impl AxiomElim {
 }
 
 /// Which axioms of the pool a CEGAR refinement adds (`--cegar-select`).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum, serde::Serialize)]
+#[serde(rename_all = "kebab-case")]
 pub enum CegarSelect {
     /// Only the axioms the model violates (the paper's literal policy).
     Violated,
@@ -80,7 +84,7 @@ pub enum CegarSelect {
 }
 
 /// Options of the CEGAR core and of the pre-check.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
 pub struct ArrayConfig {
     /// Axiom elimination. Default: both.
     pub axiom_elim: AxiomElim,
@@ -98,10 +102,12 @@ pub struct ArrayConfig {
     /// Largest number of linear rows the pre-check builds for one query before giving up.
     pub precheck_max_rows: usize,
     /// The portfolio core's budget for Z3 per query before it asks the eager core.
+    #[serde(serialize_with = "crate::config::secs::serialize")]
     pub portfolio_switch: Duration,
     /// How the eager core rebuilds reads when it moves constant arrays onto their twins:
     /// the run's read policy (`--no-array-folding`: stock reads, so that the ablation's
     /// queries keep their unfolded reads). Default: folding.
+    #[serde(skip)]
     pub reads: ReadPolicy,
 }
 
@@ -121,7 +127,8 @@ impl Default for ArrayConfig {
 }
 
 /// Where the query log sits in the chain.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum, serde::Serialize)]
+#[serde(rename_all = "kebab-case")]
 pub enum LogScope {
     /// Every query the facade issues (top of the chain).
     #[default]
@@ -131,7 +138,7 @@ pub enum LogScope {
 }
 
 /// Writing queries as SMT-LIB2 files.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
 pub struct QueryLog {
     /// The directory receiving `queryNNNNNN.smt2` files (created if missing).
     pub dir: PathBuf,
@@ -140,7 +147,7 @@ pub struct QueryLog {
 }
 
 /// The configuration of a [`crate::Solver`].
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
 pub struct SolverConfig {
     /// Constraint independence slicing. Default: on.
     pub independence: bool,
@@ -148,9 +155,10 @@ pub struct SolverConfig {
     pub query_cache: bool,
     /// The counterexample cache. Default: on.
     pub cex_cache: bool,
-    /// The core solver. Default: [`CoreKind::Z3`].
+    /// The core solver. Default: [`CoreKind::Eager`].
     pub core: CoreKind,
     /// Per-query time limit of the core. Default: none.
+    #[serde(serialize_with = "crate::config::secs::serialize_opt")]
     pub timeout: Option<Duration>,
     /// Write queries as SMT-LIB2. Default: off.
     pub log_queries: Option<QueryLog>,
@@ -169,7 +177,7 @@ impl Default for SolverConfig {
             independence: true,
             query_cache: true,
             cex_cache: true,
-            core: CoreKind::Z3,
+            core: CoreKind::default(),
             timeout: None,
             log_queries: None,
             validate: false,
@@ -180,13 +188,36 @@ impl Default for SolverConfig {
 }
 
 impl SolverConfig {
-    /// The plain core: no layers, no logging, no validation (a differential-testing oracle).
+    /// The plain core: Z3 with native arrays, no layers, no logging, no validation (a
+    /// differential-testing oracle).
     pub fn plain() -> Self {
         SolverConfig {
+            core: CoreKind::Z3,
             independence: false,
             query_cache: false,
             cex_cache: false,
             ..Default::default()
+        }
+    }
+}
+
+/// Durations in JSON as seconds (`f64`), as the statistics write them.
+pub mod secs {
+    use std::time::Duration;
+
+    /// Writes a duration as seconds.
+    pub fn serialize<S: serde::Serializer>(d: &Duration, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_f64(d.as_secs_f64())
+    }
+
+    /// Writes an optional duration as seconds or `null`.
+    pub fn serialize_opt<S: serde::Serializer>(
+        d: &Option<Duration>,
+        s: S,
+    ) -> Result<S::Ok, S::Error> {
+        match d {
+            Some(d) => s.serialize_f64(d.as_secs_f64()),
+            None => s.serialize_none(),
         }
     }
 }

@@ -313,6 +313,7 @@ impl Executor<'_> {
         };
         let prefix = format!("mo{}_s{}", segment.id().0, state_id);
         let result = f(segment, &off, &prefix);
+        self.memory.note_symbolic_array(segment.size() as u64);
         // The query metadata keeps, per array, the minimum over the states sharing it: a
         // smaller size only keeps more axioms, so this stays sound.
         if let Some((root, width)) = segment.access_granularity() {

@@ -92,6 +92,8 @@ pub struct Memory {
     /// Objects a symbolic pointer may resolve to before sear gives up (`--max-resolutions`).
     pub max_resolutions: usize,
     array_names: FxHashMap<String, u32>,
+    /// The largest array (bytes) a symbolic-offset access used, for `summary.json`.
+    largest_symbolic_array: u64,
 }
 
 impl Memory {
@@ -102,6 +104,7 @@ impl Memory {
             next_object: 1,
             max_resolutions,
             array_names: FxHashMap::default(),
+            largest_symbolic_array: 0,
         }
     }
 
@@ -115,7 +118,13 @@ impl Memory {
         serde_json::json!({
             "model": self.model.name(),
             "stats": self.model.stats(),
+            "largest_symbolic_array": self.largest_symbolic_array,
         })
+    }
+
+    /// Records a symbolic-offset access into an array of `bytes` bytes.
+    pub fn note_symbolic_array(&mut self, bytes: u64) {
+        self.largest_symbolic_array = self.largest_symbolic_array.max(bytes);
     }
 
     /// Creates an object in `state` as `request` says and returns it. A fixed address must
