@@ -120,13 +120,13 @@ def _ratio(r) -> str:
 def markdown(rows: list[dict], means: list[dict], baseline: str) -> str:
     """The per-program table and the per-configuration summary, as markdown."""
     lines = [
-        f"| program | size | config | status | time s (min–max) | paths | instrs | queries | core q | solver % | vs {baseline} |",
-        "|---|---:|---|---|---:|---:|---:|---:|---:|---:|---:|",
+        f"| program | size | config | status | time s (min–max) | paths | instrs | queries | core q | solver % | array B | vs {baseline} |",
+        "|---|---:|---|---|---:|---:|---:|---:|---:|---:|---:|---:|",
     ]
     for r in rows:
         if r["status"] in (UNSUPPORTED, FAILED, KILLED):
             lines.append(f"| {r['program']} | {r['size']} | {r['config']} | {r['status']} | "
-                         f"{r['message'].replace('|', '/')[:60]} | | | | | | |")
+                         f"{r['message'].replace('|', '/')[:60]} | | | | | | | |")
             continue
         spread = ""
         if r["reps"] > 1 and r["time_min"] is not None:
@@ -137,7 +137,8 @@ def markdown(rows: list[dict], means: list[dict], baseline: str) -> str:
             f"| {r['program']} | {r['size']} | {r['config']} | {status} | "
             f"{_f(r['time_s'])}{spread} | {_f(r['paths'], '{:.0f}')} | "
             f"{_f(r['instructions'], '{:.0f}')} | {_f(r['queries'], '{:.0f}')} | "
-            f"{_f(r['core_queries'], '{:.0f}')} | {_f(share, '{:.0f}')} | {_ratio(r)} |")
+            f"{_f(r['core_queries'], '{:.0f}')} | {_f(share, '{:.0f}')} | "
+            f"{_f(r.get('largest_array'), '{:.0f}')} | {_ratio(r)} |")
     lines += ["", "| config | speed-up geomean (n) | paths-ratio geomean (n) | paths lost / gained | diverged | unsupported | failed |",
               "|---|---:|---:|---:|---:|---:|---:|"]
     for m in means:
