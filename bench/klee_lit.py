@@ -42,12 +42,12 @@ KLEE_ONLY_FILE = re.compile(
     r"instructions\.txt|all-queries[^ ]*|solver-queries[^ ]*)")
 
 # KLEE options whose behaviour is the point of the tests using them and which sear has no
-# counterpart of (seeding, replaying KLEE's paths, state merging, function aliases, KLEE's
+# counterpart of (seeding, replaying KLEE's paths, function aliases, KLEE's
 # own debugging output, external calls): such a test is `no-analogue` whatever the
 # outcome of running it without the option.
 NO_ANALOGUE_OPTIONS = {
     "seed-file", "seed-dir", "replay-ktest-file", "replay-ktest-dir", "replay-path",
-    "use-merge", "function-alias", "single-object-resolution", "max-static-fork-pct",
+    "function-alias", "single-object-resolution", "max-static-fork-pct",
     "max-static-cpfork-pct", "max-static-solve-pct", "make-concrete-symbolic",
     "debug-print-escaping-functions", "debug-print-instructions", "external-call-warnings",
     "kdalloc-quarantine", "write-exec-tree", "solver-backend",

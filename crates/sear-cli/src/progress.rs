@@ -63,4 +63,8 @@ impl Observer for TerminalObserver {
     fn warning(&mut self, text: &str) {
         self.print(&format!("sear: WARNING: {text}"));
     }
+
+    fn debug(&mut self, text: &str) {
+        self.print(&format!("sear: {text}"));
+    }
 }

@@ -65,6 +65,10 @@ pub struct RunArgs {
     /// --use-merge); without it both calls are ignored.
     #[arg(long)]
     pub use_merge: bool,
+    /// Print a line at every klee_open_merge and klee_close_merge (KLEE's
+    /// --debug-log-merge).
+    #[arg(long)]
+    pub debug_log_merge: bool,
     /// Check the lowered IR's invariants before running (sear-ir's verifier; always on in
     /// debug builds and in the test suites).
     #[arg(long)]
@@ -311,6 +315,7 @@ fn engine_config(args: &RunArgs, program: &Path, output_dir: PathBuf) -> Result<
         .collect();
     config.dump_states_on_halt = args.dump_states_on_halt;
     config.use_merge = args.use_merge;
+    config.debug_log_merge = args.debug_log_merge;
     config.memory_model = args.memory_model;
     args.relocatable.apply(&mut config)?;
     config.entry = args.entry.clone();

@@ -177,6 +177,10 @@ pub struct EngineConfig {
     /// Merge the paths between `klee_open_merge` and `klee_close_merge` (KLEE's
     /// `--use-merge`). [default: false]
     pub use_merge: bool,
+    /// Report every `klee_open_merge` and `klee_close_merge` (KLEE's `--debug-log-merge`):
+    /// `open merge: N` / `close merge: N` lines to the observer and `messages.txt`.
+    /// [default: false]
+    pub debug_log_merge: bool,
     /// Write `testNNNNNN.trace` (the path's instruction-trace hash) next to each test.
     /// [default: false]
     pub write_trace_hash: bool,
@@ -211,6 +215,7 @@ impl EngineConfig {
             validate_array_opt: false,
             write_trace_hash: false,
             use_merge: false,
+            debug_log_merge: false,
             memory_model: MemoryModelKind::Standard,
             relocatable: Default::default(),
         }

@@ -45,6 +45,15 @@ impl Executor<'_> {
             },
         );
         state.open_merges.push(id);
+        self.log_merge(&format!("open merge: {id} (state {})", state.id.0));
+    }
+
+    /// A `--debug-log-merge` line.
+    fn log_merge(&mut self, text: &str) {
+        if self.config.debug_log_merge {
+            self.report.output.message(text);
+            self.report.observer.debug(text);
+        }
     }
 
     /// `klee_close_merge`: the innermost group of `state`, if it is in one (the caller then
@@ -55,8 +64,16 @@ impl Executor<'_> {
             return None;
         }
         let id = state.open_merges.pop();
-        if id.is_none() {
-            self.warn_once("klee_close_merge without a preceding klee_open_merge");
+        match id {
+            Some(id) => self.log_merge(&format!("close merge: {id} (state {})", state.id.0)),
+            None => {
+                // KLEE's wording, which its users' scripts look for.
+                let place = self.place(state);
+                self.warn_once(&format!(
+                    "ran into a close at {}:{} without a preceding open",
+                    place.file, place.line
+                ));
+            }
         }
         id
     }

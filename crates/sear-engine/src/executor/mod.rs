@@ -123,6 +123,8 @@ pub trait Observer {
     fn progress(&mut self, _stats: &Stats, _live_states: usize, _elapsed: Duration) {}
     /// Called for warnings (`klee_warning`, concretisations).
     fn warning(&mut self, _text: &str) {}
+    /// Called for the debugging lines the user asked for (`--debug-log-merge`).
+    fn debug(&mut self, _text: &str) {}
 }
 
 /// An observer that ignores everything.
