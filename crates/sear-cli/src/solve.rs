@@ -24,6 +24,11 @@ pub struct SolveArgs {
     /// Print the solver statistics (JSON) to stderr at the end.
     #[arg(long)]
     pub stats: bool,
+    /// Print `; time: SECONDS` at the end: the time spent parsing the script and answering
+    /// it, without the process's start-up (what `bench/solvers/compare` reads, so sear is
+    /// timed as the solvers it is compared with are).
+    #[arg(long)]
+    pub time: bool,
     /// Solver chain options.
     #[command(flatten)]
     pub solver: SolverArgs,
@@ -31,6 +36,7 @@ pub struct SolveArgs {
 
 /// Runs `sear solve`; returns the exit code (0, or 1 if a command failed).
 pub fn run_solve(args: &SolveArgs) -> Result<i32> {
+    let start = std::time::Instant::now();
     let text = std::fs::read_to_string(&args.file)
         .with_context(|| format!("cannot read {}", args.file.display()))?;
     let script = match parse_script(&text) {
@@ -136,6 +142,9 @@ pub fn run_solve(args: &SolveArgs) -> Result<i32> {
             Command::Exit => break,
             Command::Ignored(_) => {}
         }
+    }
+    if args.time {
+        crate::term::outln!("; time: {:.6}", start.elapsed().as_secs_f64());
     }
     if args.stats {
         crate::term::errln!("{}", serde_json::to_string_pretty(&solver.stats())?);

@@ -43,8 +43,9 @@ pub struct SolverArgs {
     /// Confirm every pre-check UNSAT with plain Z3 (a disagreement is a solver failure).
     #[arg(long)]
     pub validate_precheck: bool,
-    /// The portfolio core's time budget for Z3 per query before it asks the eager core
-    /// (seconds, above 0 and at most 10^9).
+    /// The portfolio cores' time budget per query for their first core (Z3, or Bitwuzla
+    /// with native arrays) before they ask the eager encoding (seconds, above 0 and at most
+    /// 10^9).
     #[arg(long, value_name = "SECS", default_value_t = ArrayConfig::default().portfolio_switch.as_secs_f64(), value_parser = crate::values::positive_seconds)]
     pub core_switch_time: f64,
     /// The pre-check's limit on linear rows per query.

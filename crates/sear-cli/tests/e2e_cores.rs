@@ -1,6 +1,7 @@
 //! The end-to-end programs under every core solver (spec 001): each program of `tests/c/` runs
 //! with `--core-solver=z3`, `--core-solver=eager`, `--core-solver=cegar --ilp-precheck`,
-//! `--core-solver=bitwuzla` and `--core-solver=bitwuzla-eager` (each with the program's own `// sear-args:` and `// program-args:`), and all runs must end
+//! `--core-solver=bitwuzla`, `--core-solver=bitwuzla-eager` and
+//! `--core-solver=bitwuzla-portfolio` (each with the program's own `// sear-args:` and `// program-args:`), and all runs must end
 //! the same paths: equal completed and error path counts, equal test counts, equal reported
 //! errors and equal `trace_digest` (the instruction traces of the ended paths).
 //!
@@ -33,6 +34,7 @@ const CORES: &[&[&str]] = &[
     &["--core-solver=cegar", "--ilp-precheck"],
     &["--core-solver=bitwuzla"],
     &["--core-solver=bitwuzla-eager"],
+    &["--core-solver=bitwuzla-portfolio"],
 ];
 
 fn programs() -> Vec<PathBuf> {

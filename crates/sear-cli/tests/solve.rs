@@ -21,13 +21,14 @@ fn stdout(o: &Output) -> String {
     String::from_utf8_lossy(&o.stdout).into_owned()
 }
 
-const CORES: [&[&str]; 6] = [
+const CORES: [&[&str]; 7] = [
     &["--core-solver=z3"],
     &["--core-solver=eager"],
     &["--core-solver=cegar"],
     &["--core-solver=cegar", "--ilp-precheck"],
     &["--core-solver=bitwuzla"],
     &["--core-solver=bitwuzla-eager"],
+    &["--core-solver=bitwuzla-portfolio"],
 ];
 
 /// A read at a symbolic index far beyond any byte the file mentions, and a contradiction.

@@ -50,6 +50,11 @@ pub fn new_core_with(kind: CoreKind, array: &ArrayConfig) -> Box<dyn SatSolver> 
             array,
             "bitwuzla-eager",
         )),
+        CoreKind::BitwuzlaPortfolio => Box::new(Portfolio::new(
+            new_core_with(CoreKind::Bitwuzla, array),
+            new_core_with(CoreKind::BitwuzlaEager, array),
+            array.portfolio_switch,
+        )),
     }
 }
 

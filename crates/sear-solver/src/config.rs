@@ -27,6 +27,9 @@ pub enum CoreKind {
     /// The eager core's assertion encoding of constant arrays over Bitwuzla instead of Z3:
     /// see [`crate::eager`].
     BitwuzlaEager,
+    /// Bitwuzla with native arrays under a short budget (`--core-switch-time`), then the
+    /// eager encoding over Bitwuzla: see [`crate::portfolio`].
+    BitwuzlaPortfolio,
 }
 
 impl CoreKind {
@@ -40,6 +43,7 @@ impl CoreKind {
             CoreKind::Parallel => "parallel",
             CoreKind::Bitwuzla => "bitwuzla",
             CoreKind::BitwuzlaEager => "bitwuzla-eager",
+            CoreKind::BitwuzlaPortfolio => "bitwuzla-portfolio",
         }
     }
 }

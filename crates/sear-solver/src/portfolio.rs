@@ -1,5 +1,6 @@
-//! A sequential portfolio of two cores: Z3 with native arrays first, under a short time
-//! budget, then the eager core (constant arrays by assertions) for the queries Z3 did not
+//! A sequential portfolio of two cores: a core with native arrays first (Z3 for
+//! `--core-solver=portfolio`, Bitwuzla for `bitwuzla-portfolio`), under a short time budget,
+//! then the eager encoding (constant arrays by assertions) for the queries the first did not
 //! answer in that time.
 //!
 //! Measured on the bench suite (docs/benchmarks.md): Z3's array theory answers most queries
@@ -14,7 +15,7 @@ use crate::query::SolverError;
 use crate::sat::{SatQuery, SatResult, SatSolver};
 use crate::stats::LayerStats;
 
-/// Z3's time budget per query before the portfolio switches cores, by default.
+/// The first core's time budget per query before the portfolio switches cores, by default.
 pub const DEFAULT_SWITCH_TIME: Duration = Duration::from_millis(250);
 
 /// Two cores asked in turn.

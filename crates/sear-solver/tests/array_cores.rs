@@ -229,6 +229,13 @@ fn configs() -> Vec<(String, SolverConfig)> {
                 ..plain.clone()
             },
         ),
+        (
+            "bitwuzla-portfolio".to_string(),
+            SolverConfig {
+                core: CoreKind::BitwuzlaPortfolio,
+                ..plain.clone()
+            },
+        ),
     ];
     for elim in [
         AxiomElim::None,

@@ -81,15 +81,10 @@ fn t2_precheck_answers_without_the_core() {
         access_granularity: ints(&a),
         ..Default::default()
     };
-    for core in [
-        CoreKind::Z3,
-        CoreKind::Eager,
-        CoreKind::Cegar,
-        CoreKind::Portfolio,
-        CoreKind::Parallel,
-        CoreKind::Bitwuzla,
-        CoreKind::BitwuzlaEager,
-    ] {
+    for core in <CoreKind as clap::ValueEnum>::value_variants()
+        .iter()
+        .copied()
+    {
         let mut s = solver(core, true, ArrayConfig::default());
         assert!(s.check_sat(&cs, &meta).unwrap().is_none());
         let st = s.stats();

@@ -38,15 +38,10 @@ fn symbolic_index_reads_of_undeclared_size_arrays_are_free() {
 /// The default chain under each core, with and without the ILP pre-check.
 fn every_core() -> Vec<SolverConfig> {
     let mut out = vec![SolverConfig::plain()];
-    for core in [
-        CoreKind::Z3,
-        CoreKind::Eager,
-        CoreKind::Cegar,
-        CoreKind::Portfolio,
-        CoreKind::Parallel,
-        CoreKind::Bitwuzla,
-        CoreKind::BitwuzlaEager,
-    ] {
+    for core in <CoreKind as clap::ValueEnum>::value_variants()
+        .iter()
+        .copied()
+    {
         for ilp_precheck in [false, true] {
             out.push(SolverConfig {
                 core,

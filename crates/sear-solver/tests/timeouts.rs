@@ -26,15 +26,10 @@ fn every_core_honours_its_timeout_on_a_hard_query() {
     let expr = Expr::eq(Expr::mul(x, y), c(n * n));
     let meta = QueryMeta::default();
     let timeout = Duration::from_secs(1);
-    for core in [
-        CoreKind::Z3,
-        CoreKind::Eager,
-        CoreKind::Cegar,
-        CoreKind::Portfolio,
-        CoreKind::Parallel,
-        CoreKind::Bitwuzla,
-        CoreKind::BitwuzlaEager,
-    ] {
+    for core in <CoreKind as clap::ValueEnum>::value_variants()
+        .iter()
+        .copied()
+    {
         let mut solver = Solver::new(&SolverConfig {
             core,
             timeout: Some(timeout),
