@@ -20,7 +20,7 @@ use sear_expr::expr::{Expr, ExprKind};
 use sear_expr::visit::for_each_node;
 
 use crate::element::CellsCache;
-use crate::program::{EvalError, Program};
+use crate::program::Program;
 use crate::ranges::{runs_test, Membership, RunBuilder};
 use crate::value::ValueLimits;
 
@@ -77,22 +77,7 @@ pub(super) fn evaluate_over_bytes(
     if space.saturating_mul(program.op_count() as u64) > max_work {
         return None;
     }
-    let mut scratch = Vec::new();
-    let mut values: Vec<Option<u128>> = Vec::with_capacity(space as usize);
-    let mut inputs = vec![0u128; atoms.len()];
-    for x in 0..space {
-        if atoms.len() == 2 {
-            inputs[0] = (x >> 8) as u128;
-            inputs[1] = (x & 0xFF) as u128;
-        } else {
-            inputs[0] = x as u128;
-        }
-        values.push(match program.run(&inputs, &mut scratch) {
-            Ok(v) => Some(v),
-            Err(EvalError::OutOfBounds) => None,
-            Err(EvalError::Free) => return None,
-        });
-    }
+    let values = program.run_over_bytes()?;
     Some((atoms, values))
 }
 

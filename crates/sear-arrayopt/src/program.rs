@@ -198,13 +198,7 @@ impl Program {
             let v = match op {
                 Op::Const(v) => *v,
                 Op::Input(i) => inputs[*i],
-                Op::Read { cells, index } => {
-                    let j = scratch[*index];
-                    if j >= cells.len() as u128 {
-                        return Err(EvalError::OutOfBounds);
-                    }
-                    cells.byte(j as u64).ok_or(EvalError::Free)? as u128
-                }
+                Op::Read { cells, index } => read_cell(cells, scratch[*index])?,
                 Op::Select { c, t, e } => {
                     if scratch[*c] == 1 {
                         scratch[*t]
@@ -230,6 +224,191 @@ impl Program {
         }
         Ok(scratch[self.root])
     }
+
+    /// [`Program::run`] at every value of its one or two 8-bit inputs (the first input
+    /// major: `256·a + b`): each value, `None` where `run` fails with
+    /// [`EvalError::OutOfBounds`]; `None` overall when it fails with [`EvalError::Free`]
+    /// at some value (the first error in operation order decides, as in `run`).
+    ///
+    /// The evaluation is by columns: each operation is applied to all 256 values of the
+    /// last input at once, in a tight loop per operation instead of one interpretive
+    /// dispatch per operation and value, and operations that do not depend on the first
+    /// input (constants, functions of the last input alone) run once instead of once per
+    /// value of the first.
+    pub fn run_over_bytes(&self) -> Option<Vec<Option<u128>>> {
+        assert!(self.inputs == 1 || self.inputs == 2, "one or two inputs");
+        let n = self.ops.len();
+        // Whether each operation depends on the first of two inputs.
+        let mut on_first = vec![false; n];
+        for k in 0..n {
+            on_first[k] = match self.ops[k] {
+                Op::Input(i) => self.inputs == 2 && i == 0,
+                _ => self.operands(k).any(|o| on_first[o]),
+            };
+        }
+        let mut columns = Columns::new(n);
+        let mut first = 0u128;
+        // Operations independent of the first input, once.
+        for k in (0..n).filter(|&k| !on_first[k]) {
+            self.eval_column(k, first, &mut columns);
+        }
+        let base_errors = columns.errors;
+        let mut out = Vec::with_capacity(1 << (8 * self.inputs));
+        let rows = if self.inputs == 2 { 256 } else { 1 };
+        for a in 0..rows {
+            first = a;
+            columns.errors = base_errors;
+            for k in (0..n).filter(|&k| on_first[k]) {
+                self.eval_column(k, first, &mut columns);
+            }
+            let root = columns.column(self.root);
+            for b in 0..LANES {
+                out.push(match columns.errors[b] {
+                    Some((_, EvalError::Free)) => return None,
+                    Some((_, EvalError::OutOfBounds)) => None,
+                    None => Some(root[b]),
+                });
+            }
+        }
+        Some(out)
+    }
+
+    /// Operation `k` over all lanes (the last input's values); `first` is the first of two
+    /// inputs. A lane's error is kept when it comes from an earlier operation.
+    fn eval_column(&self, k: usize, first: u128, columns: &mut Columns) {
+        let (before, rest) = columns.values.split_at_mut(k * LANES);
+        let out = &mut rest[..LANES];
+        let col = |i: usize| -> &[u128] { &before[i * LANES..][..LANES] };
+        match &self.ops[k] {
+            Op::Const(v) => out.fill(*v),
+            Op::Input(i) if self.inputs == 2 && *i == 0 => out.fill(first),
+            Op::Input(_) => {
+                for (b, slot) in out.iter_mut().enumerate() {
+                    *slot = b as u128;
+                }
+            }
+            Op::Read { cells, index } => {
+                for (b, (slot, &j)) in out.iter_mut().zip(col(*index)).enumerate() {
+                    match read_cell(cells, j) {
+                        Ok(v) => *slot = v,
+                        Err(e) => {
+                            *slot = 0;
+                            let error = &mut columns.errors[b];
+                            if error.is_none_or(|(at, _)| at > k) {
+                                *error = Some((k, e));
+                            }
+                        }
+                    }
+                }
+            }
+            Op::Select { c, t, e } => {
+                let (c, t, e) = (col(*c), col(*t), col(*e));
+                for b in 0..LANES {
+                    out[b] = if c[b] == 1 { t[b] } else { e[b] };
+                }
+            }
+            Op::Concat { hi, lo, lo_width } => {
+                let (hi, lo) = (col(*hi), col(*lo));
+                for b in 0..LANES {
+                    out[b] = fold_concat(hi[b], lo[b], *lo_width);
+                }
+            }
+            Op::Extract { x, offset, width } => {
+                for (slot, &v) in out.iter_mut().zip(col(*x)) {
+                    *slot = fold_extract(v, *offset, *width);
+                }
+            }
+            Op::ZExt(x) => out.copy_from_slice(col(*x)),
+            Op::SExt { x, from, to } => {
+                for (slot, &v) in out.iter_mut().zip(col(*x)) {
+                    *slot = sext(v, *from, *to);
+                }
+            }
+            Op::Not { x, width } => {
+                for (slot, &v) in out.iter_mut().zip(col(*x)) {
+                    *slot = fold_not(v, *width);
+                }
+            }
+            Op::Binary { op, width, a, b } => {
+                let (x, y, w) = (col(*a), col(*b), *width);
+                // The common operators in their own loops (the folding function is a match
+                // per call); the rest through it.
+                let m = mask(w);
+                match op {
+                    BinOp::Add => lanes(out, x, y, |p, q| p.wrapping_add(q) & m),
+                    BinOp::Sub => lanes(out, x, y, |p, q| p.wrapping_sub(q) & m),
+                    BinOp::Mul => lanes(out, x, y, |p, q| p.wrapping_mul(q) & m),
+                    BinOp::And => lanes(out, x, y, |p, q| p & q),
+                    BinOp::Or => lanes(out, x, y, |p, q| p | q),
+                    BinOp::Xor => lanes(out, x, y, |p, q| p ^ q),
+                    _ => lanes(out, x, y, |p, q| fold_binary(*op, w, p, q)),
+                }
+            }
+            Op::Cmp { op, width, a, b } => {
+                let (x, y, w) = (col(*a), col(*b), *width);
+                match op {
+                    CmpOp::Eq => lanes(out, x, y, |p, q| u128::from(p == q)),
+                    CmpOp::Ult => lanes(out, x, y, |p, q| u128::from(p < q)),
+                    CmpOp::Ule => lanes(out, x, y, |p, q| u128::from(p <= q)),
+                    _ => lanes(out, x, y, |p, q| u128::from(fold_cmp(*op, w, p, q))),
+                }
+            }
+        }
+    }
+
+    /// The operations operation `k` reads.
+    fn operands(&self, k: usize) -> impl Iterator<Item = usize> {
+        let (a, b, c) = match &self.ops[k] {
+            Op::Const(_) | Op::Input(_) => (None, None, None),
+            Op::Read { index, .. } => (Some(*index), None, None),
+            Op::Select { c, t, e } => (Some(*c), Some(*t), Some(*e)),
+            Op::Concat { hi, lo, .. } => (Some(*hi), Some(*lo), None),
+            Op::Extract { x, .. } | Op::ZExt(x) | Op::SExt { x, .. } | Op::Not { x, .. } => {
+                (Some(*x), None, None)
+            }
+            Op::Binary { a, b, .. } | Op::Cmp { a, b, .. } => (Some(*a), Some(*b), None),
+        };
+        [a, b, c].into_iter().flatten()
+    }
+}
+
+/// The values of the last (8-bit) input that [`Program::run_over_bytes`] evaluates at once.
+const LANES: usize = 256;
+
+/// Per operation, its values at every lane; per lane, the first error (operation index and
+/// kind).
+struct Columns {
+    values: Vec<u128>,
+    errors: [Option<(usize, EvalError)>; LANES],
+}
+
+impl Columns {
+    fn new(ops: usize) -> Self {
+        Columns {
+            values: vec![0; ops * LANES],
+            errors: [None; LANES],
+        }
+    }
+
+    fn column(&self, k: usize) -> &[u128] {
+        &self.values[k * LANES..][..LANES]
+    }
+}
+
+/// `out[i] = f(x[i], y[i])` for every lane.
+#[inline(always)]
+fn lanes(out: &mut [u128], x: &[u128], y: &[u128], f: impl Fn(u128, u128) -> u128) {
+    for ((slot, &p), &q) in out.iter_mut().zip(x).zip(y) {
+        *slot = f(p, q);
+    }
+}
+
+/// The byte at `j` of `cells`: out of bounds past the end, free where it is symbolic.
+fn read_cell(cells: &Cells, j: u128) -> Result<u128, EvalError> {
+    if j >= cells.len() as u128 {
+        return Err(EvalError::OutOfBounds);
+    }
+    cells.byte(j as u64).map(u128::from).ok_or(EvalError::Free)
 }
 
 /// One step from an expression to the operand it was computed from, undone per offset.
@@ -376,6 +555,104 @@ fn odd_inverse(c: u128, width: u32) -> u128 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use sear_expr::{Array, ArrayKind, UpdateList};
+
+    fn table(name: &str, len: usize, seed: u64) -> UpdateList {
+        // A fixed pseudo-random table (an LCG is enough for test data).
+        let mut x = seed;
+        let bytes: Vec<u8> = (0..len)
+            .map(|_| {
+                x = x.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+                (x >> 56) as u8
+            })
+            .collect();
+        UpdateList::new(Array::new(
+            name,
+            len as u64,
+            ArrayKind::MemoryObject,
+            Some(Arc::from(bytes)),
+        ))
+    }
+
+    fn byte(input: &UpdateList, i: u128) -> Expr {
+        Expr::read(input, Expr::constant(i, 32))
+    }
+
+    fn zext32(e: Expr) -> Expr {
+        Expr::zext(e, 32)
+    }
+
+    /// `run` at every value of the inputs.
+    fn scalar(program: &Program, inputs: usize) -> Vec<Result<u128, EvalError>> {
+        let mut scratch = Vec::new();
+        (0..1usize << (8 * inputs))
+            .map(|x| {
+                let values: Vec<u128> = if inputs == 2 {
+                    vec![(x >> 8) as u128, (x & 0xff) as u128]
+                } else {
+                    vec![x as u128]
+                };
+                program.run(&values, &mut scratch)
+            })
+            .collect()
+    }
+
+    /// The column evaluation agrees with `run` at every value, errors included; returns
+    /// `run`'s results.
+    fn check_columns(root: &Expr, inputs: &[Expr]) -> Vec<Result<u128, EvalError>> {
+        let mut cells = CellsCache::new(1 << 20);
+        let program = Program::compile(root, inputs, &mut cells).expect("compiles");
+        let expected = scalar(&program, inputs.len());
+        let got = program.run_over_bytes();
+        if expected.contains(&Err(EvalError::Free)) {
+            assert_eq!(got, None);
+        } else {
+            let got = got.expect("no free byte");
+            for (x, (g, e)) in got.iter().zip(&expected).enumerate() {
+                assert_eq!(*g, e.ok(), "at {x}");
+            }
+        }
+        expected
+    }
+
+    #[test]
+    fn column_evaluation_matches_run_on_nested_reads() {
+        let input = UpdateList::new(Array::new("in", 2, ArrayKind::SymbolicInput, None));
+        let (a, b) = (byte(&input, 0), byte(&input, 1));
+        let base = table("base", 256, 1);
+        let next = table("next", 300, 2); // indices up to 510: out of bounds past 299
+        // next[base[a] + b] < 100, with a select over a comparison of a alone.
+        let inner = Expr::read(&base, zext32(a.clone()));
+        let idx = Expr::add(zext32(inner), zext32(b.clone()));
+        let looked = Expr::read(&next, idx);
+        let cond = Expr::ult(looked.clone(), Expr::constant(100, 8));
+        let root = Expr::select(
+            Expr::eq(a.clone(), Expr::constant(7, 8)),
+            Expr::eq(b.clone(), Expr::constant(3, 8)),
+            cond,
+        );
+        let results = check_columns(&root, &[a.clone(), b.clone()]);
+        assert!(results.iter().any(|r| *r == Err(EvalError::OutOfBounds)));
+        assert!(results.iter().any(|r| r.is_ok()));
+        // One input: base[a] > 50.
+        let one = Expr::ult(Expr::constant(50, 8), Expr::read(&base, zext32(a.clone())));
+        check_columns(&one, std::slice::from_ref(&a));
+    }
+
+    #[test]
+    fn column_evaluation_reports_symbolic_cells_as_run_does() {
+        let input = UpdateList::new(Array::new("in", 2, ArrayKind::SymbolicInput, None));
+        let (a, b) = (byte(&input, 0), byte(&input, 1));
+        // A table with one symbolic byte (at 7): reading it is `Free`.
+        let mixed = table("mixed", 256, 3).write(Expr::constant(7, 32), byte(&input, 0));
+        let plain = table("plain", 256, 4);
+        let root = Expr::eq(
+            Expr::read(&mixed, zext32(b.clone())),
+            Expr::read(&plain, zext32(a.clone())),
+        );
+        let results = check_columns(&root, &[a, b]);
+        assert!(results.contains(&Err(EvalError::Free)));
+    }
 
     #[test]
     fn odd_inverse_inverts() {

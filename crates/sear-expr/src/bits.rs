@@ -63,11 +63,13 @@ pub fn neg(value: u128, width: u32) -> u128 {
 }
 
 /// Unsigned division with SMT-LIB semantics (`x / 0 = all ones`).
+#[inline]
 pub fn udiv(a: u128, b: u128, width: u32) -> u128 {
     a.checked_div(b).unwrap_or(mask(width))
 }
 
 /// Unsigned remainder with SMT-LIB semantics (`x % 0 = x`).
+#[inline]
 pub fn urem(a: u128, b: u128) -> u128 {
     if b == 0 {
         a
@@ -77,6 +79,7 @@ pub fn urem(a: u128, b: u128) -> u128 {
 }
 
 /// Signed division (`bvsdiv`), truncating toward zero, defined through `udiv` as SMT-LIB does.
+#[inline]
 pub fn sdiv(a: u128, b: u128, width: u32) -> u128 {
     let (na, nb) = (sign_bit(a, width), sign_bit(b, width));
     let ua = if na { neg(a, width) } else { a };
@@ -90,6 +93,7 @@ pub fn sdiv(a: u128, b: u128, width: u32) -> u128 {
 }
 
 /// Signed remainder (`bvsrem`): the sign follows the dividend.
+#[inline]
 pub fn srem(a: u128, b: u128, width: u32) -> u128 {
     let (na, nb) = (sign_bit(a, width), sign_bit(b, width));
     let ua = if na { neg(a, width) } else { a };
@@ -103,6 +107,7 @@ pub fn srem(a: u128, b: u128, width: u32) -> u128 {
 }
 
 /// Left shift; shifting by `width` or more gives zero.
+#[inline]
 pub fn shl(a: u128, b: u128, width: u32) -> u128 {
     if b >= width as u128 {
         0
@@ -112,6 +117,7 @@ pub fn shl(a: u128, b: u128, width: u32) -> u128 {
 }
 
 /// Logical right shift; shifting by `width` or more gives zero.
+#[inline]
 pub fn lshr(a: u128, b: u128, width: u32) -> u128 {
     if b >= width as u128 {
         0
@@ -121,6 +127,7 @@ pub fn lshr(a: u128, b: u128, width: u32) -> u128 {
 }
 
 /// Arithmetic right shift; shifting by `width` or more gives the sign fill.
+#[inline]
 pub fn ashr(a: u128, b: u128, width: u32) -> u128 {
     let s = to_signed(a, width);
     let amount = if b >= width as u128 { 127 } else { b as u32 };

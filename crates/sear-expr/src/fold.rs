@@ -4,6 +4,7 @@ use crate::bits::{self, mask, to_signed, trunc};
 use crate::expr::{BinOp, CmpOp};
 
 /// Applies a binary operator to two `width`-bit constants.
+#[inline]
 pub fn fold_binary(op: BinOp, width: u32, a: u128, b: u128) -> u128 {
     match op {
         BinOp::Add => trunc(a.wrapping_add(b), width),
@@ -23,6 +24,7 @@ pub fn fold_binary(op: BinOp, width: u32, a: u128, b: u128) -> u128 {
 }
 
 /// Applies a comparison to two `width`-bit constants.
+#[inline]
 pub fn fold_cmp(op: CmpOp, width: u32, a: u128, b: u128) -> bool {
     match op {
         CmpOp::Eq => a == b,
@@ -34,11 +36,13 @@ pub fn fold_cmp(op: CmpOp, width: u32, a: u128, b: u128) -> bool {
 }
 
 /// Bits `offset .. offset + width` of a constant.
+#[inline]
 pub fn fold_extract(value: u128, offset: u32, width: u32) -> u128 {
     trunc(value >> offset, width)
 }
 
 /// The concatenation of two constants (`hi` above `lo`).
+#[inline]
 pub fn fold_concat(hi: u128, lo: u128, lo_width: u32) -> u128 {
     if lo_width >= 128 {
         lo
@@ -48,6 +52,7 @@ pub fn fold_concat(hi: u128, lo: u128, lo_width: u32) -> u128 {
 }
 
 /// Bitwise negation at `width` bits.
+#[inline]
 pub fn fold_not(value: u128, width: u32) -> u128 {
     !value & mask(width)
 }
