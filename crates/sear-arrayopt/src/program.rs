@@ -262,11 +262,11 @@ impl Program {
                 self.eval_column(k, first, &mut columns);
             }
             let root = columns.column(self.root);
-            for b in 0..LANES {
-                out.push(match columns.errors[b] {
+            for (&value, error) in root.iter().zip(&columns.errors) {
+                out.push(match error {
                     Some((_, EvalError::Free)) => return None,
                     Some((_, EvalError::OutOfBounds)) => None,
-                    None => Some(root[b]),
+                    None => Some(value),
                 });
             }
         }
@@ -303,15 +303,12 @@ impl Program {
             }
             Op::Select { c, t, e } => {
                 let (c, t, e) = (col(*c), col(*t), col(*e));
-                for b in 0..LANES {
-                    out[b] = if c[b] == 1 { t[b] } else { e[b] };
+                for (((slot, &c), &t), &e) in out.iter_mut().zip(c).zip(t).zip(e) {
+                    *slot = if c == 1 { t } else { e };
                 }
             }
             Op::Concat { hi, lo, lo_width } => {
-                let (hi, lo) = (col(*hi), col(*lo));
-                for b in 0..LANES {
-                    out[b] = fold_concat(hi[b], lo[b], *lo_width);
-                }
+                lanes(out, col(*hi), col(*lo), |h, l| fold_concat(h, l, *lo_width));
             }
             Op::Extract { x, offset, width } => {
                 for (slot, &v) in out.iter_mut().zip(col(*x)) {
@@ -562,7 +559,9 @@ mod tests {
         let mut x = seed;
         let bytes: Vec<u8> = (0..len)
             .map(|_| {
-                x = x.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+                x = x
+                    .wrapping_mul(6364136223846793005)
+                    .wrapping_add(1442695040888963407);
                 (x >> 56) as u8
             })
             .collect();
@@ -621,7 +620,7 @@ mod tests {
         let (a, b) = (byte(&input, 0), byte(&input, 1));
         let base = table("base", 256, 1);
         let next = table("next", 300, 2); // indices up to 510: out of bounds past 299
-        // next[base[a] + b] < 100, with a select over a comparison of a alone.
+                                          // next[base[a] + b] < 100, with a select over a comparison of a alone.
         let inner = Expr::read(&base, zext32(a.clone()));
         let idx = Expr::add(zext32(inner), zext32(b.clone()));
         let looked = Expr::read(&next, idx);
@@ -632,7 +631,7 @@ mod tests {
             cond,
         );
         let results = check_columns(&root, &[a.clone(), b.clone()]);
-        assert!(results.iter().any(|r| *r == Err(EvalError::OutOfBounds)));
+        assert!(results.contains(&Err(EvalError::OutOfBounds)));
         assert!(results.iter().any(|r| r.is_ok()));
         // One input: base[a] > 50.
         let one = Expr::ult(Expr::constant(50, 8), Expr::read(&base, zext32(a.clone())));
