@@ -32,9 +32,11 @@ pub struct ValueLimits {
     pub symbolic_ratio: f64,
     /// Skip a read whose reachable elements hold more distinct values than this (each
     /// becomes a branch of the if-then-else); 0: no limit (`--array-value-max-values`,
-    /// default 64). sear's own bound, beside KLEE's ratios, which pass almost every table of
-    /// multi-byte elements: a 256-entry CRC table became a 256-way if-then-else, 4× slower
-    /// to solve than the eager core's reads.
+    /// default 1024). sear's own bound, beside KLEE's ratios, which pass almost every table
+    /// of multi-byte elements. It was 64 while the default core was the eager encoding over
+    /// Z3, which solved a 256-entry CRC table's 256-way if-then-else 4× slower than the
+    /// table's reads; over Bitwuzla the if-then-else is 4× faster than the reads
+    /// (docs/benchmarks.md, "Defaults").
     pub max_values: usize,
 }
 
@@ -43,7 +45,7 @@ impl Default for ValueLimits {
         ValueLimits {
             value_ratio: 1.0,
             symbolic_ratio: 1.0,
-            max_values: 64,
+            max_values: 1024,
         }
     }
 }

@@ -28,7 +28,7 @@ pub struct ArrayArgs {
     pub array_value_max_growth: u32,
     /// Value-based: skip reads whose reachable elements hold more than this many distinct
     /// values (0: no limit; at most 10^6).
-    #[arg(long, value_name = "N", default_value_t = 64, value_parser = clap::value_parser!(u32).range(0..=1_000_000))]
+    #[arg(long, value_name = "N", default_value_t = ValueLimits::default().max_values as u32, value_parser = clap::value_parser!(u32).range(0..=1_000_000))]
     pub array_value_max_values: u32,
     /// Disable dynamic constant folding of reads (constant-array reads at constant
     /// offsets and reads through provably different writes), for ablation studies.

@@ -33,7 +33,7 @@ pub struct SolverArgs {
     /// Cross-check every answer against plain Z3 and validate every model.
     #[arg(long)]
     pub validate_solver: bool,
-    /// The core solver. The default, eager, measured fastest on the bench suite
+    /// The core solver. The default, bitwuzla-eager, measured fastest on the bench suite
     /// (docs/benchmarks.md, "Defaults").
     #[arg(long, value_name = "CORE", value_enum, default_value_t = CoreKind::default())]
     pub core_solver: CoreKind,

@@ -749,8 +749,12 @@ fn info_json_records_the_whole_configuration_and_options_are_checked() {
     let info: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(tmp.path().join("out2/info.json")).unwrap())
             .unwrap();
-    assert_eq!(info["configuration"]["solver"]["core"], "eager");
+    assert_eq!(info["configuration"]["solver"]["core"], "bitwuzla-eager");
     assert_eq!(info["configuration"]["engine"]["array_opt"]["mode"], "all");
+    assert_eq!(
+        info["configuration"]["engine"]["array_opt"]["limits"]["max_values"],
+        1024
+    );
 
     for (flag, value) in [
         ("--search", "nurs:nope"),

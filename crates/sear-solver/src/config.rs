@@ -12,9 +12,7 @@ pub enum CoreKind {
     /// Z3 with native arrays.
     Z3,
     /// Z3 with native arrays and the assertion encoding of constant arrays (KLEE PR #837;
-    /// the paper's "Assertion" baseline): see [`crate::eager`]. The default: it measured
-    /// fastest on the bench suite (docs/benchmarks.md, "Defaults").
-    #[default]
+    /// the paper's "Assertion" baseline): see [`crate::eager`].
     Eager,
     /// The CEGAR array core over Z3's bit-vectors: see [`crate::cegar`].
     Cegar,
@@ -25,7 +23,9 @@ pub enum CoreKind {
     /// Bitwuzla with native arrays and constant arrays: see [`crate::bitwuzla`].
     Bitwuzla,
     /// The eager core's assertion encoding of constant arrays over Bitwuzla instead of Z3:
-    /// see [`crate::eager`].
+    /// see [`crate::eager`]. The default: it measured fastest on the bench suite
+    /// (docs/benchmarks.md, "Defaults").
+    #[default]
     BitwuzlaEager,
     /// Bitwuzla with native arrays under a short budget (`--core-switch-time`), then the
     /// eager encoding over Bitwuzla: see [`crate::portfolio`].

@@ -58,6 +58,7 @@ pub mod ilp;
 pub mod interrupt;
 pub mod intervals;
 pub mod layers;
+mod model_cells;
 pub mod parallel;
 pub mod portfolio;
 pub mod precheck;

@@ -24,8 +24,7 @@ pub mod translate;
 
 use std::time::{Duration, Instant};
 
-use sear_expr::visit::{collect_reads, collect_symbolic_arrays};
-use sear_expr::{Assignment, ExprKind};
+use sear_expr::{ArrayRef, Assignment, Expr};
 
 use crate::query::SolverError;
 use crate::sat::{SatQuery, SatResult, SatSolver};
@@ -161,59 +160,42 @@ impl BitwuzlaCore {
         }
     }
 
-    fn cell_value(
-        &mut self,
-        instance: &mut Instance,
-        root: api::Term,
-        array: &sear_expr::ArrayRef,
-        index: u128,
-    ) -> Result<u8, SolverError> {
-        let tm = self.translator.tm_mut();
-        let i = tm.bv_value(array.index_width(), index);
-        let cell = tm.op2(sys::BITWUZLA_KIND_ARRAY_SELECT, root, i);
-        let value = instance.bv_value(tm, cell);
-        tm.release(cell);
-        tm.release(i);
-        value.map(|v| v as u8).ok_or_else(|| {
-            SolverError::Failure(format!("no model value for {}[{index}]", array.name()))
-        })
-    }
-
     fn extract_model(
         &mut self,
         query: &SatQuery,
         instance: &mut Instance,
     ) -> Result<Assignment, SolverError> {
-        let mut assignment = Assignment::new();
-        for array in collect_symbolic_arrays(query.conjuncts()) {
-            let root = self.translator.root(&array);
-            let bytes = (0..array.size() as u128)
-                .map(|i| self.cell_value(instance, root, &array, i))
-                .collect::<Result<Vec<u8>, _>>()?;
-            assignment.insert(array, bytes);
-        }
-        // For unbounded arrays, the bytes read beyond the dense part, so that the model
-        // evaluates exactly as Bitwuzla interpreted it.
-        for read in collect_reads(query.conjuncts()) {
-            let ExprKind::Read { updates, index } = read.kind() else {
-                continue;
-            };
-            let array = updates.root();
-            if !array.is_unbounded() || index.is_constant() {
-                continue;
-            }
-            let index_term = self.translator.bv(index);
-            let Some(i) = instance.bv_value(self.translator.tm(), index_term) else {
-                continue;
-            };
-            if i < array.size() as u128 {
-                continue;
-            }
-            let root = self.translator.root(array);
-            let byte = self.cell_value(instance, root, array, i)?;
-            assignment.set_outside(array.clone(), i, byte);
-        }
-        Ok(assignment)
+        crate::model_cells::extract(
+            query,
+            &mut BitwuzlaModel {
+                translator: &mut self.translator,
+                instance,
+            },
+        )
+    }
+}
+
+/// A satisfied Bitwuzla instance with the translator that names its arrays.
+struct BitwuzlaModel<'a> {
+    translator: &'a mut Translator,
+    instance: &'a mut Instance,
+}
+
+impl crate::model_cells::ModelCells for BitwuzlaModel<'_> {
+    fn index_value(&mut self, index: &Expr) -> Option<u128> {
+        let term = self.translator.bv(index);
+        self.instance.bv_value(self.translator.tm(), term)
+    }
+
+    fn cell(&mut self, array: &ArrayRef, i: u128) -> Option<u8> {
+        let root = self.translator.root(array);
+        let tm = self.translator.tm_mut();
+        let index = tm.bv_value(array.index_width(), i);
+        let cell = tm.op2(sys::BITWUZLA_KIND_ARRAY_SELECT, root, index);
+        let value = self.instance.bv_value(tm, cell);
+        tm.release(cell);
+        tm.release(index);
+        value.map(|v| v as u8)
     }
 }
 

@@ -17,9 +17,7 @@ pub mod translate;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::time::{Duration, Instant};
 
-use rustc_hash::FxHashMap;
-use sear_expr::visit::{collect_reads, collect_symbolic_arrays};
-use sear_expr::{ArrayRef, Assignment, Expr, ExprKind};
+use sear_expr::{ArrayRef, Assignment, Expr};
 use z3::ast::BV;
 use z3::{Params, SatResult as Z3Result};
 
@@ -27,9 +25,6 @@ use crate::query::SolverError;
 use crate::sat::{panic_message, SatQuery, SatResult, SatSolver};
 use crate::stats::LayerStats;
 use translate::{ExprTranslator, Translator};
-
-/// Arrays above this many bytes get model values only for the cells the query reads.
-const SPARSE_MODEL_MIN: u64 = 256;
 
 /// Translation caches are dropped when they grow beyond this many expressions.
 pub const TRANSLATION_CACHE_LIMIT: usize = 500_000;
@@ -144,110 +139,39 @@ impl Z3Core {
         query: &SatQuery,
         model: &z3::Model,
     ) -> Result<Assignment, SolverError> {
-        // The cells each array is read at (index terms), to ask Z3 for those cells only when
-        // they are few: a large symbolic file of which a path reads four bytes costs four
-        // evaluations, not one per byte. Cells no read reaches are zero (any value satisfies
-        // the query there).
-        let mut read_at: FxHashMap<ArrayRef, Vec<Expr>> = FxHashMap::default();
-        for read in collect_reads(query.conjuncts()) {
-            if let ExprKind::Read { updates, index } = read.kind() {
-                read_at
-                    .entry(updates.root().clone())
-                    .or_default()
-                    .push(index.clone());
-            }
-        }
-        let mut assignment = Assignment::new();
-        for array in collect_symbolic_arrays(query.conjuncts()) {
-            let size = array.size();
-            let indices = read_at.get(&array).map_or(&[][..], |v| &v[..]);
-            let bytes = if size > SPARSE_MODEL_MIN && (indices.len() as u64) < size / 4 {
-                let mut bytes = vec![0u8; size as usize];
-                for index in indices {
-                    let i = match index.as_constant() {
-                        Some(i) => i as u64,
-                        None => {
-                            let term = self.translator.term(index).to_bv();
-                            match model.eval(&term, true).and_then(|v| v.as_u64()) {
-                                Some(i) => i,
-                                None => continue,
-                            }
-                        }
-                    };
-                    if i < size {
-                        bytes[i as usize] = self.cell_value(model, &array, i)?;
-                    }
-                }
-                bytes
-            } else {
-                (0..size)
-                    .map(|i| self.cell_value(model, &array, i))
-                    .collect::<Result<Vec<u8>, SolverError>>()?
-            };
-            assignment.insert(array, bytes);
-        }
-        self.extract_outside(query, model, &mut assignment)?;
-        Ok(assignment)
+        crate::model_cells::extract(
+            query,
+            &mut Z3Model {
+                translator: &mut self.translator,
+                model,
+            },
+        )
+    }
+}
+
+/// A Z3 model with the translator that names its arrays.
+struct Z3Model<'a> {
+    translator: &'a mut Translator,
+    model: &'a z3::Model,
+}
+
+impl crate::model_cells::ModelCells for Z3Model<'_> {
+    fn index_value(&mut self, index: &Expr) -> Option<u128> {
+        let term = self.translator.term(index).to_bv();
+        self.model
+            .eval(&term, true)
+            .and_then(|v| v.as_u64())
+            .map(u128::from)
     }
 
-    /// The model's value of cell `i` of `array`.
-    fn cell_value(
-        &mut self,
-        model: &z3::Model,
-        array: &ArrayRef,
-        i: u64,
-    ) -> Result<u8, SolverError> {
-        let cell = self
-            .translator
-            .root(array)
-            .select(&BV::from_u64(i, array.index_width()));
-        model
+    fn cell(&mut self, array: &ArrayRef, i: u128) -> Option<u8> {
+        let index = BV::from_u64(i as u64, array.index_width());
+        let cell = self.translator.root(array).select(&index);
+        self.model
             .eval(&cell, true)
             .and_then(|v| v.as_bv())
             .and_then(|v| v.as_u64())
             .map(|v| v as u8)
-            .ok_or_else(|| {
-                SolverError::Failure(format!("no model value for {}[{i}]", array.name()))
-            })
-    }
-
-    /// For unbounded arrays, the bytes the query reads beyond the dense part, so that the
-    /// model evaluates exactly as Z3 interpreted it.
-    fn extract_outside(
-        &mut self,
-        query: &SatQuery,
-        model: &z3::Model,
-        assignment: &mut Assignment,
-    ) -> Result<(), SolverError> {
-        for read in collect_reads(query.conjuncts()) {
-            let ExprKind::Read { updates, index } = read.kind() else {
-                continue;
-            };
-            let array = updates.root();
-            if !array.is_unbounded() || index.is_constant() {
-                continue;
-            }
-            let z3_index = self.translator.term(index).to_bv();
-            let Some(i) = model.eval(&z3_index, true).and_then(|v| v.as_u64()) else {
-                continue;
-            };
-            if i < array.size() {
-                continue;
-            }
-            let cell = self
-                .translator
-                .root(array)
-                .select(&BV::from_u64(i, array.index_width()));
-            let value = model
-                .eval(&cell, true)
-                .and_then(|v| v.as_bv())
-                .and_then(|v| v.as_u64())
-                .ok_or_else(|| {
-                    SolverError::Failure(format!("no model value for {}[{i}]", array.name()))
-                })?;
-            assignment.set_outside(array.clone(), i as u128, value as u8);
-        }
-        Ok(())
     }
 }
 
