@@ -2,7 +2,7 @@
 # Sets up what is missing, then runs sear's checks and tests.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-# No step reads standard input (cargo's rustc probes read it when it is a file or terminal).
+# No step reads standard input: a CI run failed when cargo's `rustc -` target probe read text from it.
 exec </dev/null
 ./scripts/setup.sh
 cargo fmt --all -- --check
