@@ -12,6 +12,7 @@ mod solve;
 mod solve_wide;
 mod solver_args;
 mod term;
+mod testcomp;
 mod values;
 
 use std::process::ExitCode;

@@ -180,6 +180,10 @@ pub struct EngineConfig {
     /// Write `testNNNNNN.trace` (the path's instruction-trace hash) next to each test.
     /// [default: false]
     pub write_trace_hash: bool,
+    /// SV-COMP's conventions: a call of `reach_error` (or `__VERIFIER_error`) ends the path
+    /// with a `reach` error even where the program defines the function (`--sv-comp`,
+    /// `--test-comp`). [default: false]
+    pub sv_comp: bool,
 }
 
 impl EngineConfig {
@@ -210,6 +214,7 @@ impl EngineConfig {
             read_policy: sear_expr::ReadPolicy::Fold,
             validate_array_opt: false,
             write_trace_hash: false,
+            sv_comp: false,
             use_merge: false,
             memory_model: MemoryModelKind::Standard,
             relocatable: Default::default(),

@@ -111,8 +111,9 @@ fn lookup(name: &str) -> Option<SpecialFn> {
 /// The C runtime's name for the program's `main` (called by its entry, `__sear_start`).
 const USER_MAIN_ALIAS: &str = "__sear_user_main";
 
-/// How each function of the module is executed.
-pub(crate) fn resolve_handlers(module: &Module) -> Vec<Handler> {
+/// How each function of the module is executed. With `sv_comp`, SV-COMP's error functions
+/// are the engine's even where the program defines them (as a failing assertion, usually).
+pub(crate) fn resolve_handlers(module: &Module, sv_comp: bool) -> Vec<Handler> {
     let main = module
         .function_by_name("main")
         .filter(|f| !module.function(*f).is_declaration);
@@ -120,7 +121,9 @@ pub(crate) fn resolve_handlers(module: &Module) -> Vec<Handler> {
         .functions
         .iter()
         .map(|f| {
-            if !f.is_declaration {
+            if sv_comp && lookup(&f.name) == Some(SpecialFn::ReachError) {
+                Handler::Special(SpecialFn::ReachError)
+            } else if !f.is_declaration {
                 Handler::Defined
             } else if f.name == USER_MAIN_ALIAS {
                 main.map_or(Handler::Missing, Handler::Alias)
