@@ -4,7 +4,8 @@
 //!
 //! Both follow the competitions' conventions for the program: a call of `reach_error` (or
 //! `__VERIFIER_error`) is the error whatever the program's body for it, `__VERIFIER_assume`
-//! with a false condition ends the path silently, `__VERIFIER_nondet_*` are the inputs.
+//! with a false condition ends the path silently, `__VERIFIER_nondet_*` are the inputs, and
+//! the stack has no limit of its own (`--max-stack-size` defaults to the largest allocation).
 //! `cover-error` and `--sv-comp` stop at the first `reach_error`; every error path gets its
 //! own test (`--emit-all-errors`), since paths that end in `abort()` at one place still
 //! cover different branches and count for the verdict.
@@ -97,6 +98,11 @@ pub fn configure(config: &mut EngineConfig, sv_comp: bool, test_comp: Option<&Te
     }
     config.sv_comp = true;
     config.silent_klee_assume = true;
+    // SV-COMP's programs have no stack limit (a 10 GB local array is a task's business):
+    // the stack holds what the heap does, unless --max-stack-size says otherwise.
+    if config.max_stack_size == sear_engine::config::defaults::MAX_STACK_SIZE {
+        config.max_stack_size = config.max_alloc_size;
+    }
     config.emit_all_errors = true;
     let stop_at_error = sv_comp || test_comp.is_some_and(|p| p.coverage == Coverage::Error);
     if stop_at_error && !config.exit_on_error_types.iter().any(|k| k == "reach") {

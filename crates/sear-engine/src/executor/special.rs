@@ -8,6 +8,7 @@ use sear_ir::{Inst, Module, TypeId};
 use super::intrinsics::Intrinsic as Intr;
 use super::step::exec;
 use super::{Exec, Executor, Handler};
+use crate::memory::segment::MAX_ARRAY_SIZE;
 use crate::memory::{bad_free, AllocRequest, Init, Lookup, ObjectKind};
 use crate::state::{State, Symbolic};
 use crate::termination::{ErrorKind, Termination};
@@ -420,6 +421,11 @@ impl Executor<'_> {
         }
         if entry.object.read_only {
             return Err(user_error("cannot make a read-only object symbolic"));
+        }
+        if size > MAX_ARRAY_SIZE {
+            return Err(user_error(format!(
+                "symbolic objects larger than 1 GiB are not supported ({size} bytes)"
+            )));
         }
         let array_name = self.memory.unique_array_name(name);
         let array = Array::new(array_name, size, ArrayKind::SymbolicInput, None);
