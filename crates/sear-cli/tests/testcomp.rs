@@ -62,19 +62,35 @@ fn validate(suite: &Path, program: &Path) {
     );
 }
 
-/// The program compiled natively with the Test-Comp input harness.
+/// The program compiled natively with the Test-Comp input harness (instrumented so that a
+/// call of reach_error is seen whatever its body).
 fn native(dir: &Path, program: &Path) -> PathBuf {
     let exe = dir.join("native");
     let harness = common::repo_root().join("bench/svcomp/nondet_harness.c");
-    let o = Command::new("clang-19")
-        .arg("-w")
-        .arg(program)
-        .arg(harness)
-        .arg("-o")
-        .arg(&exe)
-        .output()
-        .unwrap();
-    assert!(o.status.success(), "clang: {}", text(&o.stderr));
+    let object = dir.join("harness.o");
+    let clang = |args: &[&std::ffi::OsStr]| {
+        let o = Command::new("clang-19")
+            .arg("-w")
+            .args(args)
+            .output()
+            .unwrap();
+        assert!(o.status.success(), "clang: {}", text(&o.stderr));
+    };
+    clang(&[
+        "-c".as_ref(),
+        harness.as_os_str(),
+        "-o".as_ref(),
+        object.as_os_str(),
+    ]);
+    clang(&[
+        "-finstrument-functions".as_ref(),
+        "-rdynamic".as_ref(),
+        program.as_os_str(),
+        object.as_os_str(),
+        "-ldl".as_ref(),
+        "-o".as_ref(),
+        exe.as_os_str(),
+    ]);
     exe
 }
 
@@ -317,5 +333,45 @@ fn bad_property_is_a_usage_error() {
             "{}",
             text(&o.stderr)
         );
+    }
+}
+
+#[test]
+fn empty_reach_error_is_seen_natively() {
+    // Some SV-COMP tasks define reach_error with an empty body (then abort()): the error test
+    // still replays to a call of reach_error, and a test that aborts elsewhere does not.
+    let tmp = tempfile::tempdir().unwrap();
+    let program = write(
+        tmp.path(),
+        "empty.c",
+        "extern void abort(void);\nvoid reach_error(){}\n\
+         void __VERIFIER_assert(int c) { if (!c) { ERROR: {reach_error(); abort();} } }\n\
+         extern unsigned __VERIFIER_nondet_uint(void);\n\
+         int main() { unsigned x = __VERIFIER_nondet_uint(); if (x > 100) abort();\n\
+         __VERIFIER_assert(x != 77); return 0; }\n",
+    );
+    let o = sear(
+        &[
+            "run",
+            "--no-progress",
+            "--output-dir",
+            "out",
+            "--search",
+            "dfs",
+            "--test-comp",
+            "cover-branches",
+            "empty.c",
+        ],
+        tmp.path(),
+    );
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let suite = tmp.path().join("out/test-suite");
+    validate(&suite, &program);
+    let exe = native(tmp.path(), &program);
+    let tests = tests_of(&suite);
+    assert_eq!(tests.len(), 3, "{tests:?}");
+    for (test, covers_error) in &tests {
+        let (reached, _) = replay(&exe, test, tmp.path());
+        assert_eq!(reached, *covers_error, "{}", test.display());
     }
 }
