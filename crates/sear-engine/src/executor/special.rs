@@ -445,7 +445,7 @@ impl Executor<'_> {
             }
         }
         state.symbolics.push(Symbolic {
-            object: entry.object.id,
+            object: Some(entry.object.id),
             array,
             name: name.to_string(),
         });
@@ -473,7 +473,8 @@ impl Executor<'_> {
         Ok(())
     }
 
-    /// A fresh symbolic value of `width` bits recorded as a test object named `name`.
+    /// A fresh symbolic value of `width` bits recorded as a test object named `name`
+    /// (`klee_int`, `klee_range`, `klee_choose`, `__VERIFIER_nondet_*`).
     pub(crate) fn fresh_symbolic(&mut self, state: &mut State, name: &str, width: u32) -> Value {
         let bytes = width.div_ceil(8);
         let array_name = self.memory.unique_array_name(name);
@@ -483,11 +484,10 @@ impl Executor<'_> {
             Expr::constant(0, 32),
             bytes,
         );
-        let request =
-            AllocRequest::new(bytes as u64, ObjectKind::Environment, name, Init::Zero).aligned(8);
-        let object = self.memory.alloc(state, request).id;
+        // A value, not memory: no object is allocated (a program asking for 10^6 inputs must
+        // not carry 10^6 objects).
         state.symbolics.push(Symbolic {
-            object,
+            object: None,
             array,
             name: name.to_string(),
         });
