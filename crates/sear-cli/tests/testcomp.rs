@@ -248,6 +248,18 @@ fn cover_error_from_a_property_file_stops_at_the_error() {
     )
     .unwrap();
     assert_eq!(summary["stop_reason"], "exit-on-error");
+    // The states left when the run stopped get no tests (only the error's matters).
+    let early = std::fs::read_dir(tmp.path().join("out"))
+        .unwrap()
+        .filter(|e| {
+            e.as_ref()
+                .unwrap()
+                .path()
+                .extension()
+                .is_some_and(|x| x == "early")
+        })
+        .count();
+    assert_eq!(early, 0);
     let verdict: serde_json::Value = serde_json::from_str(
         &std::fs::read_to_string(tmp.path().join("out/verdict.json")).unwrap(),
     )

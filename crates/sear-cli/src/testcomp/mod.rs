@@ -6,7 +6,8 @@
 //! `__VERIFIER_error`) is the error whatever the program's body for it, `__VERIFIER_assume`
 //! with a false condition ends the path silently, `__VERIFIER_nondet_*` are the inputs, and
 //! the stack has no limit of its own (`--max-stack-size` defaults to the largest allocation).
-//! `cover-error` and `--sv-comp` stop at the first `reach_error`; every error path gets its
+//! `cover-error` and `--sv-comp` stop at the first `reach_error` and write no tests for the
+//! states left when the run stops (`--dump-states-on-halt=false`); every error path gets its
 //! own test (`--emit-all-errors`), since paths that end in `abort()` at one place still
 //! cover different branches and count for the verdict.
 
@@ -107,6 +108,11 @@ pub fn configure(config: &mut EngineConfig, sv_comp: bool, test_comp: Option<&Te
     let stop_at_error = sv_comp || test_comp.is_some_and(|p| p.coverage == Coverage::Error);
     if stop_at_error && !config.exit_on_error_types.iter().any(|k| k == "reach") {
         config.exit_on_error_types.push("reach".to_string());
+    }
+    if stop_at_error {
+        // Only the verdict and the error's test matter: the states left when the run stops
+        // get no test, so the halt takes no time past --max-time.
+        config.dump_states_on_halt = false;
     }
 }
 
