@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Sets up what the benchmarks need on Debian 12, on top of scripts/setup.sh (clang, LLVM,
 # Z3, flex): Python 3 with venv, and the project virtualenv .venv with the reference solvers
-# of bench/solvers/compare (z3-solver, bitwuzla, cvc5 from PyPI). Idempotent.
+# of bench/solvers/compare (z3-solver, bitwuzla, cvc5 from PyPI) and PyYAML and lxml for
+# bench/svcomp/run. Idempotent.
 # A solver whose wheel does not install for this Python is reported and left out: the
 # comparison then lists it as unavailable.
 set -euo pipefail
@@ -29,6 +30,8 @@ for pkg in z3-solver bitwuzla cvc5; do
         echo "bench-setup: WARNING: $pkg does not install for $(.venv/bin/python --version); it will be reported as unavailable" >&2
     fi
 done
+# bench/svcomp/run: PyYAML reads the tasks' .yml files, lxml checks Test-Comp suites.
+.venv/bin/python -m pip install -q --upgrade pyyaml lxml
 for s in z3 bitwuzla cvc5; do
     v=$(.venv/bin/python bench/solvers/solve_one.py --probe "$s" 2>/dev/null) && echo "bench-setup: $s $v" >&2 ||
         echo "bench-setup: $s unavailable" >&2

@@ -21,3 +21,9 @@ fi
 command -v clang-19 >/dev/null || { echo "setup: clang-19 not found after installation" >&2; exit 1; }
 command -v cargo >/dev/null || { echo "setup: cargo not found (install the Rust toolchain)" >&2; exit 1; }
 ./scripts/build-bitwuzla.sh
+
+# The project's Python environment (.venv, shared with scripts/bench-setup.sh): lxml from
+# PyPI checks Test-Comp test suites against the format's DTDs (bench/svcomp/validate_suite.py,
+# used by crates/sear-cli/tests/testcomp.rs).
+[ -x .venv/bin/python ] || python3 -m venv .venv
+.venv/bin/python -c 'import lxml' 2>/dev/null || .venv/bin/python -m pip install -q lxml

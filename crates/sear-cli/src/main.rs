@@ -12,6 +12,7 @@ mod solve;
 mod solve_wide;
 mod solver_args;
 mod term;
+mod testcomp;
 mod values;
 
 use std::process::ExitCode;
@@ -48,7 +49,7 @@ fn main() -> ExitCode {
         .init();
     let cli = Cli::parse();
     let result = match &cli.command {
-        Command::Run(args) => run::run(args),
+        Command::Run(args) => on_large_stack(|| run::run(args)),
         Command::Replay(args) => replay::run_replay(args),
         Command::Solve(args) => solve::run_solve(args),
         Command::Ktest { files } => ktest_dump(files),
@@ -60,6 +61,27 @@ fn main() -> ExitCode {
             ExitCode::from(1)
         }
     }
+}
+
+/// The stack of the thread that runs the exploration: 1 GiB of address space, committed
+/// only as it is used. Z3 recurses over the depth of the terms it is given, and an update
+/// list of 10^5 writes (a symbolic-offset write into a large array of symbolic values) is a
+/// store chain that deep, which overflows an 8 MiB stack.
+const RUN_STACK_BYTES: usize = 1 << 30;
+
+/// Runs `f` on a thread with a [`RUN_STACK_BYTES`] stack and returns its result (a panic is
+/// passed on).
+fn on_large_stack<T: Send>(f: impl FnOnce() -> T + Send) -> T {
+    std::thread::scope(|scope| {
+        let worker = std::thread::Builder::new()
+            .name("sear-run".into())
+            .stack_size(RUN_STACK_BYTES)
+            .spawn_scoped(scope, f)
+            .expect("spawning the run's thread");
+        worker
+            .join()
+            .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
+    })
 }
 
 /// The error and its causes, joined by ": ", leaving out a cause whose text the message

@@ -113,6 +113,18 @@ pub struct RunArgs {
     /// Do not show the live progress line.
     #[arg(long)]
     pub no_progress: bool,
+    /// SV-COMP's unreach-call property: a call of reach_error is the error whatever its body,
+    /// __VERIFIER_assume(0) ends a path silently, the run stops at the first reach_error, and
+    /// a verdict line is printed (TRUE: every path explored, none reaches it; FALSE and the
+    /// test; UNKNOWN) and written to verdict.json.
+    #[arg(long)]
+    pub sv_comp: bool,
+    /// Test-Comp: also write the test suite in Test-Comp's format to OUT/test-suite
+    /// (metadata.xml and one XML file per test with the __VERIFIER_nondet_* inputs in call
+    /// order) for PROPERTY: cover-error (stops at the first reach_error), cover-branches, or
+    /// a Test-Comp property file (.prp). --sv-comp's conventions and verdict line apply.
+    #[arg(long, value_name = "PROPERTY", value_parser = crate::testcomp::parse_property)]
+    pub test_comp: Option<crate::testcomp::TestCompProperty>,
     /// Solver options.
     #[command(flatten)]
     pub solver: SolverArgs,
@@ -190,6 +202,15 @@ pub fn run(args: &RunArgs) -> Result<i32> {
     }
     let summary = executor.run()?;
     observer.finish();
+    if args.sv_comp || args.test_comp.is_some() {
+        crate::testcomp::finish(
+            &output_dir,
+            &args.program,
+            &args.entry,
+            &summary,
+            args.test_comp.as_ref(),
+        )?;
+    }
     crate::term::errln!("sear: output directory: {}", output_dir.display());
     crate::term::errln!("sear: done: total instructions = {}", summary.instructions);
     crate::term::errln!("sear: done: completed paths = {}", summary.completed_paths);
@@ -321,6 +342,7 @@ fn engine_config(args: &RunArgs, program: &Path, output_dir: PathBuf) -> Result<
     config.entry = args.entry.clone();
     config.progress = !args.no_progress;
     args.array.apply(&mut config)?;
+    crate::testcomp::configure(&mut config, args.sv_comp, args.test_comp.as_ref());
     let name = program
         .file_stem()
         .and_then(|s| s.to_str())

@@ -81,8 +81,9 @@ pub mod defaults {
     pub const MAX_STACK_SIZE: u64 = 8 << 20;
     /// Objects a symbolic pointer may resolve to.
     pub const MAX_RESOLUTIONS: usize = 64;
-    /// Largest allocation accepted when concretising a symbolic size.
-    pub const MAX_ALLOC_SIZE: u64 = 1 << 30;
+    /// Largest allocation (`malloc` returns NULL above it; an `alloca` above it is a model
+    /// error): 1 TiB. Objects cost memory only for the pages a path writes.
+    pub const MAX_ALLOC_SIZE: u64 = 1 << 40;
 }
 
 /// The memory model (`--memory-model`).
@@ -145,7 +146,8 @@ pub struct EngineConfig {
     pub entry: String,
     /// Largest symbolic pointer resolution (objects per access) before giving up. [default: 64]
     pub max_resolutions: usize,
-    /// Largest allocation size accepted when concretising a symbolic size. [default: 2^30]
+    /// Largest allocation: `malloc` of more returns NULL, an `alloca` of more is a model
+    /// error. [default: 2^40]
     pub max_alloc_size: u64,
     /// Write a test for every state left when the run halts (KLEE's
     /// `--dump-states-on-halt`); bounded by the halt's time budget. [default: true]
@@ -184,6 +186,10 @@ pub struct EngineConfig {
     /// Write `testNNNNNN.trace` (the path's instruction-trace hash) next to each test.
     /// [default: false]
     pub write_trace_hash: bool,
+    /// SV-COMP's conventions: a call of `reach_error` (or `__VERIFIER_error`) ends the path
+    /// with a `reach` error even where the program defines the function (`--sv-comp`,
+    /// `--test-comp`). [default: false]
+    pub sv_comp: bool,
 }
 
 impl EngineConfig {
@@ -214,6 +220,7 @@ impl EngineConfig {
             read_policy: sear_expr::ReadPolicy::Fold,
             validate_array_opt: false,
             write_trace_hash: false,
+            sv_comp: false,
             use_merge: false,
             debug_log_merge: false,
             memory_model: MemoryModelKind::Standard,

@@ -40,8 +40,9 @@ pub struct Frame {
 /// A symbolic object to report in the test case.
 #[derive(Clone, Debug)]
 pub struct Symbolic {
-    /// The object made symbolic.
-    pub object: ObjectId,
+    /// The object made symbolic (`klee_make_symbolic`); `None` for a symbolic value that is
+    /// not in memory (`klee_int`, `__VERIFIER_nondet_*`).
+    pub object: Option<ObjectId>,
     /// The array holding its bytes.
     pub array: ArrayRef,
     /// The name written to the `.ktest` file.

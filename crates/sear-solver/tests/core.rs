@@ -225,3 +225,29 @@ fn model_validates_by_evaluation() {
     wrong.insert(a.root().clone(), vec![0; 8]);
     assert!(!wrong.satisfies(&cs));
 }
+
+#[test]
+fn long_update_lists_are_translated_iteratively() {
+    // A symbolic-offset write into a large array of symbolic values flushes every byte into
+    // the update list: 10^5 writes. The store chain is built without recursion (the
+    // recursive translation overflowed the stack of `sear run`): here 30,000 writes are
+    // translated on a 256 KiB stack. (Z3 itself recurses on such terms when solving, which
+    // is why `sear run` explores on a thread with a 1 GiB stack.)
+    use sear_solver::z3core::translate::{ExprTranslator, Translator};
+    let worker = std::thread::Builder::new()
+        .stack_size(256 << 10)
+        .spawn(|| {
+            let values = sym("v", 4);
+            let mut list = sym("a", 30_000);
+            for i in 0..30_000u128 {
+                let byte = Expr::read(&values, c32(i % 4));
+                list = list.write(c32(i), byte);
+            }
+            let k = Expr::read_lsb(&sym("k", 4), c32(0), 4);
+            let hit = Expr::eq(Expr::read(&list, k), Expr::constant(7, 8));
+            let mut translator = Translator::default();
+            translator.bool(&hit);
+        })
+        .unwrap();
+    worker.join().expect("translated within 256 KiB of stack");
+}

@@ -27,8 +27,9 @@ impl Executor<'_> {
     /// other size is feasible, a fork allocates it with `allocate_other` (which returns the
     /// pointer bound to `dest`); otherwise the other sizes fork a path where the allocation
     /// yields NULL for huge sizes (above 2^31) — a stack overflow for a stack allocation
-    /// (`on_stack`), which never yields NULL — and the rest ends early with a warning: sear
-    /// did not explore those sizes, which is no error of the program.
+    /// (`on_stack`), which never yields NULL, when no huge size fits the stack left, else
+    /// unexplored — and the rest ends early with a warning: sear did not explore those
+    /// sizes, which is no error of the program.
     pub(crate) fn concretize_size(
         &mut self,
         state: &mut State,
@@ -83,8 +84,16 @@ impl Executor<'_> {
             }
             other.add_constraint(huge);
             if on_stack {
+                // Every huge size overflows the stack when the room left is at most 2^31;
+                // with a larger stack (--sv-comp) some fit, and they are not explored.
                 let limit = self.config.max_stack_size;
-                self.terminate(other, stack_overflow(limit, "a huge size", 0));
+                let room = limit.saturating_sub(other.stack_bytes);
+                let end = if room <= 1 << 31 {
+                    stack_overflow(limit, "a huge size", 0)
+                } else {
+                    unexplored(self)
+                };
+                self.terminate(other, end);
                 return Ok(example as u64);
             }
             if let Some(dest) = dest {

@@ -93,6 +93,7 @@ impl Executor<'_> {
         self.run.summary.forks = self.run.stats.forks;
         self.run.summary.max_states = self.run.stats.max_states;
         self.run.summary.dropped_states = self.run.stats.dropped_states;
+        self.run.summary.concretisations = self.run.stats.concretisations;
         self.run.summary.merged_states = self.run.stats.merged_states;
         self.run.summary.memory = self.memory.summary();
         self.run.summary.covered_instructions = self.run.coverage.covered();

@@ -14,6 +14,7 @@ use super::layout::{self, read_value, scalar_width, store_bytes, value_to_bytes,
 use super::limits::LIMIT_CHECK_BYTES;
 use super::ops;
 use super::{Exec, Executor};
+use crate::memory::segment::MAX_ARRAY_SIZE;
 use crate::memory::{
     bad_pointer, ptr_error, read_only_error, AllocRequest, Hit, Init, Lookup, MemoryObject,
     ObjectKind, Offset, Resolution, Segment, Target,
@@ -680,6 +681,22 @@ fn symbolic_target(state: &State, p: &Expr, hit: Hit, write: bool) -> Exec<Targe
         return Err(read_only_error());
     }
     let offset = Expr::sub(p.clone(), entry.object.base_expr());
+    if let Some(o) = offset.as_constant() {
+        return Ok(Target {
+            address,
+            offset: Offset::Concrete(o as u64),
+            chunk: hit.chunk,
+        });
+    }
+    if entry.object.size > MAX_ARRAY_SIZE {
+        return Err(Termination::error(
+            ErrorKind::Exec,
+            format!(
+                "symbolic-offset access to an object larger than 1 GiB ({} bytes)",
+                entry.object.size
+            ),
+        ));
+    }
     let offset = Expr::trunc(offset, 32);
     Ok(Target {
         address,

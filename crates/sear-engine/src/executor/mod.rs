@@ -204,7 +204,7 @@ impl<'o> Executor<'o> {
         init::entry_function(&module, &config.entry)?;
         let solver = Solver::new(&arrayopt::solver_config(&config, solver_config))?;
         let output = OutputWriter::create(&config.output_dir)?;
-        let handlers = special::resolve_handlers(&module);
+        let handlers = special::resolve_handlers(&module, config.sv_comp);
         let rng = fastrand::Rng::with_seed(config.seed);
         let searcher = search::build(&config.search);
         let coverage = Coverage::new(&module);

@@ -8,6 +8,7 @@ use sear_ir::{Inst, Module, TypeId};
 use super::intrinsics::Intrinsic as Intr;
 use super::step::exec;
 use super::{Exec, Executor, Handler};
+use crate::memory::segment::MAX_ARRAY_SIZE;
 use crate::memory::{bad_free, AllocRequest, Init, Lookup, ObjectKind};
 use crate::state::{State, Symbolic};
 use crate::termination::{ErrorKind, Termination};
@@ -111,8 +112,9 @@ fn lookup(name: &str) -> Option<SpecialFn> {
 /// The C runtime's name for the program's `main` (called by its entry, `__sear_start`).
 const USER_MAIN_ALIAS: &str = "__sear_user_main";
 
-/// How each function of the module is executed.
-pub(crate) fn resolve_handlers(module: &Module) -> Vec<Handler> {
+/// How each function of the module is executed. With `sv_comp`, SV-COMP's error functions
+/// are the engine's even where the program defines them (as a failing assertion, usually).
+pub(crate) fn resolve_handlers(module: &Module, sv_comp: bool) -> Vec<Handler> {
     let main = module
         .function_by_name("main")
         .filter(|f| !module.function(*f).is_declaration);
@@ -120,7 +122,9 @@ pub(crate) fn resolve_handlers(module: &Module) -> Vec<Handler> {
         .functions
         .iter()
         .map(|f| {
-            if !f.is_declaration {
+            if sv_comp && lookup(&f.name) == Some(SpecialFn::ReachError) {
+                Handler::Special(SpecialFn::ReachError)
+            } else if !f.is_declaration {
                 Handler::Defined
             } else if f.name == USER_MAIN_ALIAS {
                 main.map_or(Handler::Missing, Handler::Alias)
@@ -418,6 +422,11 @@ impl Executor<'_> {
         if entry.object.read_only {
             return Err(user_error("cannot make a read-only object symbolic"));
         }
+        if size > MAX_ARRAY_SIZE {
+            return Err(user_error(format!(
+                "symbolic objects larger than 1 GiB are not supported ({size} bytes)"
+            )));
+        }
         let array_name = self.memory.unique_array_name(name);
         let array = Array::new(array_name, size, ArrayKind::SymbolicInput, None);
         let updates = UpdateList::new(array.clone());
@@ -436,7 +445,7 @@ impl Executor<'_> {
             }
         }
         state.symbolics.push(Symbolic {
-            object: entry.object.id,
+            object: Some(entry.object.id),
             array,
             name: name.to_string(),
         });
@@ -464,7 +473,8 @@ impl Executor<'_> {
         Ok(())
     }
 
-    /// A fresh symbolic value of `width` bits recorded as a test object named `name`.
+    /// A fresh symbolic value of `width` bits recorded as a test object named `name`
+    /// (`klee_int`, `klee_range`, `klee_choose`, `__VERIFIER_nondet_*`).
     pub(crate) fn fresh_symbolic(&mut self, state: &mut State, name: &str, width: u32) -> Value {
         let bytes = width.div_ceil(8);
         let array_name = self.memory.unique_array_name(name);
@@ -474,11 +484,10 @@ impl Executor<'_> {
             Expr::constant(0, 32),
             bytes,
         );
-        let request =
-            AllocRequest::new(bytes as u64, ObjectKind::Environment, name, Init::Zero).aligned(8);
-        let object = self.memory.alloc(state, request).id;
+        // A value, not memory: no object is allocated (a program asking for 10^6 inputs must
+        // not carry 10^6 objects).
         state.symbolics.push(Symbolic {
-            object,
+            object: None,
             array,
             name: name.to_string(),
         });

@@ -18,6 +18,7 @@ pub mod allocator;
 pub mod facade;
 pub mod model;
 pub mod object;
+pub mod pages;
 pub mod relocatable;
 pub mod request;
 pub mod segment;

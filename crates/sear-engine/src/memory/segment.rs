@@ -21,6 +21,8 @@ use std::sync::Arc;
 
 use sear_expr::{Array, ArrayKind, ArrayRef, Expr, ReadPolicy, UpdateList};
 
+use super::pages::PageTable;
+
 /// Identifies a segment within a run (the object id of the object it was created for, in
 /// the standard model).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -29,6 +31,12 @@ pub struct SegmentId(pub u64);
 const PAGE_BITS: u32 = 12;
 /// Bytes per page.
 pub const PAGE_SIZE: usize = 1 << PAGE_BITS;
+
+/// The largest segment that can be flushed to an array, i.e. accessed at a symbolic offset
+/// or made symbolic whole (1 GiB): an array's constant bytes are held densely by the
+/// solver layers, and symbolic offsets are 32-bit. Larger objects are accessed at constant
+/// offsets only (KLEE refuses symbolic accesses to objects above 4 GiB).
+pub const MAX_ARRAY_SIZE: u64 = 1 << 30;
 
 // Per byte, a state in the low two bits and a "flushed" flag (its current value is already
 // part of the update list).
@@ -79,8 +87,8 @@ impl Page {
 pub struct Segment {
     id: SegmentId,
     size: usize,
-    /// `None`: a page never written, holding `fill`.
-    pages: Vec<Option<Arc<Page>>>,
+    /// The pages written; the others hold `fill`.
+    pages: PageTable<Arc<Page>>,
     fill: Fill,
     /// The unwritten pages' bytes are already part of `updates`.
     fill_flushed: bool,
@@ -101,7 +109,7 @@ impl Segment {
         Segment {
             id,
             size,
-            pages: vec![None; size.div_ceil(PAGE_SIZE)],
+            pages: PageTable::new(size.div_ceil(PAGE_SIZE)),
             fill,
             fill_flushed: false,
             updates: None,
@@ -119,12 +127,12 @@ impl Segment {
 
     /// True when no byte is symbolic or known only through the update list.
     pub fn is_all_concrete(&self) -> bool {
-        (self.fill != Fill::ViaUpdates || self.pages.iter().all(Option::is_some))
-            && self
-                .pages
-                .iter()
-                .flatten()
-                .all(|p| p.meta.iter().all(|m| m & STATE_MASK == CONCRETE))
+        (self.fill != Fill::ViaUpdates || self.pages.stored_count() == self.pages.page_count())
+            && self.pages.stored().into_iter().all(|p| {
+                self.pages
+                    .get(p)
+                    .is_some_and(|page| page.meta.iter().all(|m| m & STATE_MASK == CONCRETE))
+            })
     }
 
     /// The concrete bytes, when every byte is concrete.
@@ -170,11 +178,11 @@ impl Segment {
 
     /// The page `index`, materialised and unshared, for writing.
     fn page_mut(&mut self, index: usize) -> &mut Page {
-        if self.pages[index].is_none() {
+        if self.pages.get(index).is_none() {
             let page = Page::filled(self.page_len(index), self.fill, self.fill_flushed);
-            self.pages[index] = Some(Arc::new(page));
+            self.pages.insert(index, Arc::new(page));
         }
-        Arc::make_mut(self.pages[index].as_mut().expect("materialised page"))
+        Arc::make_mut(self.pages.get_mut(index).expect("materialised page"))
     }
 
     #[inline]
@@ -186,14 +194,14 @@ impl Segment {
     /// read under `reads`.
     pub fn read_byte(&self, offset: usize, reads: ReadPolicy) -> Expr {
         let (p, i) = Self::split(offset);
-        let state = match &self.pages[p] {
+        let state = match self.pages.get(p) {
             Some(page) => page.meta[i] & STATE_MASK,
             None => match self.fill {
                 Fill::Byte(b) => return Expr::constant(b as u128, 8),
                 Fill::ViaUpdates => VIA_UPDATES,
             },
         };
-        let page = self.pages[p].as_ref();
+        let page = self.pages.get(p);
         match state {
             CONCRETE => Expr::constant(page.expect("page").bytes[i] as u128, 8),
             SYMBOLIC => page
@@ -211,7 +219,7 @@ impl Segment {
     #[inline]
     pub fn concrete_byte(&self, offset: usize) -> Option<u8> {
         let (p, i) = Self::split(offset);
-        match &self.pages[p] {
+        match self.pages.get(p) {
             Some(page) => (page.meta[i] & STATE_MASK == CONCRETE).then(|| page.bytes[i]),
             None => match self.fill {
                 Fill::Byte(b) => Some(b),
@@ -226,7 +234,7 @@ impl Segment {
     pub fn read_concrete(&self, offset: usize, len: usize) -> Option<u128> {
         let (p, i) = Self::split(offset);
         if i + len <= PAGE_SIZE {
-            return match &self.pages[p] {
+            return match self.pages.get(p) {
                 Some(page) => {
                     let meta = &page.meta[i..i + len];
                     if meta.iter().any(|m| m & STATE_MASK != CONCRETE) {
@@ -296,7 +304,7 @@ impl Segment {
             let len = (self.page_len(p) - i).min(end - at);
             let whole_page = i == 0 && len == self.page_len(p);
             if whole_page && self.updates.is_none() && self.fill == Fill::Byte(byte) {
-                self.pages[p] = None;
+                self.pages.remove(p);
             } else {
                 let page = self.page_mut(p);
                 page.bytes[i..i + len].fill(byte);
@@ -330,8 +338,8 @@ impl Segment {
     /// symbolic byte's value is written over the root).
     fn root_bytes(&self) -> Vec<u8> {
         let mut out = Vec::with_capacity(self.size);
-        for (p, page) in self.pages.iter().enumerate() {
-            match page {
+        for p in 0..self.pages.page_count() {
+            match self.pages.get(p) {
                 Some(page) => out.extend_from_slice(&page.bytes),
                 None => {
                     let b = match self.fill {
@@ -367,8 +375,8 @@ impl Segment {
                     }
                 };
                 // Concrete bytes are in the root already.
-                for page in self.pages.iter_mut().flatten() {
-                    let page = Arc::make_mut(page);
+                for p in self.pages.stored() {
+                    let page = Arc::make_mut(self.pages.get_mut(p).expect("stored page"));
                     for m in page.meta.iter_mut() {
                         if *m & STATE_MASK == CONCRETE {
                             *m |= FLUSHED;
@@ -379,12 +387,12 @@ impl Segment {
                 UpdateList::new(root)
             }
         };
-        for p in 0..self.pages.len() {
-            let dirty = self.pages[p].as_ref().is_some_and(|page| page.dirty);
+        for p in self.pages.stored() {
+            let dirty = self.pages.get(p).is_some_and(|page| page.dirty);
             if !dirty {
                 continue;
             }
-            let page = Arc::make_mut(self.pages[p].as_mut().expect("page"));
+            let page = Arc::make_mut(self.pages.get_mut(p).expect("page"));
             let base = p * PAGE_SIZE;
             for i in 0..page.meta.len() {
                 let m = page.meta[i];
@@ -417,7 +425,7 @@ impl Segment {
     }
 
     fn all_via_updates(&mut self) {
-        self.pages.iter_mut().for_each(|p| *p = None);
+        self.pages.clear();
         self.fill = Fill::ViaUpdates;
         self.fill_flushed = true;
     }
@@ -468,9 +476,9 @@ impl Segment {
     pub fn differing_bytes(&self, other: &Segment) -> Vec<usize> {
         let same_updates = self.updates == other.updates;
         let mut out = Vec::new();
-        for p in 0..self.pages.len() {
+        for p in 0..self.pages.page_count() {
             let shared = same_updates
-                && match (&self.pages[p], &other.pages[p]) {
+                && match (self.pages.get(p), other.pages.get(p)) {
                     (Some(x), Some(y)) => Arc::ptr_eq(x, y),
                     (None, None) => self.fill == other.fill,
                     _ => false,
@@ -485,7 +493,7 @@ impl Segment {
 
     /// Bytes of pages this segment stores (not counting pages shared unchanged).
     pub fn stored_pages(&self) -> usize {
-        self.pages.iter().filter(|p| p.is_some()).count()
+        self.pages.stored_count()
     }
 }
 
@@ -548,6 +556,24 @@ mod tests {
         // memset of the fill over whole pages stores nothing again.
         child.fill_concrete(0, big, 0xAB);
         assert_eq!(child.stored_pages(), 0);
+    }
+
+    #[test]
+    fn huge_segments_store_only_written_pages() {
+        // 1 TiB: the page table holds the written pages only, and a fork shares them.
+        let size = 1usize << 40;
+        let mut s = Segment::zeroed(SegmentId(4), size);
+        s.write_concrete(size - 4, 4, 0xDEAD_BEEF);
+        s.write_concrete_byte(0, 1);
+        assert_eq!(s.stored_pages(), 2);
+        let mut child = s.clone();
+        child.write_concrete_byte(size - 1, 0);
+        assert_eq!(s.read_concrete(size - 4, 4), Some(0xDEAD_BEEF));
+        assert_eq!(child.read_concrete(size - 4, 4), Some(0x00AD_BEEF));
+        assert_eq!(child.read_concrete(1 << 35, 8), Some(0));
+        child.fill_concrete(0, PAGE_SIZE, 0);
+        assert_eq!(child.stored_pages(), 1);
+        assert!(child.is_all_concrete());
     }
 
     #[test]

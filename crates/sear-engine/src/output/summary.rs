@@ -60,6 +60,9 @@ pub struct Summary {
     /// States left when the run halted that got no test (`--dump-states-on-halt=false`, or
     /// the halt's time budget ran out); counted in `early_paths`.
     pub tests_not_written: u64,
+    /// Symbolic values fixed to one feasible value (external arguments, pointers passed to
+    /// the engine's functions, ...): paths with the other values were not explored.
+    pub concretisations: u64,
     /// The memory model and its statistics.
     pub memory: serde_json::Value,
     /// Per-layer solver statistics.

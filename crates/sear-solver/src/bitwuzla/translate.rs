@@ -132,41 +132,53 @@ impl Translator {
         term
     }
 
-    /// The store chain of `updates` over the root (or over all zeros).
+    /// The store chain of `updates` over the root (or over all zeros). Iterative, as the Z3
+    /// core's: update lists can be hundreds of thousands of writes long.
     fn chain(&mut self, updates: &UpdateList, over_zero: bool) -> BTerm {
-        let Some(head) = updates.head() else {
-            return if over_zero {
-                let sort = self.tm.byte_array_sort(updates.root().index_width());
+        let root = updates.root().clone();
+        let mut pending: Vec<Arc<UpdateNode>> = Vec::new();
+        let mut below = None;
+        let mut node = updates.head().cloned();
+        while let Some(head) = node {
+            let key = (root.id(), Arc::as_ptr(&head) as usize);
+            if let Some(c) = self.chains.get(&key) {
+                if let Some(a) = if over_zero { c.zero_chain } else { c.chain } {
+                    below = Some(a);
+                    break;
+                }
+            }
+            node = head.next().cloned();
+            pending.push(head);
+        }
+        let mut below = match below {
+            Some(a) => a,
+            None if over_zero => {
+                let sort = self.tm.byte_array_sort(root.index_width());
                 let zero = self.tm.bv_value(8, 0);
                 self.tm.const_array(sort, zero)
-            } else {
-                self.root(updates.root())
-            };
-        };
-        let key = (updates.root().id(), Arc::as_ptr(head) as usize);
-        if let Some(c) = self.chains.get(&key) {
-            if let Some(a) = if over_zero { c.zero_chain } else { c.chain } {
-                return a;
             }
+            None => self.root(&root),
+        };
+        for head in pending.into_iter().rev() {
+            let index = self.bv_of(head.index());
+            let value = self.bv_of(head.value());
+            let stored = self
+                .tm
+                .op3(sys::BITWUZLA_KIND_ARRAY_STORE, below, index, value);
+            let key = (root.id(), Arc::as_ptr(&head) as usize);
+            let entry = self.chains.entry(key).or_insert_with(|| Chains {
+                _node: head.clone(),
+                chain: None,
+                zero_chain: None,
+            });
+            if over_zero {
+                entry.zero_chain = Some(stored);
+            } else {
+                entry.chain = Some(stored);
+            }
+            below = stored;
         }
-        let rest = UpdateList::from_parts(updates.root().clone(), head.next().cloned());
-        let below = self.chain(&rest, over_zero);
-        let index = self.bv_of(head.index());
-        let value = self.bv_of(head.value());
-        let stored = self
-            .tm
-            .op3(sys::BITWUZLA_KIND_ARRAY_STORE, below, index, value);
-        let entry = self.chains.entry(key).or_insert_with(|| Chains {
-            _node: head.clone(),
-            chain: None,
-            zero_chain: None,
-        });
-        if over_zero {
-            entry.zero_chain = Some(stored);
-        } else {
-            entry.chain = Some(stored);
-        }
-        stored
+        below
     }
 
     /// An expression already translated, as a bit-vector.

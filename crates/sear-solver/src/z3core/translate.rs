@@ -114,39 +114,50 @@ impl Translator {
         term
     }
 
-    /// The store chain of `updates` over the root (or over all zeros).
+    /// The store chain of `updates` over the root (or over all zeros). Iterative: an update
+    /// list can hold hundreds of thousands of writes (a symbolic-offset write into a large
+    /// array flushes every symbolic byte), so it is walked down to the first cached chain
+    /// and built up from there.
     fn chain(&mut self, updates: &UpdateList, over_zero: bool) -> Array {
-        let Some(head) = updates.head() else {
-            return if over_zero {
-                Array::const_array(
-                    &Sort::bitvector(updates.root().index_width()),
-                    &BV::from_u64(0, 8),
-                )
-            } else {
-                self.root(updates.root())
-            };
-        };
-        let key = (updates.root().id(), Arc::as_ptr(head) as usize);
-        if let Some(c) = self.chains.get(&key) {
-            let cached = if over_zero { &c.zero_chain } else { &c.chain };
-            if let Some(a) = cached {
-                return a.clone();
+        let root = updates.root().clone();
+        let mut pending: Vec<Arc<UpdateNode>> = Vec::new();
+        let mut below = None;
+        let mut node = updates.head().cloned();
+        while let Some(head) = node {
+            let key = (root.id(), Arc::as_ptr(&head) as usize);
+            if let Some(c) = self.chains.get(&key) {
+                let cached = if over_zero { &c.zero_chain } else { &c.chain };
+                if let Some(a) = cached {
+                    below = Some(a.clone());
+                    break;
+                }
             }
+            node = head.next().cloned();
+            pending.push(head);
         }
-        let rest = UpdateList::from_parts(updates.root().clone(), head.next().cloned());
-        let below = self.chain(&rest, over_zero);
-        let stored = below.store(&self.bv(head.index()), &self.bv(head.value()));
-        let entry = self.chains.entry(key).or_insert_with(|| Chains {
-            _node: head.clone(),
-            chain: None,
-            zero_chain: None,
-        });
-        if over_zero {
-            entry.zero_chain = Some(stored.clone());
-        } else {
-            entry.chain = Some(stored.clone());
+        let mut below = match below {
+            Some(a) => a,
+            None if over_zero => {
+                Array::const_array(&Sort::bitvector(root.index_width()), &BV::from_u64(0, 8))
+            }
+            None => self.root(&root),
+        };
+        for head in pending.into_iter().rev() {
+            let stored = below.store(&self.bv(head.index()), &self.bv(head.value()));
+            let key = (root.id(), Arc::as_ptr(&head) as usize);
+            let entry = self.chains.entry(key).or_insert_with(|| Chains {
+                _node: head.clone(),
+                chain: None,
+                zero_chain: None,
+            });
+            if over_zero {
+                entry.zero_chain = Some(stored.clone());
+            } else {
+                entry.chain = Some(stored.clone());
+            }
+            below = stored;
         }
-        stored
+        below
     }
 }
 

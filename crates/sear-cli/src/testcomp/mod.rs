@@ -1,0 +1,187 @@
+//! SV-COMP and Test-Comp runs: `--sv-comp` (the unreach-call property: a verdict) and
+//! `--test-comp PROPERTY` (a test suite in Test-Comp's exchange format for `cover-error` or
+//! `cover-branches`, and the verdict too).
+//!
+//! Both follow the competitions' conventions for the program: a call of `reach_error` (or
+//! `__VERIFIER_error`) is the error whatever the program's body for it, `__VERIFIER_assume`
+//! with a false condition ends the path silently, `__VERIFIER_nondet_*` are the inputs, and
+//! the stack has no limit of its own (`--max-stack-size` defaults to the largest allocation).
+//! `cover-error` and `--sv-comp` stop at the first `reach_error` and write no tests for the
+//! states left when the run stops (`--dump-states-on-halt=false`); every error path gets its
+//! own test (`--emit-all-errors`), since paths that end in `abort()` at one place still
+//! cover different branches and count for the verdict.
+
+mod inputs;
+mod suite;
+mod verdict;
+
+use std::path::Path;
+
+use anyhow::{Context, Result};
+use sear_engine::EngineConfig;
+
+pub use suite::write_suite;
+pub use verdict::decide;
+
+/// A Test-Comp coverage property.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Coverage {
+    /// `coverage-error-call.prp`: a test that calls `reach_error`.
+    Error,
+    /// `coverage-branches.prp`: tests covering as many branches as possible.
+    Branches,
+}
+
+/// `--test-comp`'s value: the property and its specification text (for `metadata.xml`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TestCompProperty {
+    /// Which coverage.
+    pub coverage: Coverage,
+    /// The property as Test-Comp writes it (`COVER( init(main()), FQL(...) )`).
+    pub specification: String,
+}
+
+/// The specification of `coverage-error-call.prp` for an entry function.
+fn error_spec(entry: &str) -> String {
+    format!("COVER( init({entry}()), FQL(COVER EDGES(@CALL(reach_error))) )")
+}
+
+/// The specification of `coverage-branches.prp` for an entry function.
+fn branches_spec(entry: &str) -> String {
+    format!("COVER( init({entry}()), FQL(COVER EDGES(@DECISIONEDGE)) )")
+}
+
+/// Parses `--test-comp`: `cover-error`, `cover-branches`, or a property file (`.prp`) with
+/// one of the two specifications.
+pub fn parse_property(text: &str) -> Result<TestCompProperty, String> {
+    match text {
+        "cover-error" | "coverage-error-call" => {
+            return Ok(TestCompProperty {
+                coverage: Coverage::Error,
+                specification: error_spec("main"),
+            })
+        }
+        "cover-branches" | "coverage-branches" => {
+            return Ok(TestCompProperty {
+                coverage: Coverage::Branches,
+                specification: branches_spec("main"),
+            })
+        }
+        _ => {}
+    }
+    let contents = std::fs::read_to_string(text).map_err(|e| {
+        format!(
+            "'{text}' is neither cover-error, cover-branches nor a readable property file ({e})"
+        )
+    })?;
+    let specification = contents.trim().to_string();
+    let compact: String = specification.split_whitespace().collect();
+    let coverage = if compact.contains("FQL(COVEREDGES(@CALL(reach_error)))") {
+        Coverage::Error
+    } else if compact.contains("FQL(COVEREDGES(@DECISIONEDGE))") {
+        Coverage::Branches
+    } else {
+        return Err(format!(
+            "{text}: not a Test-Comp property sear supports (COVER EDGES(@CALL(reach_error)) or \
+             COVER EDGES(@DECISIONEDGE))"
+        ));
+    };
+    Ok(TestCompProperty {
+        coverage,
+        specification,
+    })
+}
+
+/// Applies the competitions' conventions to the engine's configuration.
+pub fn configure(config: &mut EngineConfig, sv_comp: bool, test_comp: Option<&TestCompProperty>) {
+    if !sv_comp && test_comp.is_none() {
+        return;
+    }
+    config.sv_comp = true;
+    config.silent_klee_assume = true;
+    // SV-COMP's programs have no stack limit (a 10 GB local array is a task's business):
+    // the stack holds what the heap does, unless --max-stack-size says otherwise.
+    if config.max_stack_size == sear_engine::config::defaults::MAX_STACK_SIZE {
+        config.max_stack_size = config.max_alloc_size;
+    }
+    config.emit_all_errors = true;
+    let stop_at_error = sv_comp || test_comp.is_some_and(|p| p.coverage == Coverage::Error);
+    if stop_at_error && !config.exit_on_error_types.iter().any(|k| k == "reach") {
+        config.exit_on_error_types.push("reach".to_string());
+    }
+    if stop_at_error {
+        // Only the verdict and the error's test matter: the states left when the run stops
+        // get no test, so the halt takes no time past --max-time.
+        config.dump_states_on_halt = false;
+    }
+}
+
+/// After the run: writes the test suite (with `--test-comp`) and `verdict.json`, and prints
+/// the verdict line on stdout.
+pub fn finish(
+    output_dir: &Path,
+    program: &Path,
+    entry: &str,
+    summary: &sear_engine::output::Summary,
+    test_comp: Option<&TestCompProperty>,
+) -> Result<()> {
+    if let Some(property) = test_comp {
+        let written = write_suite(output_dir, program, entry, property)?;
+        crate::term::errln!(
+            "sear: test suite: {} ({} tests)",
+            output_dir.join(suite::SUITE_DIR).display(),
+            written.tests
+        );
+        if written.other_objects > 0 {
+            crate::term::errln!(
+                "sear: warning: {} tests have symbolic objects other than __VERIFIER_nondet_* \
+                 inputs, which the test-suite format cannot express",
+                written.other_objects
+            );
+        }
+    }
+    let verdict = decide(summary);
+    let path = output_dir.join("verdict.json");
+    std::fs::write(
+        &path,
+        serde_json::to_string_pretty(&verdict.to_json())? + "\n",
+    )
+    .with_context(|| format!("writing {}", path.display()))?;
+    crate::term::outln!("{}", verdict.line());
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_and_property_files() {
+        assert_eq!(
+            parse_property("cover-error").unwrap().coverage,
+            Coverage::Error
+        );
+        assert_eq!(
+            parse_property("cover-branches").unwrap().coverage,
+            Coverage::Branches
+        );
+        let dir = tempfile::tempdir().unwrap();
+        let prp = dir.path().join("coverage-branches.prp");
+        std::fs::write(
+            &prp,
+            "COVER( init(main()), FQL(COVER EDGES(@DECISIONEDGE)) )\n",
+        )
+        .unwrap();
+        let p = parse_property(prp.to_str().unwrap()).unwrap();
+        assert_eq!(p.coverage, Coverage::Branches);
+        assert_eq!(p.specification, branches_spec("main"));
+        let other = dir.path().join("unreach-call.prp");
+        std::fs::write(
+            &other,
+            "CHECK( init(main()), LTL(G ! call(reach_error())) )\n",
+        )
+        .unwrap();
+        assert!(parse_property(other.to_str().unwrap()).is_err());
+        assert!(parse_property("cover-everything").is_err());
+    }
+}
