@@ -11,6 +11,9 @@
 //! A hit answers UNSAT as cached. A SAT hit's model, translated through the bijection, must
 //! satisfy the query's solver form (checked by evaluation, so a SAT answer from the cache
 //! never rests on the query being address-agnostic); when it does not, the chain decides.
+//! A confirmed model is handed to the chain ([`SatSolver::learn`]): the counterexample
+//! cache keeps it as if the core had found it, so the path's later model queries (its test)
+//! find it there as they would without this cache.
 
 use std::rc::Rc;
 use std::time::Instant;
@@ -159,12 +162,21 @@ impl AaLayer {
         if let Some(hit) = self.cache.lookup(&key, agnostic.extents) {
             let confirmed = match &hit.result {
                 SatResult::Unsat => true,
-                SatResult::Sat(model) => model.satisfies(
-                    positions
+                SatResult::Sat(model) => {
+                    let slice: Vec<Expr> = positions
                         .iter()
-                        .map(|&i| &query.constraints[i])
-                        .chain([&query.expr]),
-                ),
+                        .map(|&i| query.constraints[i].clone())
+                        .collect();
+                    let holds = model.satisfies(slice.iter().chain([&query.expr]));
+                    if holds {
+                        // The counterexample cache below keeps the model, as if the chain
+                        // had found it (later model queries of the path reuse it).
+                        let sliced =
+                            SatQuery::new(&slice, query.expr.clone(), query.meta, true, true);
+                        chain.learn(&sliced, &hit.result);
+                    }
+                    holds
+                }
             };
             if confirmed {
                 self.stats.hits += 1;
