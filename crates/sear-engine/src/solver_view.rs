@@ -223,6 +223,20 @@ impl SolverView {
         done
     }
 
+    /// The state's path condition as its queries present it to the solver: with address
+    /// constraints, substituted and transformed as in [`SolverView::ask`] (so that a test's
+    /// model query meets the caches' entries of the path's other queries); without, as it
+    /// is.
+    pub(crate) fn solver_form(&mut self, state: &State, constraints: &[Expr]) -> Exec<Vec<Expr>> {
+        if state.addresses.is_empty() {
+            return Ok(constraints.to_vec());
+        }
+        constraints
+            .iter()
+            .map(|c| self.relocated(state, c, false))
+            .collect()
+    }
+
     /// `e` with the state's address constraints substituted and the array-read
     /// transformations applied, memoised per binding generation.
     fn relocated(&mut self, state: &State, e: &Expr, value: bool) -> Exec<Expr> {

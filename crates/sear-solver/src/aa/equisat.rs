@@ -18,7 +18,7 @@ use std::sync::Arc;
 use rustc_hash::{FxHashMap, FxHashSet};
 use sear_expr::{ArrayKind, ArrayRef, Expr, ExprKind, UpdateList};
 
-use super::hash::{children, shape, AaHasher};
+use super::hash::{shape, AaHasher};
 use crate::address::AddressBindings;
 
 /// The extents of the objects symbolic bases start.
@@ -155,7 +155,7 @@ impl<'a, X: Extents + ?Sized, Y: Extents + ?Sized> EquiSat<'a, X, Y> {
                     return false;
                 }
             }
-            let (ca, cb) = (children(&a), children(&b));
+            let (ca, cb) = (a.children(), b.children());
             if ca.len() != cb.len() {
                 return false;
             }

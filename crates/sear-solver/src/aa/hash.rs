@@ -48,11 +48,6 @@ pub(crate) fn shape(e: &Expr) -> (u8, u32, u128) {
     }
 }
 
-/// The direct children of a node, the index of a read included.
-pub(crate) fn children(e: &Expr) -> Vec<Expr> {
-    e.children()
-}
-
 fn mix(parts: &[u64]) -> u64 {
     let mut h = FxHasher::default();
     parts.hash(&mut h);
@@ -91,7 +86,7 @@ impl AaHasher {
             }
             if !expanded {
                 stack.push((x.clone(), true));
-                for c in children(&x) {
+                for c in x.children() {
                     if !self.exprs.contains_key(&c) {
                         stack.push((c, false));
                     }
@@ -112,7 +107,7 @@ impl AaHasher {
             let mut vars = false;
             let mut bases = false;
             let first = parts.len();
-            for c in children(&x) {
+            for c in x.children() {
                 let s = self.exprs[&c];
                 parts.push(s.hash);
                 vars |= s.vars;
