@@ -184,9 +184,9 @@ impl SolverView {
             .collect::<Exec<_>>()?;
         let concrete = self.relocated(state, e, value)?;
         // The address-agnostic forms, for the address-aware cache (conditions only: value
-        // queries need models, which it does not give).
+        // queries need models, which it does not give; engine-internal queries bypass it).
         let agnostic: Option<(Vec<Expr>, Expr)> =
-            (!value && self.solver.uses_aa_cache()).then(|| {
+            (!value && !self.meta.internal && self.solver.uses_aa_cache()).then(|| {
                 let pc = state
                     .constraints
                     .iter()
