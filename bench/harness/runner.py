@@ -7,6 +7,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import resource
 import signal
 import subprocess
 import time
@@ -114,7 +115,7 @@ def empty_record(spec: RunSpec, cmd: list[str]) -> dict:
         "error_paths": None, "tests": None, "queries": None, "core_queries": None,
         "largest_array": None,
         "solver_s": None, "solver_share": None, "stop_reason": None, "solver_timeouts": None,
-        "traces": None, "command": cmd,
+        "traces": None, "cpu_s": None, "command": cmd,
     }
 
 
@@ -126,6 +127,9 @@ def run(spec: RunSpec) -> dict:
     # a query that ignores its timeout, or test writing could overrun
     deadline = (spec.budget if spec.budget > 0 else 3600) * 2 + spec.query_timeout + 60
     t0 = time.monotonic()
+    # CPU seconds of the run (sear, and the clang it starts): on a loaded machine a fairer
+    # measure than the wall-clock time, which depends on what else runs.
+    cpu0 = resource.getrusage(resource.RUSAGE_CHILDREN)
     try:
         proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                                 start_new_session=True)
@@ -140,6 +144,8 @@ def run(spec: RunSpec) -> dict:
         rec["status"] = KILLED
         rec["message"] = f"killed after {deadline:.0f} s"
     rec["wall_s"] = time.monotonic() - t0
+    cpu1 = resource.getrusage(resource.RUSAGE_CHILDREN)
+    rec["cpu_s"] = (cpu1.ru_utime - cpu0.ru_utime) + (cpu1.ru_stime - cpu0.ru_stime)
     rec["exit_code"] = proc.returncode
     summary_path = os.path.join(spec.out_dir, "summary.json")
     if rec["status"] == KILLED:

@@ -3,6 +3,7 @@
 use anyhow::{bail, Result};
 use sear_engine::memory::relocatable::{RelocatableConfig, SplitConfig};
 use sear_engine::{EngineConfig, MemoryModelKind};
+use sear_solver::SolverConfig;
 
 /// Relocatable-memory options of `sear run`.
 #[derive(Debug, clap::Args)]
@@ -39,12 +40,26 @@ pub struct RelocatableArgs {
     /// The chunk size of split objects (a multiple of 8, 8 to 2^24).
     #[arg(long, value_name = "BYTES", default_value_t = 64, value_parser = clap::value_parser!(u64).range(8..=1 << 24))]
     pub partition_size: u64,
+    /// Address-aware query caching (seed 003 Ch. 4): a query equal to a cached one up to a
+    /// renaming of symbolic bases (objects of equal sizes) is answered from the cache
+    /// (implies --use-sym-addr).
+    #[arg(long)]
+    pub use_aa_cache: bool,
+    /// Cross-check every hit of the address-aware cache against the solver; a disagreement
+    /// is a solver failure (with --use-aa-cache).
+    #[arg(long)]
+    pub validate_caching: bool,
 }
 
 impl RelocatableArgs {
     /// Sets the memory model and its options in `config`.
     pub fn apply(&self, config: &mut EngineConfig) -> Result<()> {
-        let relocatable = self.use_sym_addr || config.memory_model == MemoryModelKind::Relocatable;
+        let relocatable = self.use_sym_addr
+            || self.use_aa_cache
+            || config.memory_model == MemoryModelKind::Relocatable;
+        if self.validate_caching && !self.use_aa_cache {
+            bail!("--validate-caching needs --use-aa-cache");
+        }
         let needs_model = self.sym_addr_stack
             || self.merge_objects
             || self.use_context_resolve
@@ -76,5 +91,11 @@ impl RelocatableArgs {
             }),
         };
         Ok(())
+    }
+
+    /// Sets the address-aware cache's options in the solver configuration.
+    pub fn apply_solver(&self, config: &mut SolverConfig) {
+        config.aa_cache = self.use_aa_cache;
+        config.validate_caching = self.validate_caching;
     }
 }

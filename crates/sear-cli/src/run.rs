@@ -184,7 +184,8 @@ pub fn run(args: &RunArgs) -> Result<i32> {
         config.entry = sear_runtime::ENTRY_FUNCTION.to_string();
     }
     let config_envp = config.envp.clone();
-    let solver_config = args.solver.to_config()?;
+    let mut solver_config = args.solver.to_config()?;
+    args.relocatable.apply_solver(&mut solver_config);
     let configuration = serde_json::json!({ "engine": &config, "solver": &solver_config });
     let mut observer = TerminalObserver::new(!args.no_progress);
     let executor = Executor::new(Arc::new(module), config, &solver_config, &mut observer)?;

@@ -109,6 +109,9 @@ impl SolverArgs {
                 .then(|| Duration::from_secs_f64(self.max_solver_time)),
             log_queries: self.log_queries.clone().map(|dir| QueryLog { dir, scope }),
             validate: self.validate_solver,
+            // Set by the relocatable model's options (`--use-aa-cache`).
+            aa_cache: false,
+            validate_caching: false,
         })
     }
 }

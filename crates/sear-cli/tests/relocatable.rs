@@ -97,3 +97,33 @@ fn relocatable_options_without_symbolic_addresses_are_refused() {
     );
     assert!(String::from_utf8_lossy(&o.stderr).contains("multiple of 8"));
 }
+
+#[test]
+fn caching_validation_needs_the_address_aware_cache() {
+    let tmp = tempfile::tempdir().unwrap();
+    let o = sear(&["run", "--validate-caching", rows_program()], tmp.path());
+    assert_eq!(o.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains("--validate-caching needs --use-aa-cache"),
+        "{err}"
+    );
+    // --use-aa-cache alone selects the relocatable model.
+    let out = tmp.path().join("aa");
+    let o = sear(
+        &[
+            "run",
+            "--no-progress",
+            "--use-aa-cache",
+            "--output-dir",
+            out.to_str().unwrap(),
+            rows_program(),
+        ],
+        tmp.path(),
+    );
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let summary: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("summary.json")).unwrap()).unwrap();
+    assert_eq!(summary["memory"]["model"], "relocatable");
+    assert!(summary["solver"]["aa_cache"]["c1"].as_u64().unwrap() > 0);
+}

@@ -11,7 +11,7 @@ use std::time::{Duration, Instant};
 
 use rustc_hash::FxHashMap;
 use sear_expr::Expr;
-use sear_solver::{Query, QueryMeta, Solver, SolverError, Validity};
+use sear_solver::{AgnosticForm, Query, QueryMeta, Solver, SolverError, Validity};
 
 use crate::executor::arrayopt::ArrayOpt;
 use crate::executor::Exec;
@@ -65,6 +65,9 @@ pub struct SolverView {
     /// Substituted and transformed forms of expressions, by (binding generation, value?,
     /// expression): the relocatable model's path conditions as queries see them.
     relocated: FxHashMap<(u64, bool, Expr), Expr>,
+    /// Address-agnostic forms of expressions (bases bound relative to others substituted),
+    /// by (binding generation, expression), for the address-aware cache.
+    agnostic: FxHashMap<(u64, Expr), Expr>,
 }
 
 /// Entries of [`SolverView::relocated`] before it is cleared.
@@ -89,7 +92,18 @@ impl SolverView {
             solver_time: Duration::ZERO,
             warnings: Vec::new(),
             relocated: FxHashMap::default(),
+            agnostic: FxHashMap::default(),
         }
+    }
+
+    /// Runs `f` with its queries tagged engine-internal (`QueryMeta::internal`): queries
+    /// whose answers depend on where objects are, which the address-aware cache must not
+    /// answer (spec 003 §3.3).
+    pub(crate) fn internally<T>(&mut self, f: impl FnOnce(&mut Self) -> T) -> T {
+        let was = std::mem::replace(&mut self.meta.internal, true);
+        let result = f(self);
+        self.meta.internal = was;
+        result
     }
 
     /// Runs a query of `state`, counting it and its time (also in the state's query cost,
@@ -168,11 +182,59 @@ impl SolverView {
             .iter()
             .map(|c| self.relocated(state, c, false))
             .collect::<Exec<_>>()?;
-        let e = self.relocated(state, e, value)?;
+        let concrete = self.relocated(state, e, value)?;
+        // The address-agnostic forms, for the address-aware cache (conditions only: value
+        // queries need models, which it does not give; engine-internal queries bypass it).
+        let agnostic: Option<(Vec<Expr>, Expr)> =
+            (!value && !self.meta.internal && self.solver.uses_aa_cache()).then(|| {
+                let pc = state
+                    .constraints
+                    .iter()
+                    .map(|c| self.agnostic(state, c))
+                    .collect();
+                (pc, self.agnostic(state, e))
+            });
         self.timed(state, |sv| {
-            ask(&mut sv.solver, &Query::new(&constraints, e, &sv.meta))
+            let mut q = Query::new(&constraints, concrete, &sv.meta);
+            if let Some((pc, expr)) = &agnostic {
+                q = q.with_agnostic(AgnosticForm {
+                    constraints: pc,
+                    expr: expr.clone(),
+                    bindings: &state.addresses,
+                });
+            }
+            ask(&mut sv.solver, &q)
         })
         .map_err(|err| self.failure(err, during))
+    }
+
+    /// `e` in its address-agnostic form under the state's bindings, memoised per binding
+    /// generation.
+    fn agnostic(&mut self, state: &State, e: &Expr) -> Expr {
+        let key = (state.addresses.generation(), e.clone());
+        if let Some(done) = self.agnostic.get(&key) {
+            return done.clone();
+        }
+        let done = state.addresses.agnostic(e);
+        if self.agnostic.len() > RELOCATED_MEMO_LIMIT {
+            self.agnostic.clear();
+        }
+        self.agnostic.insert(key, done.clone());
+        done
+    }
+
+    /// The state's path condition as its queries present it to the solver: with address
+    /// constraints, substituted and transformed as in [`SolverView::ask`] (so that a test's
+    /// model query meets the caches' entries of the path's other queries); without, as it
+    /// is.
+    pub(crate) fn solver_form(&mut self, state: &State, constraints: &[Expr]) -> Exec<Vec<Expr>> {
+        if state.addresses.is_empty() {
+            return Ok(constraints.to_vec());
+        }
+        constraints
+            .iter()
+            .map(|c| self.relocated(state, c, false))
+            .collect()
     }
 
     /// `e` with the state's address constraints substituted and the array-read

@@ -25,6 +25,11 @@ pub struct AddressBindings {
     /// Changes when a base is bound anew (a relocation): sets of the same generation give
     /// every base they both bind the same value.
     generation: u64,
+    /// The extent (bytes) of the object or segment each base starts, for address-aware
+    /// caching ([`crate::aa`]): renamed bases must have equal extents.
+    extents: Arc<FxHashMap<ArrayRef, u64>>,
+    /// How many bases are bound relative to other bases (`β_i = β_s + o_i`, after merging).
+    relative: usize,
 }
 
 /// The source of fresh generations.
@@ -45,14 +50,26 @@ impl AddressBindings {
     pub fn bind(&mut self, array: ArrayRef, value: Expr) {
         debug_assert_eq!(array.kind(), ArrayKind::SymbolicAddress);
         debug_assert_eq!(value.width(), 64);
-        let rebinding = self.map.contains_key(&array);
-        Arc::make_mut(&mut self.map).insert(array.clone(), value.clone());
+        let old = Arc::make_mut(&mut self.map).insert(array.clone(), value.clone());
+        let rebinding = old.is_some();
+        self.relative -= old.is_some_and(|o| !o.is_constant()) as usize;
+        self.relative += !value.is_constant() as usize;
         if rebinding {
             self.generation = GENERATIONS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
             self.recompute_values();
         } else if let Some(v) = self.concrete(&value) {
             Arc::make_mut(&mut self.values).insert(array, v as u64);
         }
+    }
+
+    /// Records that the base `array` starts an object or segment of `size` bytes.
+    pub fn set_extent(&mut self, array: ArrayRef, size: u64) {
+        Arc::make_mut(&mut self.extents).insert(array, size);
+    }
+
+    /// The extent recorded for the base `array` (see [`AddressBindings::set_extent`]).
+    pub fn extent(&self, array: &ArrayRef) -> Option<u64> {
+        self.extents.get(array).copied()
     }
 
     /// Evaluates every binding again (after a base was bound anew: its dependents move).
@@ -174,15 +191,27 @@ impl AddressBindings {
             return e.clone();
         }
         let mut resolved: BTreeMap<ArrayRef, Expr> = BTreeMap::new();
-        self.substitute_with(e, &mut resolved, 0)
+        self.substitute_with(e, &mut resolved, 0, Scope::All)
     }
 
     /// Every expression of `es` substituted.
     pub fn substitute_all(&self, es: &[Expr]) -> Vec<Expr> {
         let mut resolved: BTreeMap<ArrayRef, Expr> = BTreeMap::new();
         es.iter()
-            .map(|e| self.substitute_with(e, &mut resolved, 0))
+            .map(|e| self.substitute_with(e, &mut resolved, 0, Scope::All))
             .collect()
+    }
+
+    /// The address-agnostic form of `e` (spec 003 §3): bases bound relative to other bases
+    /// (`β_i = β_s + o_i`) are replaced by their bindings, transitively, so that only bases
+    /// bound to hidden concrete addresses remain, each the start of one object or segment
+    /// (the address space the expression induces). Without merged objects this is `e`.
+    pub fn agnostic(&self, e: &Expr) -> Expr {
+        if self.relative == 0 {
+            return e.clone();
+        }
+        let mut resolved: BTreeMap<ArrayRef, Expr> = BTreeMap::new();
+        self.substitute_with(e, &mut resolved, 0, Scope::Relative)
     }
 
     fn resolve(
@@ -190,13 +219,14 @@ impl AddressBindings {
         array: &ArrayRef,
         resolved: &mut BTreeMap<ArrayRef, Expr>,
         depth: usize,
+        scope: Scope,
     ) -> Option<Expr> {
         if let Some(v) = resolved.get(array) {
             return Some(v.clone());
         }
         let bound = self.map.get(array)?;
         assert!(depth < 1 << 12, "cyclic address constraints");
-        let value = self.substitute_with(bound, resolved, depth + 1);
+        let value = self.substitute_with(bound, resolved, depth + 1, scope);
         resolved.insert(array.clone(), value.clone());
         Some(value)
     }
@@ -206,23 +236,40 @@ impl AddressBindings {
         e: &Expr,
         resolved: &mut BTreeMap<ArrayRef, Expr>,
         depth: usize,
+        scope: Scope,
     ) -> Expr {
         // The bases a read may refer to, resolved first (the rewriter's callback cannot
         // recurse into `self`).
         let bases: Vec<ArrayRef> = sear_expr::visit::collect_arrays([e])
             .into_iter()
-            .filter(|a| self.map.contains_key(a))
+            .filter(|a| match (scope, self.map.get(a)) {
+                (_, None) => false,
+                (Scope::All, Some(_)) => true,
+                (Scope::Relative, Some(v)) => !v.is_constant(),
+            })
             .collect();
         if bases.is_empty() {
             return e.clone();
         }
         let mut values: BTreeMap<ArrayRef, Expr> = BTreeMap::new();
         for a in bases {
-            if let Some(v) = self.resolve(&a, resolved, depth) {
+            if let Some(v) = self.resolve(&a, resolved, depth, scope) {
                 values.insert(a, v);
             }
         }
+        // A base read whole (its 8 bytes, as the program holds the pointer) becomes the
+        // binding itself rather than a concatenation of its bytes.
+        let whole: FxHashMap<Expr, Expr> = values
+            .iter()
+            .map(|(a, v)| {
+                let read = Expr::read_lsb(&UpdateList::new(a.clone()), Expr::constant(0, 32), 8);
+                (read, v.clone())
+            })
+            .collect();
         Rewriter::new(|original: &Expr, rebuilt: &Expr| {
+            if let Some(v) = whole.get(original) {
+                return Some(v.clone());
+            }
             let ExprKind::Read { updates, index } = rebuilt.kind() else {
                 return None;
             };
@@ -233,6 +280,9 @@ impl AddressBindings {
                     return None;
                 }
                 return Some(Expr::extract(value.clone(), 8 * i as u32, 8));
+            }
+            if scope == Scope::Relative {
+                return None;
             }
             // A memory object's writes of pointers became constant writes: as one constant
             // array, the reads look as they do in the standard model (where the pointers
@@ -251,6 +301,15 @@ impl AddressBindings {
         })
         .apply(e)
     }
+}
+
+/// Which bases a substitution replaces.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Scope {
+    /// Every bound base (the solver's view: concrete addresses only).
+    All,
+    /// Only bases bound relative to other bases (the address-agnostic form).
+    Relative,
 }
 
 /// Constant arrays made from constant writes over constant roots, by (root, head of the
@@ -330,6 +389,28 @@ mod tests {
         let (_, other) = base("unbound");
         assert_eq!(ac.substitute(&other), other);
         assert_eq!(ac.concrete(&Expr::add(other, b2_e)), None);
+    }
+
+    #[test]
+    fn the_agnostic_form_keeps_only_bases_bound_to_addresses() {
+        // β_s = 0x8000 (a segment of 48 bytes), β_2 = β_s + 32 (a member).
+        let (seg, seg_e) = base("beta_s");
+        let (b2, b2_e) = base("beta_2");
+        let mut ac = AddressBindings::default();
+        ac.bind(seg.clone(), Expr::constant(0x8000, 64));
+        ac.set_extent(seg.clone(), 48);
+        let p = Expr::add(b2_e.clone(), Expr::constant(4, 64));
+        // Before the merge, β_2 is bound to an address: the form is the expression itself.
+        ac.bind(b2.clone(), Expr::constant(0x9000, 64));
+        assert_eq!(ac.agnostic(&p), p);
+        ac.bind(b2, Expr::add(seg_e.clone(), Expr::constant(32, 64)));
+        assert_eq!(
+            ac.agnostic(&p),
+            Expr::add(seg_e, Expr::constant(36, 64)),
+            "β_2 + 4 is β_s + 36"
+        );
+        assert_eq!(ac.extent(&seg), Some(48));
+        assert_eq!(ac.agnostic(&p).width(), 64);
     }
 
     fn base_array(e: &Expr) -> ArrayRef {

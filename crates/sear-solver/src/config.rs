@@ -173,6 +173,12 @@ pub struct SolverConfig {
     pub ilp_precheck: bool,
     /// Options of the CEGAR core and the pre-check.
     pub array: ArrayConfig,
+    /// The address-aware query cache above the chain, for queries that come with an
+    /// address-agnostic form (spec 003 Ch. 4: [`crate::aa`]). Default: off.
+    pub aa_cache: bool,
+    /// Cross-check every hit of the address-aware cache against the chain; a disagreement
+    /// is a [`crate::SolverError::Failure`]. Default: off.
+    pub validate_caching: bool,
 }
 
 impl Default for SolverConfig {
@@ -187,6 +193,8 @@ impl Default for SolverConfig {
             validate: false,
             ilp_precheck: false,
             array: ArrayConfig::default(),
+            aa_cache: false,
+            validate_caching: false,
         }
     }
 }

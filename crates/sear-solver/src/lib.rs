@@ -47,6 +47,7 @@
 //! | full chain | 511 | 27.8 | 25 (1.78x) |
 //! | raw Z3, fresh `Solver::new()` per query | 1083 | 167.0 | 4 (0.30x) |
 
+pub mod aa;
 pub mod address;
 pub mod bitwuzla;
 pub mod cegar;
@@ -72,7 +73,7 @@ pub mod z3core;
 
 pub use chain::{build_chain, new_core};
 pub use config::{ArrayConfig, AxiomElim, CegarSelect, CoreKind, LogScope, QueryLog, SolverConfig};
-pub use query::{Query, QueryMeta, SolverError, Validity};
+pub use query::{AgnosticForm, Query, QueryMeta, SolverError, Validity};
 pub use sat::{SatQuery, SatResult, SatSolver};
 pub use solver::Solver;
 pub use stats::{ChainStats, LayerStats};

@@ -39,6 +39,22 @@ pub struct Query<'a> {
     /// The state's address constraints, substituted by [`crate::Solver`] before the chain
     /// sees the query (none in the standard memory model).
     pub addresses: Option<&'a AddressBindings>,
+    /// The address-agnostic form of the query, for the address-aware cache (spec 003 §3;
+    /// [`crate::aa`]). Without it, a query under `addresses` gets one from them.
+    pub agnostic: Option<AgnosticForm<'a>>,
+}
+
+/// A query's address-agnostic form: its constraints and expression with symbolic bases
+/// bound to hidden addresses kept symbolic (bases bound relative to others substituted:
+/// [`AddressBindings::agnostic`]), and the bindings that give the bases' extents.
+#[derive(Clone, Debug)]
+pub struct AgnosticForm<'a> {
+    /// The constraints, position by position those of the query.
+    pub constraints: &'a [Expr],
+    /// The expression.
+    pub expr: Expr,
+    /// The address constraints (for the extents of the bases).
+    pub bindings: &'a AddressBindings,
 }
 
 impl<'a> Query<'a> {
@@ -49,6 +65,15 @@ impl<'a> Query<'a> {
             expr,
             meta,
             addresses: None,
+            agnostic: None,
+        }
+    }
+
+    /// The same query with its address-agnostic form.
+    pub fn with_agnostic(self, agnostic: AgnosticForm<'a>) -> Query<'a> {
+        Query {
+            agnostic: Some(agnostic),
+            ..self
         }
     }
 
@@ -67,6 +92,7 @@ impl<'a> Query<'a> {
             expr,
             meta: self.meta,
             addresses: self.addresses,
+            agnostic: None,
         }
     }
 }

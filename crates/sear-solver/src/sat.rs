@@ -89,6 +89,10 @@ pub trait SatSolver {
     fn set_timeout(&mut self, timeout: Option<Duration>);
     /// Appends this layer's statistics and those of the layers below, top first.
     fn collect_stats(&self, out: &mut Vec<LayerStats>);
+    /// Offers a SAT answer found above the chain (a model the address-aware cache checked
+    /// by evaluation: it satisfies `query`), for the caches below to keep. Layers pass it
+    /// on; the counterexample cache stores it. Default: ignored.
+    fn learn(&mut self, _query: &SatQuery, _result: &SatResult) {}
 }
 
 /// The message of a caught panic (a core that panics answers a `Failure` instead).

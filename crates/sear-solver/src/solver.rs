@@ -9,10 +9,11 @@ use std::time::{Duration, Instant};
 use sear_expr::visit::collect_symbolic_arrays;
 use sear_expr::{ArrayRef, Assignment, Expr};
 
+use crate::aa::{AaLayer, Agnostic};
 use crate::address::AddressBindings;
 use crate::chain::build_chain;
 use crate::config::SolverConfig;
-use crate::query::{Query, QueryMeta, SolverError, Validity};
+use crate::query::{AgnosticForm, Query, QueryMeta, SolverError, Validity};
 use crate::sat::{SatQuery, SatResult, SatSolver};
 use crate::stats::{ChainStats, LayerStats};
 
@@ -20,6 +21,8 @@ use crate::stats::{ChainStats, LayerStats};
 pub struct Solver {
     chain: Box<dyn SatSolver>,
     constant: LayerStats,
+    /// The address-aware cache above the chain (`SolverConfig::aa_cache`).
+    aa: Option<AaLayer>,
 }
 
 impl Solver {
@@ -28,6 +31,9 @@ impl Solver {
         Ok(Solver {
             chain: build_chain(config)?,
             constant: LayerStats::new("constant"),
+            aa: config
+                .aa_cache
+                .then(|| AaLayer::new(config.validate_caching)),
         })
     }
 
@@ -36,12 +42,54 @@ impl Solver {
         Solver {
             chain,
             constant: LayerStats::new("constant"),
+            aa: None,
         }
     }
 
-    fn sat(&mut self, q: &Query, expr: Expr) -> Result<bool, SolverError> {
-        let sq = SatQuery::new(q.constraints, expr, q.meta, true, false);
+    /// Puts the address-aware cache (spec 003 Ch. 4) above the chain; with `validate`,
+    /// every hit is cross-checked against the chain.
+    pub fn with_aa_cache(mut self, validate: bool) -> Solver {
+        self.aa = Some(AaLayer::new(validate));
+        self
+    }
+
+    /// True when the address-aware cache is on (callers then pass address-agnostic forms).
+    pub fn uses_aa_cache(&self) -> bool {
+        self.aa.is_some()
+    }
+
+    /// Is `q.constraints ∧ q.expr` (or `¬q.expr` when `negated`) satisfiable? Through the
+    /// address-aware cache when the query has an address-agnostic form and is not
+    /// engine-internal.
+    fn sat(&mut self, q: &Query, negated: bool) -> Result<bool, SolverError> {
+        let flip = |e: &Expr| {
+            if negated {
+                Expr::not(e.clone())
+            } else {
+                e.clone()
+            }
+        };
+        let sq = SatQuery::new(q.constraints, flip(&q.expr), q.meta, true, false);
+        if let Some(aa) = &mut self.aa {
+            aa.count(true, q.meta.internal);
+            if let Some(form) = q.agnostic.as_ref().filter(|_| !q.meta.internal) {
+                let expr = flip(&form.expr);
+                let agnostic = Agnostic {
+                    constraints: form.constraints,
+                    expr: &expr,
+                    extents: form.bindings,
+                };
+                return Ok(aa.check(&mut *self.chain, &sq, agnostic)?.is_sat());
+            }
+        }
         Ok(self.chain.check(&sq)?.is_sat())
+    }
+
+    /// Counts a model query for the address-aware cache's statistics.
+    fn count_model_query(&mut self) {
+        if let Some(aa) = &mut self.aa {
+            aa.count(false, false);
+        }
     }
 
     fn constant_bool(&mut self, e: &Expr) -> Option<bool> {
@@ -71,7 +119,18 @@ impl Solver {
                 let constraints = bindings.substitute_all(q.constraints);
                 let mut meta = q.meta.clone();
                 meta.address_arrays.extend(bindings.arrays().cloned());
-                let sq = Query::new(&constraints, bindings.substitute(&q.expr), &meta);
+                let mut sq = Query::new(&constraints, bindings.substitute(&q.expr), &meta);
+                let agnostic: Vec<Expr>;
+                if let Some(form) = &q.agnostic {
+                    sq.agnostic = Some(form.clone());
+                } else if self.aa.is_some() {
+                    agnostic = q.constraints.iter().map(|c| bindings.agnostic(c)).collect();
+                    sq.agnostic = Some(AgnosticForm {
+                        constraints: &agnostic,
+                        expr: bindings.agnostic(&q.expr),
+                        bindings,
+                    });
+                }
                 f(self, &sq)
             }
             _ => f(self, q),
@@ -86,10 +145,10 @@ impl Solver {
         if let Some(b) = self.constant_bool(&q.expr) {
             return Ok(if b { Validity::True } else { Validity::False });
         }
-        if !self.sat(q, Expr::not(q.expr.clone()))? {
+        if !self.sat(q, true)? {
             return Ok(Validity::True);
         }
-        if !self.sat(q, q.expr.clone())? {
+        if !self.sat(q, false)? {
             return Ok(Validity::False);
         }
         Ok(Validity::Unknown)
@@ -103,7 +162,7 @@ impl Solver {
         if let Some(b) = self.constant_bool(&q.expr) {
             return Ok(b);
         }
-        Ok(!self.sat(q, Expr::not(q.expr.clone()))?)
+        Ok(!self.sat(q, true)?)
     }
 
     /// True if `q.expr` is false in every model of the constraints.
@@ -114,7 +173,7 @@ impl Solver {
         if let Some(b) = self.constant_bool(&q.expr) {
             return Ok(!b);
         }
-        Ok(!self.sat(q, q.expr.clone())?)
+        Ok(!self.sat(q, false)?)
     }
 
     /// True if `q.expr` holds in some model of the constraints.
@@ -137,6 +196,7 @@ impl Solver {
             self.constant.record(start, true);
             return Ok(v);
         }
+        self.count_model_query();
         let mut sq = SatQuery::new(q.constraints, Expr::true_(), q.meta, true, false);
         sq.focus = Some(q.expr.clone());
         match self.chain.check(&sq)? {
@@ -173,6 +233,7 @@ impl Solver {
             meta.address_arrays.extend(bindings.arrays().cloned());
             return self.get_initial_values_under(&substituted, &meta, arrays, None);
         }
+        self.count_model_query();
         let sq = SatQuery::new(constraints, Expr::true_(), meta, false, true);
         let SatResult::Sat(model) = self.chain.check(&sq)? else {
             return Ok(None);
@@ -205,6 +266,7 @@ impl Solver {
     /// The statistics of every layer, top first.
     pub fn stats(&self) -> ChainStats {
         let mut layers = vec![self.constant.clone()];
+        layers.extend(self.aa.as_ref().map(AaLayer::layer_stats));
         self.chain.collect_stats(&mut layers);
         let (core_queries, core_time_secs) = layers
             .iter()
@@ -220,6 +282,7 @@ impl Solver {
             core_queries,
             core_time_secs,
             core_queries_with_arrays,
+            aa_cache: self.aa.as_ref().map(AaLayer::stats),
         }
     }
 }

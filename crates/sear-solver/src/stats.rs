@@ -71,6 +71,9 @@ pub struct ChainStats {
     pub core_time_secs: f64,
     /// Queries that reached a core and still needed the array theory.
     pub core_queries_with_arrays: u64,
+    /// The address-aware cache's counters, when it is on.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub aa_cache: Option<crate::aa::AaStats>,
 }
 
 impl ChainStats {

@@ -134,12 +134,16 @@ impl Executor<'_> {
             }
         }
         let arrays: Vec<_> = state.symbolics.iter().map(|s| s.array.clone()).collect();
-        let model = match self.sv.solver.get_initial_values_under(
-            &constraints,
-            &self.sv.meta,
-            &arrays,
-            Some(&state.addresses),
-        ) {
+        // The path's queries were asked in their solver forms; the test's query is too.
+        let constraints = match self.sv.solver_form(state, &constraints) {
+            Ok(c) => c,
+            Err(_) => return None,
+        };
+        let model = match self
+            .sv
+            .solver
+            .get_initial_values(&constraints, &self.sv.meta, &arrays)
+        {
             Ok(Some(model)) => model,
             Ok(None) => {
                 self.report

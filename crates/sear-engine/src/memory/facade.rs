@@ -169,8 +169,10 @@ impl Memory {
         p: &Expr,
         len: u64,
     ) -> Exec<Resolution> {
-        self.model
-            .resolve(solver, state, p, len, self.max_resolutions)
+        let max = self.max_resolutions;
+        // Resolution's queries depend on where objects are (spec 003 §3.3): tagged
+        // engine-internal, so the address-aware cache never answers them.
+        solver.internally(|solver| self.model.resolve(solver, state, p, len, max))
     }
 
     /// The live objects an access of `len` bytes at the symbolic pointer `p` may hit (the
@@ -182,8 +184,8 @@ impl Memory {
         p: &Expr,
         len: u64,
     ) -> Exec<Vec<u64>> {
-        self.model
-            .candidates(solver, state, p, len, self.max_resolutions)
+        let max = self.max_resolutions;
+        solver.internally(|solver| self.model.candidates(solver, state, p, len, max))
     }
 
     /// Frees the object based at `address` (NULL is a no-op), with KLEE's checks: only heap

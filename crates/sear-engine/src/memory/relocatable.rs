@@ -157,8 +157,9 @@ impl RelocatableModel {
         }
     }
 
-    /// A fresh symbolic base bound to `address` in `state`.
-    fn fresh_base(&mut self, state: &mut State, address: u64) -> Expr {
+    /// A fresh symbolic base bound to `address` in `state`, starting an object or segment
+    /// of `size` bytes (its extent, for address-aware caching).
+    fn fresh_base(&mut self, state: &mut State, address: u64, size: u64) -> Expr {
         let array = Array::new(
             format!("__addr_{}", self.next_base),
             8,
@@ -169,6 +170,7 @@ impl RelocatableModel {
         state
             .addresses
             .bind(array.clone(), Expr::constant(address as u128, 64));
+        state.addresses.set_extent(array.clone(), size);
         Expr::read_lsb(&UpdateList::new(array), Expr::constant(0, 32), 8)
     }
 
@@ -368,7 +370,7 @@ impl RelocatableModel {
                 },
             );
         }
-        let base = self.fresh_base(state, address);
+        let base = self.fresh_base(state, address, total);
         state.memory.add_segment(segment);
         let mut moved = Vec::with_capacity(objects.len());
         for (o, at) in objects.iter().zip(&offsets) {
@@ -543,7 +545,7 @@ impl MemoryModel for RelocatableModel {
         self.stats.symbolic_bases += 1;
         Placement {
             address,
-            base: Some(self.fresh_base(state, address)),
+            base: Some(self.fresh_base(state, address, request.size)),
         }
     }
 

@@ -224,4 +224,10 @@ impl SatSolver for CexCache {
         out.push(self.stats.clone());
         self.inner.collect_stats(out);
     }
+
+    fn learn(&mut self, query: &SatQuery, result: &SatResult) {
+        if result.is_sat() {
+            self.store(Self::key_of(query), result);
+        }
+    }
 }

@@ -259,7 +259,7 @@ impl Independence {
 /// Each factor keeps its constraints in list order, so a query touching one factor passes
 /// them down without copying.
 #[derive(Default)]
-struct IncrementalFactors {
+pub(crate) struct IncrementalFactors {
     constraints: Vec<Expr>,
     partition: Partition,
     /// Per factor (keyed by its representative): its constraints' positions and the
@@ -273,7 +273,7 @@ struct IncrementalFactors {
 
 impl IncrementalFactors {
     /// Makes the factors those of `constraints`.
-    fn extend_to(
+    pub(crate) fn extend_to(
         &mut self,
         constraints: &[Expr],
         mut footprint: impl FnMut(&Expr) -> Rc<Footprint>,
@@ -350,7 +350,7 @@ impl IncrementalFactors {
     }
 
     /// The factors that an expression with footprint `fp` connects to (representatives).
-    fn roots_touched_by(&mut self, fp: &Footprint, out: &mut Vec<usize>) {
+    pub(crate) fn roots_touched_by(&mut self, fp: &Footprint, out: &mut Vec<usize>) {
         let mut touch = |ex: &mut Self, j: usize| {
             let r = ex.partition.find(j);
             if !out.contains(&r) {
@@ -400,6 +400,17 @@ impl IncrementalFactors {
             .collect();
         tagged.sort_unstable_by_key(|(i, _)| *i);
         tagged.into_iter().map(|(_, e)| e.clone()).collect()
+    }
+
+    /// The positions of the constraints of the factors `roots`, in list order.
+    pub(crate) fn positions_of(&self, roots: &[usize]) -> Vec<usize> {
+        let mut out: Vec<usize> = roots
+            .iter()
+            .filter_map(|r| self.members.get(r))
+            .flat_map(|(p, _)| p.iter().copied())
+            .collect();
+        out.sort_unstable();
+        out
     }
 
     /// The constraints of the single factor `root`, without copying.
@@ -473,5 +484,8 @@ impl SatSolver for Independence {
     fn collect_stats(&self, out: &mut Vec<LayerStats>) {
         out.push(self.stats.clone());
         self.inner.collect_stats(out);
+    }
+    fn learn(&mut self, query: &SatQuery, result: &SatResult) {
+        self.inner.learn(query, result);
     }
 }

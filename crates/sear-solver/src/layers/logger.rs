@@ -95,4 +95,7 @@ impl SatSolver for QueryLogger {
         out.push(self.stats.clone());
         self.inner.collect_stats(out);
     }
+    fn learn(&mut self, query: &SatQuery, result: &SatResult) {
+        self.inner.learn(query, result);
+    }
 }

@@ -145,4 +145,8 @@ impl SatSolver for QueryCache {
         out.push(self.stats.clone());
         self.inner.collect_stats(out);
     }
+
+    fn learn(&mut self, query: &SatQuery, result: &SatResult) {
+        self.inner.learn(query, result);
+    }
 }

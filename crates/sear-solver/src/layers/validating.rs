@@ -105,4 +105,7 @@ impl SatSolver for Validating {
             out.push(s);
         }
     }
+    fn learn(&mut self, query: &SatQuery, result: &SatResult) {
+        self.inner.learn(query, result);
+    }
 }

@@ -1,0 +1,207 @@
+//! Address-aware caching (seed 003 Ch. 4) never changes a run: every end-to-end program of
+//! `tests/c/` that allocates on the heap, and the allocation-skewed benchmark programs of
+//! `bench/programs/aa/` at small sizes, end the same paths with and without
+//! `--use-aa-cache` (equal completed and error path counts, tests, reported errors and
+//! `trace_digest`), under the relocatable model with forking (FMM) and with DSMM, and every
+//! cache hit agrees with the solver (`--validate-caching`: no validation failure).
+//!
+//! The whole e2e suite under the cache: `SEAR_E2E_EXTRA_ARGS="--use-aa-cache
+//! --validate-caching" cargo test --release -p sear-cli --test e2e`.
+//! `SEAR_E2E_FILTER=substring` narrows the programs.
+
+mod common;
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use serde_json::Value;
+
+/// The allocation-skewed benchmark programs and the sizes they run at here.
+const BENCH: &[(&str, u32)] = &[("skew_rows.c", 2), ("skew_list.c", 3), ("skew_hash.c", 2)];
+
+/// (memory model, the same with the address-aware cache), for programs that choose no
+/// memory model themselves.
+const PAIRS: &[(&[&str], &[&str])] = &[
+    (
+        &["--use-sym-addr"],
+        &["--use-aa-cache", "--validate-caching"],
+    ),
+    (
+        &["--use-sym-addr", "--merge-objects"],
+        &[
+            "--use-sym-addr",
+            "--merge-objects",
+            "--use-aa-cache",
+            "--validate-caching",
+        ],
+    ),
+];
+
+/// The pair for programs whose `sear-args` choose the relocatable model and its options.
+const OWN_MODEL: &[(&[&str], &[&str])] = &[(&[], &["--use-aa-cache", "--validate-caching"])];
+
+/// Flags of the relocatable model.
+const MODEL_FLAGS: &[&str] = &[
+    "--use-sym-addr",
+    "--merge-objects",
+    "--split-objects",
+    "--use-context-resolve",
+    "--reuse-segments",
+    "--sym-addr-stack",
+];
+
+/// A program and the `-D SIZE=N` it runs with.
+struct Program {
+    path: PathBuf,
+    size: Option<u32>,
+}
+
+fn programs() -> Vec<Program> {
+    let heap = |p: &PathBuf| {
+        let source = std::fs::read_to_string(p).unwrap_or_default();
+        ["malloc", "calloc", "realloc"]
+            .iter()
+            .any(|f| source.contains(f))
+    };
+    let mut out: Vec<Program> = common::c_programs("tests/c", "SEAR_E2E_FILTER")
+        .into_iter()
+        .filter(heap)
+        .map(|path| Program { path, size: None })
+        .collect();
+    for (name, size) in BENCH {
+        let path = common::repo_root().join("bench/programs/aa").join(name);
+        let filter = std::env::var("SEAR_E2E_FILTER").unwrap_or_default();
+        if path.to_string_lossy().contains(&filter) {
+            out.push(Program {
+                path,
+                size: Some(*size),
+            });
+        }
+    }
+    out
+}
+
+/// The values of `// KEY:` comment lines.
+fn directive(source: &str, key: &str) -> Vec<String> {
+    source
+        .lines()
+        .filter_map(|l| l.find("//").map(|i| l[i + 2..].trim()))
+        .filter_map(|c| c.strip_prefix(key).map(str::trim))
+        .flat_map(|v| v.split_whitespace().map(str::to_string).collect::<Vec<_>>())
+        .collect()
+}
+
+/// What a run ended with.
+#[derive(Debug, PartialEq)]
+struct Outcome {
+    completed: u64,
+    error_paths: u64,
+    tests: u64,
+    errors: Vec<(String, u64)>,
+    trace_digest: String,
+}
+
+/// Runs `program` with its own `sear-args` and `config`; returns the outcome and the
+/// summary.
+fn run(program: &Program, config: &[&str]) -> Result<(Outcome, Value), String> {
+    let source = std::fs::read_to_string(&program.path).expect("readable program");
+    let sear_args = directive(&source, "sear-args:");
+    let program_args = directive(&source, "program-args:");
+    let out_root = tempfile::tempdir().expect("tempdir");
+    let out = out_root.path().join("out");
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_sear"));
+    cmd.arg("run")
+        .arg("--no-progress")
+        .arg("--output-dir")
+        .arg(&out);
+    if !sear_args.iter().any(|a| a.starts_with("--search")) {
+        cmd.args(["--search", "dfs"]);
+    }
+    if let Some(size) = program.size {
+        cmd.arg("-D").arg(format!("SIZE={size}"));
+    }
+    cmd.args(&sear_args)
+        .args(config)
+        .arg(&program.path)
+        .args(&program_args);
+    let output = cmd.output().expect("sear runs");
+    let text = std::fs::read_to_string(out.join("summary.json")).map_err(|_| {
+        format!(
+            "no summary ({}): {}",
+            output.status,
+            String::from_utf8_lossy(&output.stderr)
+        )
+    })?;
+    let s: Value = serde_json::from_str(&text).expect("valid summary");
+    let number = |k: &str| s[k].as_u64().unwrap_or(u64::MAX);
+    let mut errors: Vec<(String, u64)> = s["errors"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .map(|e| {
+            (
+                e["kind"].as_str().unwrap_or("").to_string(),
+                e["line"].as_u64().unwrap_or(0),
+            )
+        })
+        .collect();
+    errors.sort();
+    let outcome = Outcome {
+        completed: number("completed_paths"),
+        error_paths: number("error_paths"),
+        tests: number("tests"),
+        errors,
+        trace_digest: s["trace_digest"].as_str().unwrap_or("").to_string(),
+    };
+    Ok((outcome, s))
+}
+
+fn name(program: &Path) -> String {
+    program.file_name().unwrap().to_string_lossy().to_string()
+}
+
+#[test]
+fn the_cache_changes_no_path_and_every_hit_agrees_with_the_solver() {
+    let programs = programs();
+    assert!(!programs.is_empty(), "no programs selected");
+    let hits = std::sync::atomic::AtomicU64::new(0);
+    let problems = common::problems_in_parallel(&programs, 2, |p| {
+        let mut problems = Vec::new();
+        let source = std::fs::read_to_string(&p.path).expect("readable program");
+        let own = directive(&source, "sear-args:");
+        let pairs = if own.iter().any(|a| MODEL_FLAGS.contains(&a.as_str())) {
+            OWN_MODEL
+        } else {
+            PAIRS
+        };
+        for (plain, cached) in pairs {
+            let (a, b) = match (run(p, plain), run(p, cached)) {
+                (Ok(a), Ok(b)) => (a, b),
+                (a, b) => {
+                    problems.push(format!("{}: {a:?} / {b:?}", name(&p.path)));
+                    continue;
+                }
+            };
+            if a.0 != b.0 {
+                problems.push(format!(
+                    "{}: {cached:?} gave {:?}, {plain:?} gave {:?}",
+                    name(&p.path),
+                    b.0,
+                    a.0
+                ));
+            }
+            let aa = &b.1["solver"]["aa_cache"];
+            if aa["validation_failures"].as_u64() != Some(0) {
+                problems.push(format!("{}: {cached:?}: {aa}", name(&p.path)));
+            }
+            let renamed = aa["hits_renamed"].as_u64().unwrap_or(0);
+            hits.fetch_add(renamed, std::sync::atomic::Ordering::Relaxed);
+        }
+        problems
+    });
+    common::assert_no_problems(&problems);
+    // The cache did answer queries the exact cache could not have (renamed bases).
+    if std::env::var("SEAR_E2E_FILTER").is_err() {
+        assert!(hits.into_inner() > 0, "no renamed hit at all");
+    }
+}
