@@ -77,6 +77,9 @@ pub struct RunArgs {
     /// Relocatable-memory options (docs/techniques/relocatable-memory.md).
     #[command(flatten)]
     pub relocatable: crate::memory_args::RelocatableArgs,
+    /// Symbolic-size options (docs/techniques/symbolic-size.md).
+    #[command(flatten)]
+    pub sym_size: crate::sym_size_args::SymSizeArgs,
     /// Stop at the first error of one of these kinds (repeatable, or comma-separated): the
     /// `.err` suffixes (ptr, assert, ...) or KLEE's names (Ptr, Assert, ReadOnly, ...). Unlike
     /// --exit-on-error, the exit status stays 0.
@@ -313,6 +316,7 @@ fn engine_config(args: &RunArgs, program: &Path, output_dir: PathBuf) -> Result<
     config.use_merge = args.use_merge;
     config.memory_model = args.memory_model;
     args.relocatable.apply(&mut config)?;
+    args.sym_size.apply(&mut config);
     config.entry = args.entry.clone();
     config.progress = !args.no_progress;
     args.array.apply(&mut config)?;

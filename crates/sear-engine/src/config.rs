@@ -180,6 +180,8 @@ pub struct EngineConfig {
     /// Write `testNNNNNN.trace` (the path's instruction-trace hash) next to each test.
     /// [default: false]
     pub write_trace_hash: bool,
+    /// Symbolic allocation sizes: mode, capacity, loop merging (seed 003 Ch. 5).
+    pub sym_size: crate::sym_size::SymSizeConfig,
 }
 
 impl EngineConfig {
@@ -213,6 +215,7 @@ impl EngineConfig {
             use_merge: false,
             memory_model: MemoryModelKind::Standard,
             relocatable: Default::default(),
+            sym_size: Default::default(),
         }
     }
 }

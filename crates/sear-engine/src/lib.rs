@@ -13,6 +13,7 @@ pub mod search;
 pub mod solver_view;
 pub mod state;
 pub mod stats;
+pub mod sym_size;
 pub mod termination;
 pub mod value;
 

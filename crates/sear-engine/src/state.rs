@@ -46,6 +46,9 @@ pub struct Symbolic {
     pub array: ArrayRef,
     /// The name written to the `.ktest` file.
     pub name: String,
+    /// The symbolic size σ of the object (its capacity is the array's size): the test holds
+    /// σ's value of bytes.
+    pub size: Option<Expr>,
 }
 
 /// A path: stack, memory, path condition and bookkeeping.
@@ -99,6 +102,8 @@ pub struct State {
     pub open_merges: Vec<u32>,
     /// What the path wrote to stdout and stderr (through `__sear_write`).
     pub output: crate::program_output::ProgramOutput,
+    /// The input bytes symbolic allocation sizes read (seed 003 Ch. 5).
+    pub taint: crate::sym_size::taint::Taint,
 }
 
 impl State {

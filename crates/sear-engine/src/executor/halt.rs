@@ -95,6 +95,7 @@ impl Executor<'_> {
         self.run.summary.dropped_states = self.run.stats.dropped_states;
         self.run.summary.merged_states = self.run.stats.merged_states;
         self.run.summary.memory = self.memory.summary();
+        self.run.summary.symbolic_size = self.sym_size_summary();
         self.run.summary.covered_instructions = self.run.coverage.covered();
         self.run.summary.total_instructions = self.run.coverage.total();
         self.run.summary.tests = self.report.output.tests_written() as u64;
@@ -116,4 +117,20 @@ fn trace_digest(hashes: &[u64]) -> String {
         (h ^ x).wrapping_mul(0x0000_0100_0000_01B3).rotate_left(17)
     });
     format!("{digest:016x}")
+}
+
+impl Executor<'_> {
+    /// `summary.json`'s `symbolic_size` section.
+    fn sym_size_summary(&self) -> serde_json::Value {
+        let mut v = serde_json::json!({
+            "mode": self.config.sym_size.mode.name(),
+            "capacity": self.config.sym_size.capacity,
+        });
+        if let (Some(map), Ok(serde_json::Value::Object(alloc))) =
+            (v.as_object_mut(), serde_json::to_value(&self.run.sym_alloc))
+        {
+            map.extend(alloc);
+        }
+        v
+    }
 }

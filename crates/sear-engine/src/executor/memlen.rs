@@ -35,9 +35,21 @@ impl Executor<'_> {
                 let Lookup::Live(entry) = state.memory.lookup(address) else {
                     continue;
                 };
-                let end = entry.object.address.saturating_add(entry.object.size);
-                let room = end.saturating_sub(address);
-                let fits = Expr::ule(len64.clone(), Expr::constant(room as u128, 64));
+                let offset = address - entry.object.address;
+                let fits = match &entry.object.symbolic_size {
+                    // Room left below σ: σ - offset, when the offset is below σ at all.
+                    Some(sigma) => {
+                        let at = Expr::constant(offset as u128, 64);
+                        Expr::and(
+                            Expr::ule(at.clone(), sigma.clone()),
+                            Expr::ule(len64.clone(), Expr::sub(sigma.clone(), at)),
+                        )
+                    }
+                    None => {
+                        let room = entry.object.size.saturating_sub(offset);
+                        Expr::ule(len64.clone(), Expr::constant(room as u128, 64))
+                    }
+                };
                 self.require(state, fits, || {
                     ptr_error(&format!(
                         "out of bound pointer ({what} may exceed the object)"

@@ -13,6 +13,7 @@ use sear_ir::{Inst, Module, RmwOp, Slot, TypeId};
 use super::layout::{self, read_value, scalar_width, store_bytes, value_to_bytes, write_value};
 use super::limits::LIMIT_CHECK_BYTES;
 use super::ops;
+use super::sym_alloc::SizeDecision;
 use super::{Exec, Executor};
 use crate::memory::{
     bad_pointer, ptr_error, read_only_error, AllocRequest, Hit, Init, Lookup, MemoryObject,
@@ -38,30 +39,35 @@ impl Executor<'_> {
         align: u64,
     ) -> Exec<Value> {
         let elem_size = module.ty(elem).size;
-        let size = match count {
+        let (size, sigma) = match count {
             Value::Symbolic(n) => {
                 let n = Expr::zext_or_trunc(n, 64);
                 let bytes = Expr::mul(n, Expr::constant(elem_size as u128, 64));
                 let mut allocate_other = |ex: &mut Self, st: &mut State, size: u64| {
-                    ex.alloca_bytes(module, st, inst, size, align)
+                    ex.alloca_bytes(module, st, inst, size, None, align)
                 };
-                self.concretize_size(state, inst.dest, &bytes, true, &mut allocate_other)?
+                match self.decide_size(state, inst.dest, &bytes, true, &mut allocate_other)? {
+                    SizeDecision::Concrete(n) => (n, None),
+                    SizeDecision::Symbolic { sigma, capacity } => (capacity, Some(sigma)),
+                }
             }
             other => {
                 let count = self.concretize(state, &other, "alloca size")?;
-                elem_size.saturating_mul(count as u64)
+                (elem_size.saturating_mul(count as u64), None)
             }
         };
-        self.alloca_bytes(module, state, inst, size, align)
+        self.alloca_bytes(module, state, inst, size, sigma, align)
     }
 
-    /// A stack object of `size` bytes in the current frame.
+    /// A stack object of `size` bytes in the current frame (of symbolic size `sigma` when
+    /// given; `size` is then its capacity).
     fn alloca_bytes(
         &mut self,
         module: &Module,
         state: &mut State,
         inst: &Inst,
         size: u64,
+        sigma: Option<Expr>,
         align: u64,
     ) -> Exec<Value> {
         let limit = self.config.max_stack_size;
@@ -81,9 +87,12 @@ impl Executor<'_> {
         }
         state.stack_bytes += size;
         let name = &module.function(state.frame().func).name;
-        let request = AllocRequest::new(size, ObjectKind::Stack, name, Init::Garbage)
+        let mut request = AllocRequest::new(size, ObjectKind::Stack, name, Init::Garbage)
             .aligned(align)
             .at(inst.loc);
+        if let Some(sigma) = sigma {
+            request = request.with_symbolic_size(sigma);
+        }
         let pointer = self.memory.alloc(state, request).base_value();
         state.frame_mut().allocas.push(pointer.clone());
         Ok(pointer)
@@ -104,7 +113,8 @@ impl Executor<'_> {
         if let Value::Concrete(address, _) = ptr {
             let address = *address as u64;
             if let Lookup::Live(entry) = state.memory.lookup(address) {
-                if entry.object.contains_range(address, len) {
+                if entry.object.symbolic_size.is_none() && entry.object.contains_range(address, len)
+                {
                     let offset = address - entry.object.address;
                     if let Some((segment, at)) = state.memory.segment_of(entry, offset, len) {
                         let v = read_value(module, segment, at, ty, self.config.read_policy);
@@ -140,7 +150,10 @@ impl Executor<'_> {
             let address = *address as u64;
             if let Lookup::Live(entry) = state.memory.lookup(address) {
                 let base = entry.object.address;
-                if entry.object.contains_range(address, len) && !entry.object.read_only {
+                if entry.object.symbolic_size.is_none()
+                    && entry.object.contains_range(address, len)
+                    && !entry.object.read_only
+                {
                     if let Some((segment, at)) = state.memory.segment_mut(base, address - base, len)
                     {
                         write_value(module, segment, at, ty, value);
@@ -337,6 +350,7 @@ impl Executor<'_> {
         let p = match &state.settle(ptr) {
             Value::Concrete(a, _) => {
                 let target = resolve_concrete(state, *a as u64, len, write)?;
+                self.check_symbolic_size(state, &target, len)?;
                 return access(self, state, &target);
             }
             Value::Symbolic(e) => Expr::zext_or_trunc(e.clone(), 64),
@@ -394,6 +408,41 @@ impl Executor<'_> {
         state.add_constraint(targets[0].0.clone());
         let target = symbolic_target(state, &p, targets[0].1, write)?;
         access(self, state, &target)
+    }
+
+    /// For an access of `len` bytes at a constant offset into an object of symbolic size σ
+    /// (whose interval is its capacity): the access must stay below σ, or an error path
+    /// forks (spec 003 §4.2: bounds checks against σ).
+    fn check_symbolic_size(&mut self, state: &mut State, target: &Target, len: u64) -> Exec<()> {
+        let Offset::Concrete(offset) = target.offset else {
+            return Ok(());
+        };
+        let sigma = match state.memory.get_by_base(target.address) {
+            Some(entry) => match &entry.object.symbolic_size {
+                Some(sigma) => sigma.clone(),
+                None => return Ok(()),
+            },
+            None => return Ok(()),
+        };
+        let end = Expr::constant(offset as u128 + len as u128, 64);
+        let ok = Expr::ule(end, sigma);
+        self.require(state, ok, || ptr_error("out of bound pointer"))
+    }
+
+    /// The first `n` bytes of the object at `address`, read from its cells without a bounds
+    /// check (`realloc` of a symbolic-size object copies its capacity's cells: those beyond
+    /// σ are the new object's uninitialised bytes).
+    pub(crate) fn read_cells(&mut self, state: &mut State, address: u64, n: u64) -> Vec<Expr> {
+        (0..n)
+            .map(|i| {
+                let target = Target {
+                    address,
+                    offset: Offset::Concrete(i),
+                    chunk: None,
+                };
+                self.read_byte_at(state, &target)
+            })
+            .collect()
     }
 
     /// The pointer error for a state where `p` points into no live object.

@@ -29,6 +29,7 @@ pub mod ops;
 mod softfloat;
 mod special;
 mod step;
+mod sym_alloc;
 mod terminate;
 
 use std::sync::atomic::AtomicBool;
@@ -152,6 +153,8 @@ pub(crate) struct Run {
     pub trace_hashes: Vec<u64>,
     /// Merge groups of `klee_open_merge` (`--use-merge`).
     pub merges: merging::MergeGroups,
+    /// Counters of symbolic-size allocations (`--sym-size-mode`).
+    pub sym_alloc: crate::sym_size::AllocStats,
     /// The state as it was before the whole operation being executed
     /// (`fork::Executor::whole`): paths forked inside it restart from it.
     pub restart_snapshot: Option<Box<State>>,
@@ -235,6 +238,7 @@ impl<'o> Executor<'o> {
                 halt_deadline: None,
                 trace_hashes: Vec::new(),
                 merges: Default::default(),
+                sym_alloc: Default::default(),
                 restart_snapshot: None,
             },
             report: Report {

@@ -158,10 +158,15 @@ impl Executor<'_> {
             .symbolics
             .iter()
             .map(|s| {
-                let bytes = model
+                let mut bytes = model
                     .get(&s.array)
                     .map(|b| b.to_vec())
                     .unwrap_or_else(|| vec![0; s.array.size() as usize]);
+                if let Some(sigma) = &s.size {
+                    // A symbolic-size object: the input is σ's value of bytes.
+                    let n = model.evaluate(&state.addresses.substitute(sigma));
+                    bytes.truncate(n.min(bytes.len() as u128) as usize);
+                }
                 (s.name.clone(), bytes)
             })
             .collect();
