@@ -3,9 +3,11 @@
 // fork-lazy finds it with a replayable test; fork-eager finds it at each n ≥ 5 (one
 // report per location); max at n = capacity = 8.
 // symsize-args: --capacity=8
-// mode fork-lazy: error-at 21 ptr; errors == 1
-// mode fork-eager: error-at 21 ptr; errors == 1
-// mode max: error-at 21 ptr; errors == 1
+// mode fork-lazy: annotated-errors; errors == 1
+// mode fork-eager: annotated-errors; errors == 1
+// mode max: annotated-errors; errors == 1
+// mode sm: annotated-errors; errors == 1
+// mode smopt: annotated-errors; errors == 1
 #include <stdlib.h>
 #include "klee/klee.h"
 
@@ -18,6 +20,6 @@ int main(void) {
   s[n - 1] = 0;
   if (n > 4 && s[0] == 'a')
     /* one past the end */
-    return s[n];
+    return s[n]; // expect-error: ptr
   return 0;
 }

@@ -6,12 +6,13 @@
 //! * `// mode MODE: CHECK; CHECK; ...` — run in MODE (`concretize`, `max`, `fork-eager`,
 //!   `fork-lazy`, `sm`, `smopt`); each CHECK is `KEY OP N` over a number of `summary.json`
 //!   (a dotted path; `errors` is the number of reported errors; OP is `==`, `>=`, `<=` or
-//!   `>`), or `error-at LINE KIND` (an error of that kind is reported at that line).
+//!   `>`), or `annotated-errors` (every error annotated `// expect-error: KIND` on its line
+//!   is reported, of that kind at that line).
 //!
 //! Every run's tests are replayed natively (`sear replay`): errors must reproduce and exited
 //! paths must exit with sear's output. `sm` and `smopt` runs validate every merge against
 //! the merged paths with the solver (`--validate-merge`; no failure allowed) and must end
-//! the same number of paths. Runs of `fork-eager`, `fork-lazy`, `sm` and `smopt` of one
+//! the same number of paths, with merged encodings (AST sizes) no larger for `smopt`. Runs of `fork-eager`, `fork-lazy`, `sm` and `smopt` of one
 //! program must cover the same instructions (every mode explores every size up to the
 //! capacity). `SEAR_SYMSIZE_FILTER=substring` runs only matching programs.
 
@@ -34,16 +35,24 @@ struct ModeRun {
 struct Spec {
     args: Vec<String>,
     modes: Vec<ModeRun>,
+    /// (line, kind) of the annotated errors.
+    errors: Vec<(u64, String)>,
 }
 
 fn parse(source: &str) -> Spec {
     let mut spec = Spec {
         args: Vec::new(),
         modes: Vec::new(),
+        errors: Vec::new(),
     };
-    for line in source.lines() {
+    for (number, line) in source.lines().enumerate() {
         let Some(i) = line.find("// ") else { continue };
         let text = line[i + 3..].trim();
+        if let Some(kind) = text.strip_prefix("expect-error:") {
+            spec.errors
+                .push((number as u64 + 1, kind.trim().to_string()));
+            continue;
+        }
         if let Some(v) = text.strip_prefix("symsize-args:") {
             spec.args.extend(v.split_whitespace().map(str::to_string));
         } else if let Some(v) = text.strip_prefix("mode ") {
@@ -68,18 +77,34 @@ fn number(v: &Value, key: &str) -> Option<f64> {
     key.split('.').try_fold(v, |v, k| v.get(k))?.as_f64()
 }
 
-fn check_one(name: &str, mode: &str, summary: &Value, check: &str) -> Option<String> {
+fn check_one(
+    name: &str,
+    mode: &str,
+    summary: &Value,
+    check: &str,
+    errors: &[(u64, String)],
+) -> Option<String> {
     let parts: Vec<&str> = check.split_whitespace().collect();
-    if parts.first() == Some(&"error-at") {
-        let (line, kind) = (parts[1].parse::<u64>().unwrap(), parts[2]);
-        let found = summary["errors"]
-            .as_array()
-            .into_iter()
-            .flatten()
-            .any(|e| e["line"].as_u64() == Some(line) && e["kind"] == kind);
-        return (!found).then(|| {
+    if parts == ["annotated-errors"] {
+        assert!(
+            !errors.is_empty(),
+            "{name}: no `// expect-error:` annotation"
+        );
+        let missing: Vec<String> = errors
+            .iter()
+            .filter(|(line, kind)| {
+                !summary["errors"]
+                    .as_array()
+                    .into_iter()
+                    .flatten()
+                    .any(|e| e["line"].as_u64() == Some(*line) && e["kind"] == kind.as_str())
+            })
+            .map(|(line, kind)| format!("{kind} at line {line}"))
+            .collect();
+        return (!missing.is_empty()).then(|| {
             format!(
-                "{name} [{mode}]: no {kind} error at line {line}: {}",
+                "{name} [{mode}]: not reported: {}; reported: {}",
+                missing.join(", "),
                 summary["errors"]
             )
         });
@@ -135,7 +160,7 @@ fn check(program: &Path) -> Vec<String> {
             serde_json::from_str(&std::fs::read_to_string(out.join("summary.json")).unwrap())
                 .unwrap();
         for c in &run.checks {
-            problems.extend(check_one(&name, &run.mode, &summary, c));
+            problems.extend(check_one(&name, &run.mode, &summary, c, &spec.errors));
         }
         if let Some(failures) = number(&summary, "symbolic_size.validation_failures") {
             if failures > 0.0 {
@@ -162,6 +187,16 @@ fn check(program: &Path) -> Vec<String> {
                 paths(sm),
                 paths(opt)
             ));
+        }
+    }
+    if let (Some(sm), Some(opt)) = (get("sm"), get("smopt")) {
+        // SMOpt's encodings are never larger than SM's (spec §4.7).
+        for key in ["merged_constraints_ast", "merged_values_ast"] {
+            let path = format!("symbolic_size.{key}");
+            let (a, b) = (number(sm, &path).unwrap(), number(opt, &path).unwrap());
+            if b > a {
+                problems.push(format!("{name}: smopt's {key} {b} exceeds sm's {a}"));
+            }
         }
     }
     let covering: Vec<&(String, Value)> = summaries

@@ -5,6 +5,7 @@
 
 pub mod config;
 pub mod executor;
+pub mod loop_merge;
 pub mod memory;
 pub mod merge;
 pub mod output;

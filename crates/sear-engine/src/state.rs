@@ -104,6 +104,9 @@ pub struct State {
     pub output: crate::program_output::ProgramOutput,
     /// The input bytes symbolic allocation sizes read (seed 003 Ch. 5).
     pub taint: crate::sym_size::taint::Taint,
+    /// The merging context of a size-dependent loop this path is in, and its leaf of the
+    /// context's execution tree (`--sym-size-mode=sm|smopt`).
+    pub loop_member: Option<crate::loop_merge::Member>,
 }
 
 impl State {
@@ -147,23 +150,38 @@ impl State {
         }
     }
 
-    /// Adds a constraint to the path condition (trivially true constraints are dropped).
+    /// Adds a constraint to the path condition (trivially true constraints are dropped;
+    /// conjunctions are split, see [`conjuncts`]).
     pub fn add_constraint(&mut self, c: Expr) {
         debug_assert!(c.is_bool());
         if c.is_true() {
             return;
         }
+        let parts = conjuncts(&c);
+        Rc::make_mut(&mut self.constraints).extend(parts);
+    }
+}
+
+/// The constraints a path condition stores for `c`: its conjuncts (an `And` split into its
+/// sides, recursively), without trivially true ones.
+pub fn conjuncts(c: &Expr) -> Vec<Expr> {
+    let mut out = Vec::new();
+    let mut stack = vec![c.clone()];
+    while let Some(e) = stack.pop() {
+        if e.is_true() {
+            continue;
+        }
         if let sear_expr::ExprKind::Binary {
             op: sear_expr::BinOp::And,
             lhs,
             rhs,
-        } = c.kind()
+        } = e.kind()
         {
-            let (l, r) = (lhs.clone(), rhs.clone());
-            self.add_constraint(l);
-            self.add_constraint(r);
-            return;
+            stack.push(rhs.clone());
+            stack.push(lhs.clone());
+            continue;
         }
-        Rc::make_mut(&mut self.constraints).push(c);
+        out.push(e);
     }
+    out
 }

@@ -17,7 +17,9 @@ impl Executor<'_> {
         // Test generation must be able to solve again after an interruption.
         sear_solver::interrupt::clear();
         // Paths still waiting at a merge point end like the others.
-        for state in self.take_waiting() {
+        let mut waiting = self.take_waiting();
+        waiting.extend(self.run.loop_contexts.take_waiting());
+        for state in waiting {
             self.run.states.insert(state.id, state);
         }
         let mut remaining: Vec<StateId> = self.run.states.keys().copied().collect();
@@ -126,10 +128,15 @@ impl Executor<'_> {
             "mode": self.config.sym_size.mode.name(),
             "capacity": self.config.sym_size.capacity,
         });
-        if let (Some(map), Ok(serde_json::Value::Object(alloc))) =
-            (v.as_object_mut(), serde_json::to_value(&self.run.sym_alloc))
-        {
-            map.extend(alloc);
+        for section in [
+            serde_json::to_value(&self.run.sym_alloc),
+            serde_json::to_value(&self.run.loop_stats),
+        ] {
+            if let (Some(map), Ok(serde_json::Value::Object(counters))) =
+                (v.as_object_mut(), section)
+            {
+                map.extend(counters);
+            }
         }
         v
     }

@@ -47,6 +47,7 @@ impl Executor<'_> {
             stack_bytes: 0,
             open_merges: Vec::new(),
             taint: Default::default(),
+            loop_member: None,
             output: Default::default(),
         };
         self.run.next_state = 1;

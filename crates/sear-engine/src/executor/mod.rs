@@ -22,6 +22,7 @@ mod intrinsics;
 mod layout;
 mod libm;
 mod limits;
+mod loop_merging;
 mod memlen;
 mod memop;
 mod merging;
@@ -155,6 +156,10 @@ pub(crate) struct Run {
     pub merges: merging::MergeGroups,
     /// Counters of symbolic-size allocations (`--sym-size-mode`).
     pub sym_alloc: crate::sym_size::AllocStats,
+    /// Merging contexts of size-dependent loops (`--sym-size-mode=sm|smopt`).
+    pub loop_contexts: crate::loop_merge::Contexts,
+    /// Counters of loop merging.
+    pub loop_stats: crate::loop_merge::MergeStats,
     /// The state as it was before the whole operation being executed
     /// (`fork::Executor::whole`): paths forked inside it restart from it.
     pub restart_snapshot: Option<Box<State>>,
@@ -180,6 +185,8 @@ pub(crate) struct Program {
     pub handlers: Vec<Handler>,
     /// The address of every global.
     pub global_addrs: Vec<u64>,
+    /// The loops of every function (computed when loops are merged).
+    pub loops: sear_ir::loops::ModuleLoops,
 }
 
 /// The symbolic executor: the run (states, searcher, process tree, statistics), what it
@@ -212,8 +219,14 @@ impl<'o> Executor<'o> {
         let array_opt = arrayopt::ArrayOpt::new(&config, solver_config)?;
         let sv = SolverView::new(solver, array_opt, solver_config.timeout, config.max_time);
         let memory = Memory::new(config.memory_model.build(&config), config.max_resolutions);
+        let loops = if config.sym_size.mode.merges() {
+            sear_ir::loops::ModuleLoops::new(&module)
+        } else {
+            Default::default()
+        };
         Ok(Executor {
             program: Program {
+                loops,
                 module,
                 consts: Vec::new(),
                 handlers,
@@ -239,6 +252,8 @@ impl<'o> Executor<'o> {
                 trace_hashes: Vec::new(),
                 merges: Default::default(),
                 sym_alloc: Default::default(),
+                loop_contexts: Default::default(),
+                loop_stats: Default::default(),
                 restart_snapshot: None,
             },
             report: Report {
