@@ -44,6 +44,34 @@ impl CoreKind {
     }
 }
 
+/// The core that decides quantified queries the procedure of [`crate::quantified`] leaves
+/// open (`--quantified-core`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum, serde::Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum QuantifiedCore {
+    /// Z3 (model-based quantifier instantiation over bit-vectors and arrays).
+    #[default]
+    Z3,
+    /// Bitwuzla 0.8 (quantified bit-vectors and arrays).
+    Bitwuzla,
+}
+
+/// The quantified-query stage ([`crate::quantified`]), present when `stage` is set.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize)]
+pub struct QuantifiedConfig {
+    /// Put the stage in the chain (between the query cache and the counterexample cache).
+    /// Default: off; the engine sets it for `--sym-size-mode=pat`, `sear solve` for scripts
+    /// with a `forall`.
+    pub stage: bool,
+    /// Skip the procedure (strip, duplicate, repair): every quantified query goes to the
+    /// quantified core (the thesis's "PAT with plain Z3" ablation). Default: off.
+    pub core_only: bool,
+    /// The core for what the procedure leaves open. Default: Z3.
+    pub core: QuantifiedCore,
+    /// Cross-check every answer of the procedure against the quantified core. Default: off.
+    pub validate: bool,
+}
+
 /// Which axiom eliminations the CEGAR core applies (`--axiom-elim`).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum, serde::Serialize)]
 #[serde(rename_all = "kebab-case")]
@@ -169,6 +197,8 @@ pub struct SolverConfig {
     pub ilp_precheck: bool,
     /// Options of the CEGAR core and the pre-check.
     pub array: ArrayConfig,
+    /// The quantified-query stage.
+    pub quantified: QuantifiedConfig,
 }
 
 impl Default for SolverConfig {
@@ -183,6 +213,7 @@ impl Default for SolverConfig {
             validate: false,
             ilp_precheck: false,
             array: ArrayConfig::default(),
+            quantified: QuantifiedConfig::default(),
         }
     }
 }

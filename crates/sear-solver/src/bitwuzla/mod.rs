@@ -199,7 +199,10 @@ impl BitwuzlaCore {
                 continue;
             };
             let array = updates.root();
-            if !array.is_unbounded() || index.is_constant() {
+            if !array.is_unbounded()
+                || index.is_constant()
+                || sear_expr::quant::contains_var([index])
+            {
                 continue;
             }
             let index_term = self.translator.bv(index);

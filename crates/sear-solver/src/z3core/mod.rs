@@ -157,11 +157,13 @@ impl Z3Core {
                     .push(index.clone());
             }
         }
+        // A quantified clause reads ranges of cells through its variable: every cell.
+        let dense = sear_expr::quant::contains_forall(query.conjuncts());
         let mut assignment = Assignment::new();
         for array in collect_symbolic_arrays(query.conjuncts()) {
             let size = array.size();
             let indices = read_at.get(&array).map_or(&[][..], |v| &v[..]);
-            let bytes = if size > SPARSE_MODEL_MIN && (indices.len() as u64) < size / 4 {
+            let bytes = if !dense && size > SPARSE_MODEL_MIN && (indices.len() as u64) < size / 4 {
                 let mut bytes = vec![0u8; size as usize];
                 for index in indices {
                     let i = match index.as_constant() {
