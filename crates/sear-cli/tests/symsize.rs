@@ -147,6 +147,10 @@ fn check(program: &Path) -> Vec<String> {
         if run.mode == "sm" || run.mode == "smopt" {
             cmd.arg("--validate-merge");
         }
+        if run.mode == "pat" {
+            cmd.args(["--validate-merge", "--validate-quantified", "--log-queries"])
+                .arg(tmp.path().join("pat-queries"));
+        }
         let o = cmd.arg(program).output().expect("sear runs");
         if !o.status.success() {
             problems.push(format!(
@@ -156,11 +160,30 @@ fn check(program: &Path) -> Vec<String> {
             ));
             continue;
         }
-        let summary: Value =
+        let mut summary: Value =
             serde_json::from_str(&std::fs::read_to_string(out.join("summary.json")).unwrap())
                 .unwrap();
+        if run.mode == "pat" {
+            summary["forall_queries"] = forall_queries(&tmp.path().join("pat-queries")).into();
+            // The quantified stage's counters, as `quantified.NAME`.
+            let layers = summary["solver"]["layers"]
+                .as_array()
+                .cloned()
+                .unwrap_or_default();
+            if let Some(l) = layers.iter().find(|l| l["name"] == "quantified") {
+                summary["quantified"] = l["counters"].clone();
+            }
+        }
         for c in &run.checks {
             problems.extend(check_one(&name, &run.mode, &summary, c, &spec.errors));
+        }
+        for key in [
+            "symbolic_size.pat.validation_failures",
+            "quantified.validation_failures",
+        ] {
+            if number(&summary, key).is_some_and(|f| f > 0.0) {
+                problems.push(format!("{name} [{}]: {key} > 0", run.mode));
+            }
         }
         if let Some(failures) = number(&summary, "symbolic_size.validation_failures") {
             if failures > 0.0 {
@@ -201,7 +224,7 @@ fn check(program: &Path) -> Vec<String> {
     }
     let covering: Vec<&(String, Value)> = summaries
         .iter()
-        .filter(|(m, _)| ["fork-eager", "fork-lazy", "sm", "smopt"].contains(&m.as_str()))
+        .filter(|(m, _)| ["fork-eager", "fork-lazy", "sm", "smopt", "pat"].contains(&m.as_str()))
         .collect();
     if let Some((first_mode, first)) = covering.first() {
         for (mode, s) in &covering[1..] {
@@ -214,6 +237,18 @@ fn check(program: &Path) -> Vec<String> {
         }
     }
     problems
+}
+
+/// The number of logged queries (`--log-queries`) with a quantified clause.
+fn forall_queries(dir: &Path) -> u64 {
+    std::fs::read_dir(dir)
+        .map(|entries| {
+            entries
+                .flatten()
+                .filter(|e| std::fs::read_to_string(e.path()).is_ok_and(|t| t.contains("(forall ")))
+                .count() as u64
+        })
+        .unwrap_or(0)
 }
 
 #[test]

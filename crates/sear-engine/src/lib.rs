@@ -9,6 +9,7 @@ pub mod loop_merge;
 pub mod memory;
 pub mod merge;
 pub mod output;
+pub mod pat;
 pub mod program_output;
 pub mod search;
 pub mod solver_view;

@@ -138,6 +138,13 @@ impl Executor<'_> {
                 map.extend(counters);
             }
         }
+        if self.config.sym_size.mode == crate::sym_size::SymSizeMode::Pat {
+            if let (Some(map), Ok(pat)) =
+                (v.as_object_mut(), serde_json::to_value(&self.run.pat_stats))
+            {
+                map.insert("pat".into(), pat);
+            }
+        }
         v
     }
 }

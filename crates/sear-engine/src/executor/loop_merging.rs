@@ -126,7 +126,7 @@ impl Executor<'_> {
     }
 
     /// A path out of its context, back to the searcher.
-    fn resume(&mut self, mut state: State) {
+    pub(super) fn resume(&mut self, mut state: State) {
         state.loop_member = None;
         self.run.ptree.activate(state.ptree_node);
         self.run.searcher.add(state.id);
@@ -182,27 +182,39 @@ impl Executor<'_> {
             self.run.loop_stats.incompatible_groups += 1;
         }
         for sub in subgroups {
+            // PAT merges the regular partitions; the leaves left go on as in SMOpt.
+            let sub = if self.config.sym_size.mode == SymSizeMode::Pat {
+                self.pat_merge(ctx, sub)
+            } else {
+                sub
+            };
+            if sub.is_empty() {
+                continue;
+            }
             if sub.len() == 1 {
                 self.run.loop_stats.single_groups += 1;
                 sub.into_iter().for_each(|s| self.resume(s));
                 continue;
             }
             match self.merge_members(ctx, &sub) {
-                Some(merged) => {
-                    for other in &sub[1..] {
-                        self.run.ptree.remove(other.ptree_node);
-                    }
-                    let n = sub.len() as u64 - 1;
-                    self.run.loop_stats.merged_states += n;
-                    self.run.stats.merged_states += n;
-                    self.run.loop_stats.merges += 1;
-                    let largest = &mut self.run.loop_stats.largest_merge;
-                    *largest = (*largest).max(n + 1);
-                    self.resume(merged);
-                }
+                Some(merged) => self.adopt_merge(merged, &sub),
                 None => sub.into_iter().for_each(|s| self.resume(s)),
             }
         }
+    }
+
+    /// `merged` replaces `members` (the first keeps its identity): counted and resumed.
+    pub(super) fn adopt_merge(&mut self, merged: State, members: &[State]) {
+        for other in &members[1..] {
+            self.run.ptree.remove(other.ptree_node);
+        }
+        let n = members.len() as u64 - 1;
+        self.run.loop_stats.merged_states += n;
+        self.run.stats.merged_states += n;
+        self.run.loop_stats.merges += 1;
+        let largest = &mut self.run.loop_stats.largest_merge;
+        *largest = (*largest).max(n + 1);
+        self.resume(merged);
     }
 
     /// The merge of `members` (compatible, at one place), validated with
@@ -212,7 +224,7 @@ impl Executor<'_> {
         let validate = self.config.sym_size.validate_merge;
         let start = Instant::now();
         let merged = match self.config.sym_size.mode {
-            SymSizeMode::Smopt => {
+            SymSizeMode::Smopt | SymSizeMode::Pat => {
                 let leaves: Vec<NodeId> = refs
                     .iter()
                     .map(|s| s.loop_member.expect("a path of the context").node)

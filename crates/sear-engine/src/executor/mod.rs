@@ -27,6 +27,7 @@ mod memlen;
 mod memop;
 mod merging;
 pub mod ops;
+mod pat_merging;
 mod softfloat;
 mod special;
 mod step;
@@ -160,6 +161,8 @@ pub(crate) struct Run {
     pub loop_contexts: crate::loop_merge::Contexts,
     /// Counters of loop merging.
     pub loop_stats: crate::loop_merge::MergeStats,
+    /// Counters of PAT (`--sym-size-mode=pat`).
+    pub pat_stats: crate::pat::PatStats,
     /// The state as it was before the whole operation being executed
     /// (`fork::Executor::whole`): paths forked inside it restart from it.
     pub restart_snapshot: Option<Box<State>>,
@@ -254,6 +257,7 @@ impl<'o> Executor<'o> {
                 sym_alloc: Default::default(),
                 loop_contexts: Default::default(),
                 loop_stats: Default::default(),
+                pat_stats: Default::default(),
                 restart_snapshot: None,
             },
             report: Report {

@@ -82,7 +82,7 @@ impl Executor<'_> {
                 state.add_constraint(Expr::eq(sigma, Expr::constant(first as u128, 64)));
                 Ok(SizeDecision::Concrete(first))
             }
-            SymSizeMode::ForkLazy | SymSizeMode::Sm | SymSizeMode::Smopt => {
+            SymSizeMode::ForkLazy | SymSizeMode::Sm | SymSizeMode::Smopt | SymSizeMode::Pat => {
                 if let Some(n) = sigma.as_constant() {
                     return Ok(SizeDecision::Concrete(n as u64));
                 }

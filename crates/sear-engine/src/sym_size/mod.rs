@@ -12,7 +12,9 @@
 //!   (`memory::in_bounds` with the object's `size_expr()`), forking on demand;
 //! * `sm` — `fork-lazy` plus merging of the paths of size-dependent loops
 //!   (`crate::loop_merge`, Algorithms 3 and 4);
-//! * `smopt` — `sm` with the execution-tree encodings (Algorithms 5 and 6).
+//! * `smopt` — `sm` with the execution-tree encodings (Algorithms 5 and 6);
+//! * `pat` — `smopt` with pattern-based merging into quantified states (`crate::pat`,
+//!   seed 003 Ch. 6).
 //!
 //! The capacity (`--capacity`) is raised gradually (+20, +40, +80, ... bytes) while
 //! `σ ≤ c` is infeasible. The atomic variables of σ (the input bytes it reads) are *tainted*
@@ -40,6 +42,8 @@ pub enum SymSizeMode {
     Sm,
     /// SM with the execution-tree encodings of merged conditions and values (SMOpt).
     Smopt,
+    /// SMOpt with pattern-based merging into quantified states (PAT, seed 003 Ch. 6).
+    Pat,
 }
 
 impl SymSizeMode {
@@ -47,13 +51,16 @@ impl SymSizeMode {
     pub fn symbolic(self) -> bool {
         matches!(
             self,
-            SymSizeMode::ForkLazy | SymSizeMode::Sm | SymSizeMode::Smopt
+            SymSizeMode::ForkLazy | SymSizeMode::Sm | SymSizeMode::Smopt | SymSizeMode::Pat
         )
     }
 
     /// True for the modes that merge size-dependent loops.
     pub fn merges(self) -> bool {
-        matches!(self, SymSizeMode::Sm | SymSizeMode::Smopt)
+        matches!(
+            self,
+            SymSizeMode::Sm | SymSizeMode::Smopt | SymSizeMode::Pat
+        )
     }
 
     /// The option's spelling.
@@ -65,6 +72,7 @@ impl SymSizeMode {
             SymSizeMode::ForkLazy => "fork-lazy",
             SymSizeMode::Sm => "sm",
             SymSizeMode::Smopt => "smopt",
+            SymSizeMode::Pat => "pat",
         }
     }
 }
@@ -90,6 +98,8 @@ pub struct SymSizeConfig {
     pub max_merge_states: usize,
     /// Check every loop merge against its unmerged states with the solver. [default: false]
     pub validate_merge: bool,
+    /// Options of PAT (`pat`).
+    pub pat: crate::pat::PatConfig,
 }
 
 impl Default for SymSizeConfig {
@@ -99,6 +109,7 @@ impl Default for SymSizeConfig {
             capacity: defaults::CAPACITY,
             max_merge_states: defaults::MAX_MERGE_STATES,
             validate_merge: false,
+            pat: Default::default(),
         }
     }
 }

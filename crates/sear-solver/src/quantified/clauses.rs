@@ -178,6 +178,12 @@ fn match_into(p: &Expr, t: &Expr, var: &Expr, binding: &mut Option<Expr>) -> boo
             return match_into(rhs, &Expr::sub(t.clone(), lhs.clone()), var, binding);
         }
     }
+    // extract(p'(var)) at bit 0 against u: p'(var) against zext(u) (one solution).
+    if let ExprKind::Extract { expr, offset: 0 } = p.kind() {
+        if mentions(expr, var) && !matches!(t.kind(), ExprKind::Extract { .. }) {
+            return match_into(expr, &Expr::zext(t.clone(), expr.width()), var, binding);
+        }
+    }
     use ExprKind::*;
     match (p.kind(), t.kind()) {
         (

@@ -147,9 +147,11 @@ impl QuantifiedStage {
         }
         // Repair.
         let conflicts = model::conflicts(clauses, &m_d);
+        let instances = model::conflict_instances(clauses, &m_d, &conflicts);
+        let pins = model::pins(clauses, &m_d, &instances);
         let mut strengthened = stripped;
-        strengthened.extend(model::conflict_instances(clauses, &m_d, &conflicts));
-        strengthened.extend(model::pins(clauses, &m_d));
+        strengthened.extend(instances);
+        strengthened.extend(pins);
         let m2 = match self.below(&strengthened, query)? {
             SatResult::Unsat => return Ok(None),
             SatResult::Sat(m) => m,
@@ -164,7 +166,16 @@ impl QuantifiedStage {
     fn solve(&mut self, query: &SatQuery) -> Result<SatResult, SolverError> {
         self.stats.bump("quantified_queries", 1);
         let clauses = Clauses::of(query.conjuncts());
-        let answered = if self.config.core_only {
+        // A clause under a negation or a disjunction (an existential, a validity goal) is
+        // beyond the procedure.
+        let nested = clauses
+            .qf
+            .iter()
+            .any(|c| sear_expr::quant::contains_forall([c]));
+        if nested {
+            self.stats.bump("nested_quantifiers", 1);
+        }
+        let answered = if self.config.core_only || nested {
             None
         } else {
             match self.procedure(&clauses, query) {

@@ -148,14 +148,24 @@ pub fn conflict_instances(
 }
 
 /// `t = m(t)` for every read of an array that is not read through a bound variable (and
-/// does not mention one): `repair` pins everything but the quantified arrays.
-pub fn pins(clauses: &Clauses, m: &Assignment) -> Vec<Expr> {
+/// does not mention one): `repair` pins everything but the quantified arrays. Reads that
+/// occur in the instances `free` (the conflict instances added to the query) stay free: a
+/// violated instance may need them changed (a refinement of Algorithm 7; every model is
+/// checked by evaluation anyway).
+pub fn pins(clauses: &Clauses, m: &Assignment, free: &[Expr]) -> Vec<Expr> {
     let qarrays = clauses.qarrays();
+    let mut unpinned: FxHashSet<Expr> = FxHashSet::default();
+    for_each_node(free, |e| {
+        if matches!(e.kind(), ExprKind::Read { .. }) {
+            unpinned.insert(e.clone());
+        }
+    });
     let mut reads: Vec<Expr> = Vec::new();
     for_each_node(clauses.all(), |e| {
         if let ExprKind::Read { updates, .. } = e.kind() {
             if !qarrays.contains(updates.root())
                 && !updates.root().is_constant()
+                && !unpinned.contains(e)
                 && !sear_expr::quant::contains_var([e])
             {
                 reads.push(e.clone());

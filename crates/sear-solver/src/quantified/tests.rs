@@ -106,7 +106,7 @@ fn duplicate_and_repair_follow_examples_6_4_2_and_6_4_3() {
     assert!(conflicts.contains(&(e.s.clone(), 6)));
     let instances = model::conflict_instances(&clauses, &m_d, &conflicts);
     assert!(instances.contains(&clauses.q[0].instance(7)));
-    let pins = model::pins(&clauses, &m_d);
+    let pins = model::pins(&clauses, &m_d, &instances);
     let strengthened: Vec<Expr> = clauses
         .strip()
         .0
