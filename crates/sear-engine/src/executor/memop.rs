@@ -433,16 +433,29 @@ impl Executor<'_> {
     /// check (`realloc` of a symbolic-size object copies its capacity's cells: those beyond
     /// σ are the new object's uninitialised bytes).
     pub(crate) fn read_cells(&mut self, state: &mut State, address: u64, n: u64) -> Vec<Expr> {
-        (0..n)
-            .map(|i| {
-                let target = Target {
-                    address,
-                    offset: Offset::Concrete(i),
-                    chunk: None,
-                };
-                self.read_byte_at(state, &target)
-            })
-            .collect()
+        (0..n).map(|i| self.read_cell(state, address, i)).collect()
+    }
+
+    /// The byte at `offset` (below its capacity) of the object at `address`, without a
+    /// bounds check.
+    pub(crate) fn read_cell(&mut self, state: &mut State, address: u64, offset: u64) -> Expr {
+        let target = Target {
+            address,
+            offset: Offset::Concrete(offset),
+            chunk: None,
+        };
+        self.read_byte_at(state, &target)
+    }
+
+    /// Writes the byte at `offset` (below its capacity) of the object at `address`, without
+    /// a bounds check.
+    pub(crate) fn write_cell(&mut self, state: &mut State, address: u64, offset: u64, byte: Expr) {
+        let target = Target {
+            address,
+            offset: Offset::Concrete(offset),
+            chunk: None,
+        };
+        self.write_byte_at(state, &target, byte)
     }
 
     /// The pointer error for a state where `p` points into no live object.
