@@ -246,6 +246,16 @@ impl Executor<'_> {
             place(&merged),
             record.condition
         );
+        // The merged values are functions of the loop's fork conditions, which the size
+        // decided: conditions over them later are size-dependent too. Tainting the bytes
+        // those conditions read (whatever the encoding mentions) keeps SM and SMOpt
+        // opening the same contexts.
+        let mut merged = merged;
+        let mut derived = crate::sym_size::taint::Taint::default();
+        for cond in ctx.tree.conditions() {
+            derived.add_size(cond);
+        }
+        merged.taint = merged.taint.union(&derived);
         let stats = &mut self.run.loop_stats;
         stats.merged_constraints_ast += ast_size(&record.condition);
         stats.merged_values_ast += record.values_ast;

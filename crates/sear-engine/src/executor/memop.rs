@@ -262,7 +262,7 @@ impl Executor<'_> {
     }
 
     /// Reads one byte at a resolved target.
-    fn read_byte_at(&mut self, state: &mut State, target: &Target) -> Expr {
+    pub(super) fn read_byte_at(&mut self, state: &mut State, target: &Target) -> Expr {
         let target = &located(state, target, 1);
         match &target.offset {
             Offset::Concrete(o) => {
@@ -286,7 +286,7 @@ impl Executor<'_> {
     }
 
     /// Writes one byte at a resolved target.
-    fn write_byte_at(&mut self, state: &mut State, target: &Target, byte: Expr) {
+    pub(super) fn write_byte_at(&mut self, state: &mut State, target: &Target, byte: Expr) {
         let target = &located(state, target, 1);
         match &target.offset {
             Offset::Concrete(o) => {
@@ -408,41 +408,6 @@ impl Executor<'_> {
         state.add_constraint(targets[0].0.clone());
         let target = symbolic_target(state, &p, targets[0].1, write)?;
         access(self, state, &target)
-    }
-
-    /// For an access of `len` bytes at a constant offset into an object of symbolic size σ
-    /// (whose interval is its capacity): the access must stay below σ, or an error path
-    /// forks (spec 003 §4.2: bounds checks against σ).
-    fn check_symbolic_size(&mut self, state: &mut State, target: &Target, len: u64) -> Exec<()> {
-        let Offset::Concrete(offset) = target.offset else {
-            return Ok(());
-        };
-        let sigma = match state.memory.get_by_base(target.address) {
-            Some(entry) => match &entry.object.symbolic_size {
-                Some(sigma) => sigma.clone(),
-                None => return Ok(()),
-            },
-            None => return Ok(()),
-        };
-        let end = Expr::constant(offset as u128 + len as u128, 64);
-        let ok = Expr::ule(end, sigma);
-        self.require(state, ok, || ptr_error("out of bound pointer"))
-    }
-
-    /// The first `n` bytes of the object at `address`, read from its cells without a bounds
-    /// check (`realloc` of a symbolic-size object copies its capacity's cells: those beyond
-    /// σ are the new object's uninitialised bytes).
-    pub(crate) fn read_cells(&mut self, state: &mut State, address: u64, n: u64) -> Vec<Expr> {
-        (0..n)
-            .map(|i| {
-                let target = Target {
-                    address,
-                    offset: Offset::Concrete(i),
-                    chunk: None,
-                };
-                self.read_byte_at(state, &target)
-            })
-            .collect()
     }
 
     /// The pointer error for a state where `p` points into no live object.

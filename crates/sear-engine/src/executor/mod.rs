@@ -15,6 +15,7 @@ pub(crate) mod arrayopt;
 mod asm;
 mod branch;
 mod calls;
+mod cells;
 mod fork;
 mod halt;
 mod init;

@@ -95,7 +95,7 @@ impl Executor<'_> {
 
     /// The capacity of an object of size `sigma`, with the capacity constraint `σ ≤ c` added
     /// to the path condition: `--capacity`, raised by 20, 40, 80, ... bytes while `σ ≤ c` is
-    /// infeasible. `None` when σ cannot fit under the allocation limit (the allocation is
+    /// infeasible; lowered to σ's largest feasible value when the path implies `σ ≤ c`. `None` when σ cannot fit under the allocation limit (the allocation is
     /// then concretised as KLEE does, which yields NULL for huge sizes).
     fn capacity(&mut self, state: &mut State, sigma: &Expr) -> Exec<Option<u64>> {
         let mut capacity = self.config.sym_size.capacity;
@@ -106,7 +106,16 @@ impl Executor<'_> {
             }
             let bound = Expr::ule(sigma.clone(), Expr::constant(capacity as u128, 64));
             match self.sv.evaluate(state, &bound, "capacity")? {
-                Validity::True => return Ok(Some(capacity)),
+                Validity::True => {
+                    // The path bounds σ below the capacity already: the cells above its
+                    // largest value would never be accessed (spec §4.6), so the object
+                    // gets only as many (log2(capacity) queries).
+                    let max = self.max_size(state, sigma, capacity)?;
+                    if max < capacity {
+                        self.run.sym_alloc.tightened_capacities += 1;
+                    }
+                    return Ok(Some(max));
+                }
                 Validity::Unknown => {
                     state.add_constraint(bound);
                     self.run.sym_alloc.capacity_bounded += 1;

@@ -111,6 +111,11 @@ impl ExecTree {
         (left, right)
     }
 
+    /// Every fork condition of the tree.
+    pub fn conditions(&self) -> impl Iterator<Item = &Expr> {
+        self.nodes.iter().skip(1).map(|n| &n.cond)
+    }
+
     /// The fork conditions from the root down to `node` (the root's `true` left out).
     pub fn path_conditions(&self, node: NodeId) -> Vec<Expr> {
         let mut out = Vec::new();

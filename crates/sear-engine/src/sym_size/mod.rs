@@ -17,7 +17,9 @@
 //!   seed 003 Ch. 6).
 //!
 //! The capacity (`--capacity`) is raised gradually (+20, +40, +80, ... bytes) while
-//! `σ ≤ c` is infeasible. The atomic variables of σ (the input bytes it reads) are *tainted*
+//! `σ ≤ c` is infeasible, and lowered to σ's largest feasible value when the path already
+//! implies `σ ≤ c` (the cells above would never be accessed; the thesis's §4.6 notes them
+//! as clutter in merged arrays). The atomic variables of σ (the input bytes it reads) are *tainted*
 //! ([`taint::Taint`]): a fork inside a loop on a tainted condition marks the loop as
 //! size-dependent. The allocation itself is in `executor/sym_alloc.rs`.
 
@@ -125,6 +127,9 @@ pub struct AllocStats {
     pub capacity_raises: u64,
     /// Allocations where the capacity constraint cut larger sizes off the path condition.
     pub capacity_bounded: u64,
+    /// Allocations whose capacity was lowered to σ's largest feasible value (the path
+    /// already bounded σ below `--capacity`).
+    pub tightened_capacities: u64,
     /// Paths forked at allocations by fork-eager.
     pub eager_forks: u64,
     /// Sizes fixed by max.

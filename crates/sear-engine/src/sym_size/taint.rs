@@ -24,7 +24,8 @@ impl Taint {
         self.vars.is_empty()
     }
 
-    /// Taints the input bytes `size` reads.
+    /// Taints the input bytes `size` reads (the atomic variables of a symbolic size, or of
+    /// the conditions a merged value was built from).
     pub fn add_size(&mut self, size: &Expr) {
         let mut found: Vec<(ArrayRef, Option<u128>)> = Vec::new();
         for_each_node([size], |e| {
