@@ -19,7 +19,8 @@ from .runner import BUDGET, DONE, DONE_TIMEOUTS, FAILED, KILLED, UNSUPPORTED
 _ORDER = [DONE, DONE_TIMEOUTS, BUDGET, FAILED, KILLED, UNSUPPORTED]
 METRICS = ["time_s", "wall_s", "instructions", "paths", "completed_paths", "error_paths",
            "tests", "queries", "core_queries", "solver_s", "solver_share", "solver_timeouts",
-           "largest_array"]
+           "largest_array", "covered", "errors", "merges", "merged_states", "constraints_ast",
+           "values_ast"]
 
 
 def _median(values):
@@ -48,6 +49,7 @@ def aggregate(records: list[dict]) -> list[dict]:
         row["reps_agree"] = len(sigs) <= 1
         row["traces"] = next((r.get("traces") for r in rs if r.get("traces")), None)
         row["engine"] = rs[0].get("engine", "sear")
+        row["sym_mode"] = rs[0].get("sym_mode")
         rows.append(row)
     return rows
 
@@ -145,13 +147,36 @@ def markdown(rows: list[dict], means: list[dict], baseline: str) -> str:
         lines.append(f"| {m['config']} | {_f(m['speed-up'])} ({m['speed-up_n']}) | "
                      f"{_f(m['paths'])} ({m['paths_n']}) | {m['lost']} / {m['gained']} | "
                      f"{m['diverged']} | {m['unsupported']} | {m['failed']} |")
+    lines += symsize_table(rows)
     return "\n".join(lines) + "\n"
+
+
+def symsize_table(rows: list[dict]) -> list[str]:
+    """For runs of a symbolic-size mode other than concretize (seed 003 Ch. 5): coverage,
+    reported errors and the loop merges' encodings (AST nodes of the merged conditions and
+    values); nothing when there are none."""
+    sym = [r for r in rows if r.get("sym_mode") not in (None, "concretize")
+           or r["config"].startswith("symsize")]
+    if not sym:
+        return []
+    lines = ["", "| program | size | config | status | time s | paths | covered | errors | merges | merged paths | cond AST | value AST |",
+             "|---|---:|---|---|---:|---:|---:|---:|---:|---:|---:|---:|"]
+    for r in sym:
+        lines.append(
+            f"| {r['program']} | {r['size']} | {r['config']} | {r['status']} | {_f(r['time_s'])} | "
+            f"{_f(r['paths'], '{:.0f}')} | {_f(r.get('covered'), '{:.0f}')} | "
+            f"{_f(r.get('errors'), '{:.0f}')} | {_f(r.get('merges'), '{:.0f}')} | "
+            f"{_f(r.get('merged_states'), '{:.0f}')} | {_f(r.get('constraints_ast'), '{:.0f}')} | "
+            f"{_f(r.get('values_ast'), '{:.0f}')} |")
+    return lines
 
 
 CSV_FIELDS = ["program", "size", "config", "reps", "status", "time_s", "time_min", "time_max",
               "wall_s", "paths", "completed_paths", "error_paths", "instructions", "tests",
               "queries", "core_queries", "solver_s", "solver_share", "solver_timeouts",
-              "largest_array", "ratio", "ratio_kind", "same_paths", "reps_agree", "traces", "message"]
+              "largest_array", "ratio", "ratio_kind", "same_paths", "reps_agree", "traces", "message",
+              "sym_mode", "covered", "errors", "merges", "merged_states", "constraints_ast",
+              "values_ast"]
 
 
 def to_csv(rows: list[dict]) -> str:

@@ -114,6 +114,8 @@ def empty_record(spec: RunSpec, cmd: list[str]) -> dict:
         "time_s": None, "instructions": None, "paths": None, "completed_paths": None,
         "error_paths": None, "tests": None, "queries": None, "core_queries": None,
         "largest_array": None,
+        "covered": None, "errors": None, "sym_mode": None, "merges": None,
+        "merged_states": None, "constraints_ast": None, "values_ast": None,
         "solver_s": None, "solver_share": None, "stop_reason": None, "solver_timeouts": None,
         "traces": None, "cpu_s": None, "command": cmd,
     }
@@ -187,6 +189,17 @@ def fill(rec: dict, summary: dict) -> None:
         "largest_array": int(summary.get("memory", {}).get("largest_symbolic_array", 0)),
         "stop_reason": summary.get("stop_reason"),
         "solver_timeouts": sum(1 for e in summary.get("errors", []) if e.get("kind") == "solver"),
+        "covered": int(summary.get("covered_instructions", 0)),
+        "errors": len(summary.get("errors", [])),
+    })
+    # the symbolic-size model (seed 003 Ch. 5): its mode and the loop merges' encodings
+    sym = summary.get("symbolic_size") or {}
+    rec.update({
+        "sym_mode": sym.get("mode"),
+        "merges": sym.get("merges"),
+        "merged_states": sym.get("merged_states"),
+        "constraints_ast": sym.get("merged_constraints_ast"),
+        "values_ast": sym.get("merged_values_ast"),
     })
     rec["solver_s"] = solver_seconds(summary)
     rec["solver_share"] = rec["solver_s"] / rec["time_s"] if rec["time_s"] else None

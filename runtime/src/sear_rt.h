@@ -152,7 +152,7 @@ void __sear_init_env(int *argcp, char ***argvp);
 
 /* Creates the symbolic files, stdin, stdout and failure counters. */
 void __sear_init_fds(unsigned n_files, unsigned file_len, unsigned stdin_len,
-                     int sym_stdout, unsigned max_failures);
+                     int sym_stdout, unsigned max_failures, int sym_size);
 
 /* ---- stdio internals ------------------------------------------------------- */
 

@@ -227,8 +227,9 @@ impl ArrayOptimizer {
     /// An equivalent boolean condition without symbolic-offset reads of constant (and, in
     /// value mode, mixed) arrays where one exists: index-based first, then value-based.
     /// Returns `cond` itself when nothing applies.
+    /// Quantified clauses (and anything mentioning a bound variable) are passed by.
     pub fn optimize_condition(&mut self, cond: &Expr) -> Expr {
-        if !self.enabled() || cond.is_constant() {
+        if !self.enabled() || cond.is_constant() || sear_expr::quant::contains_var([cond]) {
             return cond.clone();
         }
         if let Some(r) = self.optimized.get(cond) {
@@ -306,7 +307,7 @@ impl ArrayOptimizer {
     /// The value-based transformation alone ("value-only" mode), for values about to be
     /// concretised or resolved as addresses. A no-op unless the mode includes value.
     pub fn optimize_value(&mut self, e: &Expr) -> Expr {
-        if !self.config.mode.value() || e.is_constant() {
+        if !self.config.mode.value() || e.is_constant() || sear_expr::quant::contains_var([e]) {
             return e.clone();
         }
         if let Some(r) = self.values.get(e) {

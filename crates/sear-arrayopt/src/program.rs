@@ -113,6 +113,7 @@ impl Program {
             let at = |x: &Expr| slot[x];
             let op = match e.kind() {
                 ExprKind::Constant(v) => Op::Const(*v),
+                ExprKind::Var(_) | ExprKind::Forall { .. } => return None,
                 ExprKind::Read { updates, index } => {
                     let cells = cells.get(updates)?;
                     if cells.symbolic_bytes() == cells.len() {

@@ -11,6 +11,7 @@ mod signals;
 mod solve;
 mod solve_wide;
 mod solver_args;
+mod sym_size_args;
 mod term;
 mod testcomp;
 mod values;

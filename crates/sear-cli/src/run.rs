@@ -81,6 +81,9 @@ pub struct RunArgs {
     /// Relocatable-memory options (docs/techniques/relocatable-memory.md).
     #[command(flatten)]
     pub relocatable: crate::memory_args::RelocatableArgs,
+    /// Symbolic-size options (docs/techniques/symbolic-size.md).
+    #[command(flatten)]
+    pub sym_size: crate::sym_size_args::SymSizeArgs,
     /// Stop at the first error of one of these kinds (repeatable, or comma-separated): the
     /// `.err` suffixes (ptr, assert, ...) or KLEE's names (Ptr, Assert, ReadOnly, ...). Unlike
     /// --exit-on-error, the exit status stays 0.
@@ -340,6 +343,7 @@ fn engine_config(args: &RunArgs, program: &Path, output_dir: PathBuf) -> Result<
     config.debug_log_merge = args.debug_log_merge;
     config.memory_model = args.memory_model;
     args.relocatable.apply(&mut config)?;
+    args.sym_size.apply(&mut config);
     config.entry = args.entry.clone();
     config.progress = !args.no_progress;
     args.array.apply(&mut config)?;

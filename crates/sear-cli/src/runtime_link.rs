@@ -56,6 +56,11 @@ pub struct RuntimeArgs {
         help_heading = "Environment model"
     )]
     pub max_fail: Option<u32>,
+    /// Gives the symbolic arguments, files and stdin symbolic lengths up to their bounds
+    /// (seed 003 Ch. 5; use with --sym-size-mode=fork-lazy, sm or smopt, which keep the
+    /// lengths symbolic).
+    #[arg(long = "sym-size-inputs", help_heading = "Environment model")]
+    pub sym_size_inputs: bool,
     /// Makes a read-only copy of a host file visible to the program under PATH (repeatable).
     #[arg(
         long = "host-file",
@@ -122,6 +127,9 @@ impl RuntimeArgs {
             out.extend(["--max-fail".to_string(), n.to_string()]);
         } else if self.fd_fail {
             out.push("--fd-fail".into());
+        }
+        if self.sym_size_inputs {
+            out.push("--sym-size-inputs".into());
         }
         out
     }

@@ -50,8 +50,10 @@ pub fn run_solve(args: &SolveArgs) -> Result<i32> {
         }
         Err(e) => anyhow::bail!("{}: {e}", args.file.display()),
     };
-    let mut solver = Solver::new(&args.solver.to_config()?)
-        .map_err(|e| anyhow::anyhow!("cannot start the solver: {e}"))?;
+    let mut config = args.solver.to_config()?;
+    config.quantified.stage |= sear_expr::quant::contains_forall(&script.assertions());
+    let mut solver =
+        Solver::new(&config).map_err(|e| anyhow::anyhow!("cannot start the solver: {e}"))?;
     let meta = QueryMeta::default();
     // The assertions of each open scope, with their names.
     let mut scopes: Vec<Vec<(Option<String>, Expr)>> = vec![Vec::new()];

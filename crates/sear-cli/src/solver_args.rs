@@ -6,7 +6,8 @@ use std::time::Duration;
 use anyhow::{bail, Context, Result};
 use sear_expr::ReadPolicy;
 use sear_solver::{
-    ArrayConfig, AxiomElim, CegarSelect, CoreKind, LogScope, QueryLog, SolverConfig,
+    ArrayConfig, AxiomElim, CegarSelect, CoreKind, LogScope, QuantifiedConfig, QuantifiedCore,
+    QueryLog, SolverConfig,
 };
 
 /// Options of the solver chain.
@@ -63,6 +64,16 @@ pub struct SolverArgs {
     /// Assert the pre-check's index intervals in the CEGAR abstraction (on/off).
     #[arg(long, value_name = "on|off", default_value = "on")]
     pub cegar_interval_constraints: String,
+    /// The procedure for quantified queries (strip, duplicate, repair) before the
+    /// quantified core (on/off; off sends every quantified query to the core).
+    #[arg(long, value_name = "on|off", default_value = "on")]
+    pub quantified_procedure: String,
+    /// The core for the quantified queries the procedure leaves open.
+    #[arg(long, value_name = "CORE", value_enum, default_value_t = QuantifiedCore::default())]
+    pub quantified_core: QuantifiedCore,
+    /// Cross-check every answer of the quantified procedure against the quantified core.
+    #[arg(long)]
+    pub validate_quantified: bool,
 }
 
 fn on_off(flag: &str, value: &str) -> Result<bool> {
@@ -112,6 +123,14 @@ impl SolverArgs {
             // Set by the relocatable model's options (`--use-aa-cache`).
             aa_cache: false,
             validate_caching: false,
+            quantified: QuantifiedConfig {
+                // Set by the engine for --sym-size-mode=pat and by `sear solve` for
+                // scripts with a quantifier.
+                stage: false,
+                core_only: !on_off("quantified-procedure", &self.quantified_procedure)?,
+                core: self.quantified_core,
+                validate: self.validate_quantified,
+            },
         })
     }
 }

@@ -145,72 +145,6 @@ fn sear() -> &'static str {
     env!("CARGO_BIN_EXE_sear")
 }
 
-/// Replays every test of `out` natively; returns one line per test that went wrong.
-fn check_replay(name: &str, out: &Path) -> Vec<String> {
-    let replay = Command::new(sear())
-        .arg("replay")
-        .arg("--json")
-        .arg(out)
-        .output()
-        .expect("sear replay runs");
-    let report: Value = match serde_json::from_slice(&replay.stdout) {
-        Ok(report) => report,
-        Err(e) => {
-            return vec![format!(
-                "{name}: sear replay gave no report ({e}):\n{}",
-                String::from_utf8_lossy(&replay.stderr)
-            )]
-        }
-    };
-    let mut problems = Vec::new();
-    for test in report["tests"].as_array().into_iter().flatten() {
-        let outcome = test["outcome"]["outcome"].as_str().unwrap_or("?");
-        let expected_kind = test["expected"]["kind"].as_str();
-        let native_error = [
-            "asan",
-            "ubsan",
-            "assert_failed",
-            "reach_error",
-            "abort",
-            "report_error",
-            "signal",
-        ]
-        .contains(&outcome);
-        let problem = if test["verdict"] == "not_reproduced" {
-            Some("error not reproduced".to_string())
-        } else if test["verdict"] == "unchecked" {
-            // sear stopped where the native run goes on (exec, model, solver errors).
-            None
-        } else if outcome == "assumption_violated" && expected_kind == Some("user") {
-            None
-        } else if [
-            "assumption_violated",
-            "input_mismatch",
-            "setup_error",
-            "timeout",
-        ]
-        .contains(&outcome)
-        {
-            Some(format!("native run ended with {outcome}"))
-        } else if outcome == "undefined_function" && expected_kind != Some("exec") {
-            Some("native run called a function nothing defines".to_string())
-        } else if expected_kind.is_none() && native_error {
-            Some("native error sear did not report".to_string())
-        } else if test["output"]["output"] == "mismatch" {
-            Some(format!("{}", test["output"]["detail"]))
-        } else {
-            None
-        };
-        if let Some(problem) = problem {
-            problems.push(format!(
-                "{name}: replay of {}: {problem}: outcome {}, expected {}\n{}",
-                test["ktest"], test["outcome"], test["expected"], test["stderr_excerpt"]
-            ));
-        }
-    }
-    problems
-}
-
 /// Runs one program under each of its configurations; returns a description of every
 /// mismatch.
 fn check(program: &Path) -> Vec<String> {
@@ -388,7 +322,7 @@ fn check_config(
         }
     }
     if expect.replay {
-        problems.extend(check_replay(&name, &out));
+        problems.extend(common::check_replay(sear(), &name, &out));
     }
     let label = config.join(" ");
     for c in &expect.summary_checks {

@@ -190,6 +190,8 @@ pub struct EngineConfig {
     /// with a `reach` error even where the program defines the function (`--sv-comp`,
     /// `--test-comp`). [default: false]
     pub sv_comp: bool,
+    /// Symbolic allocation sizes: mode, capacity, loop merging (seed 003 Ch. 5).
+    pub sym_size: crate::sym_size::SymSizeConfig,
 }
 
 impl EngineConfig {
@@ -225,6 +227,7 @@ impl EngineConfig {
             debug_log_merge: false,
             memory_model: MemoryModelKind::Standard,
             relocatable: Default::default(),
+            sym_size: Default::default(),
         }
     }
 }

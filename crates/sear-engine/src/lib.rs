@@ -5,14 +5,17 @@
 
 pub mod config;
 pub mod executor;
+pub mod loop_merge;
 pub mod memory;
 pub mod merge;
 pub mod output;
+pub mod pat;
 pub mod program_output;
 pub mod search;
 pub mod solver_view;
 pub mod state;
 pub mod stats;
+pub mod sym_size;
 pub mod termination;
 pub mod value;
 

@@ -47,6 +47,9 @@ pub struct Symbolic {
     pub array: ArrayRef,
     /// The name written to the `.ktest` file.
     pub name: String,
+    /// The symbolic size σ of the object (its capacity is the array's size): the test holds
+    /// σ's value of bytes.
+    pub size: Option<Expr>,
 }
 
 /// A path: stack, memory, path condition and bookkeeping.
@@ -100,6 +103,11 @@ pub struct State {
     pub open_merges: Vec<u32>,
     /// What the path wrote to stdout and stderr (through `__sear_write`).
     pub output: crate::program_output::ProgramOutput,
+    /// The input bytes symbolic allocation sizes read (seed 003 Ch. 5).
+    pub taint: crate::sym_size::taint::Taint,
+    /// The merging context of a size-dependent loop this path is in, and its leaf of the
+    /// context's execution tree (`--sym-size-mode=sm|smopt`).
+    pub loop_member: Option<crate::loop_merge::Member>,
 }
 
 impl State {
@@ -143,23 +151,38 @@ impl State {
         }
     }
 
-    /// Adds a constraint to the path condition (trivially true constraints are dropped).
+    /// Adds a constraint to the path condition (trivially true constraints are dropped;
+    /// conjunctions are split, see [`conjuncts`]).
     pub fn add_constraint(&mut self, c: Expr) {
         debug_assert!(c.is_bool());
         if c.is_true() {
             return;
         }
+        let parts = conjuncts(&c);
+        Rc::make_mut(&mut self.constraints).extend(parts);
+    }
+}
+
+/// The constraints a path condition stores for `c`: its conjuncts (an `And` split into its
+/// sides, recursively), without trivially true ones.
+pub fn conjuncts(c: &Expr) -> Vec<Expr> {
+    let mut out = Vec::new();
+    let mut stack = vec![c.clone()];
+    while let Some(e) = stack.pop() {
+        if e.is_true() {
+            continue;
+        }
         if let sear_expr::ExprKind::Binary {
             op: sear_expr::BinOp::And,
             lhs,
             rhs,
-        } = c.kind()
+        } = e.kind()
         {
-            let (l, r) = (lhs.clone(), rhs.clone());
-            self.add_constraint(l);
-            self.add_constraint(r);
-            return;
+            stack.push(rhs.clone());
+            stack.push(lhs.clone());
+            continue;
         }
-        Rc::make_mut(&mut self.constraints).push(c);
+        out.push(e);
     }
+    out
 }

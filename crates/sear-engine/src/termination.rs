@@ -37,6 +37,9 @@ pub enum Termination {
     /// Not an end: the path reached `klee_close_merge` of merge group `.0` and waits there
     /// for the group's other paths (`executor/merging.rs`).
     Suspend(u32),
+    /// Not an end: a path of a merging context left its loop and waits there for the
+    /// context's other paths (`executor/loop_merging.rs`).
+    LoopExit,
 }
 
 /// Error kinds, named after KLEE's `.err` suffixes.
@@ -158,7 +161,9 @@ impl Termination {
             Termination::Exit(_) => TerminationClass::Exit,
             Termination::Error { kind, .. } => kind.class(),
             Termination::Early(_) => TerminationClass::Early,
-            Termination::Silent | Termination::Suspend(_) => TerminationClass::Silent,
+            Termination::Silent | Termination::Suspend(_) | Termination::LoopExit => {
+                TerminationClass::Silent
+            }
         }
     }
 

@@ -119,9 +119,14 @@ impl Assignment {
 }
 
 /// An evaluator with a memo table, for evaluating many expressions under one assignment.
+///
+/// Bound variables ([`ExprKind::Var`]) take the values of the evaluator's bindings (zero when
+/// unbound); a quantified clause is evaluated by enumerating its range `1..=k` (giving up,
+/// false, beyond [`crate::quant::MAX_ENUMERATION`] iterations).
 pub struct Evaluator<'a> {
     assignment: &'a Assignment,
     memo: FxHashMap<Expr, u128>,
+    bindings: FxHashMap<u32, u128>,
 }
 
 impl<'a> Evaluator<'a> {
@@ -130,7 +135,33 @@ impl<'a> Evaluator<'a> {
         Evaluator {
             assignment,
             memo: FxHashMap::default(),
+            bindings: FxHashMap::default(),
         }
+    }
+
+    /// An evaluator over `assignment` with the bound variables `bindings` (var id → value).
+    pub fn with_bindings(assignment: &'a Assignment, bindings: FxHashMap<u32, u128>) -> Self {
+        Evaluator {
+            assignment,
+            memo: FxHashMap::default(),
+            bindings,
+        }
+    }
+
+    fn eval_forall(&mut self, var: &Expr, bound: &Expr, body: &Expr) -> u128 {
+        let k = self.value_of(bound);
+        if k > crate::quant::MAX_ENUMERATION {
+            return 0;
+        }
+        let id = var.as_var().expect("forall binds a variable");
+        for n in 1..=k {
+            let mut bindings = self.bindings.clone();
+            bindings.insert(id, n);
+            if Evaluator::with_bindings(self.assignment, bindings).eval(body) != 1 {
+                return 0;
+            }
+        }
+        1
     }
 
     /// The value of `expr` (booleans are 0 or 1).
@@ -153,7 +184,12 @@ impl<'a> Evaluator<'a> {
             }
             if !children_done {
                 stack.push((e.clone(), true));
-                for child in e.children() {
+                // A clause's body is evaluated per instance, by `eval_forall`.
+                let children = match e.kind() {
+                    ExprKind::Forall { bound, .. } => vec![bound.clone()],
+                    _ => e.children(),
+                };
+                for child in children {
                     if !child.is_constant() && !self.memo.contains_key(&child) {
                         stack.push((child, false));
                     }
@@ -202,6 +238,8 @@ impl<'a> Evaluator<'a> {
             ExprKind::Cmp { op, lhs, rhs } => {
                 fold_cmp(*op, lhs.width(), self.value_of(lhs), self.value_of(rhs)) as u128
             }
+            ExprKind::Var(id) => self.bindings.get(id).copied().unwrap_or(0),
+            ExprKind::Forall { var, bound, body } => self.eval_forall(var, bound, body),
         }
     }
 

@@ -156,6 +156,19 @@ pub enum ExprKind {
         /// Right operand.
         rhs: Expr,
     },
+    /// A bound variable of a quantifier (see [`crate::quant`]); only meaningful inside the
+    /// body of the [`ExprKind::Forall`] that binds it.
+    Var(u32),
+    /// `∀ var. 1 ≤ var ≤ bound → body` (unsigned comparisons at the variable's width; width 1).
+    /// Built by [`Expr::forall`]; the quantified clauses of seed 003 Ch. 6.
+    Forall {
+        /// The bound variable (an [`ExprKind::Var`] node).
+        var: Expr,
+        /// The upper end of the range (the fresh bound constant `k`); free of `var`.
+        bound: Expr,
+        /// The quantified formula (boolean).
+        body: Expr,
+    },
 }
 
 /// The interned node behind an [`Expr`].
@@ -247,6 +260,19 @@ impl Internable for Node {
                     rhs: b2,
                 },
             ) => o1 == o2 && a1 == a2 && b1 == b2,
+            (Var(a), Var(b)) => a == b,
+            (
+                Forall {
+                    var: v1,
+                    bound: k1,
+                    body: b1,
+                },
+                Forall {
+                    var: v2,
+                    bound: k2,
+                    body: b2,
+                },
+            ) => v1 == v2 && k1 == k2 && b1 == b2,
             _ => false,
         }
     }
@@ -292,6 +318,12 @@ fn hash_kind(kind: &ExprKind, width: u32) -> u64 {
             lhs.structural_hash().hash(&mut h);
             rhs.structural_hash().hash(&mut h);
         }
+        ExprKind::Var(id) => id.hash(&mut h),
+        ExprKind::Forall { var, bound, body } => {
+            var.structural_hash().hash(&mut h);
+            bound.structural_hash().hash(&mut h);
+            body.structural_hash().hash(&mut h);
+        }
     }
     h.finish()
 }
@@ -313,7 +345,12 @@ impl Drop for Node {
 fn take_children(kind: &mut ExprKind, out: &mut Vec<Expr>) {
     let old = std::mem::replace(kind, ExprKind::Constant(0));
     match old {
-        ExprKind::Constant(_) => {}
+        ExprKind::Constant(_) | ExprKind::Var(_) => {}
+        ExprKind::Forall { var, bound, body } => {
+            out.push(var);
+            out.push(bound);
+            out.push(body);
+        }
         ExprKind::Read { index, .. } => out.push(index),
         ExprKind::Select {
             cond,
@@ -418,7 +455,8 @@ impl Expr {
 
 pub(crate) fn children_of(kind: &ExprKind) -> Vec<Expr> {
     match kind {
-        ExprKind::Constant(_) => vec![],
+        ExprKind::Constant(_) | ExprKind::Var(_) => vec![],
+        ExprKind::Forall { var, bound, body } => vec![var.clone(), bound.clone(), body.clone()],
         ExprKind::Read { index, .. } => vec![index.clone()],
         ExprKind::Select {
             cond,

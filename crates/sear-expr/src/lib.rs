@@ -10,6 +10,7 @@
 //! * [`smtlib`]: SMT-LIB2 printing and parsing.
 //! * [`reads`]: dynamic constant folding of reads as an explicit [`ReadPolicy`], and its
 //!   counter.
+//! * [`quant`]: quantified clauses `∀i. 1 ≤ i ≤ k → ψ` (bound variables, instantiation).
 //! * [`congruence`]: power-of-two congruences of index terms (shared by the array-read
 //!   transformations of `sear-arrayopt` and the solver).
 //!
@@ -33,6 +34,7 @@ pub mod eval;
 pub mod expr;
 pub mod fold;
 pub mod intern;
+pub mod quant;
 pub mod reads;
 pub mod smtlib;
 #[cfg(feature = "testing")]

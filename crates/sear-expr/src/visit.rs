@@ -189,6 +189,14 @@ impl<F: FnMut(&Expr, &Expr) -> Option<Expr>> Rewriter<F> {
             ExprKind::Not(x) => Expr::not(self.get(x)),
             ExprKind::Binary { op, lhs, rhs } => Expr::binary(*op, self.get(lhs), self.get(rhs)),
             ExprKind::Cmp { op, lhs, rhs } => Expr::cmp(*op, self.get(lhs), self.get(rhs)),
+            ExprKind::Var(_) => e.clone(),
+            // A rewrite never replaces the variable a clause binds (ids are unique, so only
+            // a caller substituting for it on purpose could): the binder keeps it.
+            ExprKind::Forall { var, bound, body } => {
+                let v = self.get(var);
+                let v = if v.as_var().is_some() { v } else { var.clone() };
+                Expr::forall(v, self.get(bound), self.get(body))
+            }
         }
     }
 }

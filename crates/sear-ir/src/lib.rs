@@ -9,6 +9,7 @@ pub mod error;
 pub mod frontend;
 pub mod ir;
 mod llvm;
+pub mod loops;
 mod lower;
 mod print;
 mod verify;

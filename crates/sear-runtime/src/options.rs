@@ -12,6 +12,10 @@
 //! | `--sym-stdout` | `stdout` (1024 bytes), `stdout-stat` |
 //! | any of them | `model_version` (the int 1), last |
 //!
+//! With `--sym-size-inputs` (seed 003 Ch. 5), every `argNN`, `X-data` and `stdin` is preceded
+//! by its symbolic length, `argNN-size`, `X-data-size`, `stdin-size` (a `size_t` up to the
+//! option's bound), and holds that many bytes (an argument one more, its NUL).
+//!
 //! Arguments are numbered `arg00`, `arg01`, ... across all `--sym-arg(s)`. Every option
 //! also has a one-dash spelling. `--save-all-writes` is accepted (and removed) as in KLEE,
 //! without effect. Order and sizes are KLEE's, so KLEE's klee-replay accepts the tests.
@@ -76,6 +80,8 @@ pub struct ModelOptions {
     pub max_fail: u32,
     /// `--save-all-writes` (no effect, accepted for KLEE compatibility).
     pub save_all_writes: bool,
+    /// `--sym-size-inputs`: arguments, files and stdin of symbolic lengths.
+    pub sym_size_inputs: bool,
 }
 
 /// A malformed model option or a test that does not match the options.
@@ -99,6 +105,7 @@ fn option_name(arg: &str) -> Option<&str> {
         "fd-fail",
         "max-fail",
         "save-all-writes",
+        "sym-size-inputs",
     ]
     .into_iter()
     .find(|n| *n == name)
@@ -198,6 +205,10 @@ impl ModelOptions {
                     o.save_all_writes = true;
                     k += 1;
                 }
+                "sym-size-inputs" => {
+                    o.sym_size_inputs = true;
+                    k += 1;
+                }
                 _ => {
                     o.max_fail = number(args, k + 1, "--max-fail expects a count: --max-fail N")?;
                     k += 2;
@@ -217,6 +228,7 @@ impl ModelOptions {
             || self.sym_stdout
             || self.max_fail > 0
             || self.save_all_writes
+            || self.sym_size_inputs
             || self.args.iter().any(|a| !matches!(a, Arg::Plain(_)))
     }
 }
@@ -275,6 +287,17 @@ impl Cursor<'_> {
         let b = self.take(name, Some(4))?;
         Ok(i32::from_le_bytes([b[0], b[1], b[2], b[3]]))
     }
+
+    /// The symbolic length `name`-size of `--sym-size-inputs` (a `size_t` up to `max`).
+    fn size(&mut self, name: &str, max: u32) -> Result<usize, OptionError> {
+        let object = format!("{name}-size");
+        let b = self.take(&object, Some(8))?;
+        let n = u64::from_le_bytes(b.try_into().expect("8 bytes"));
+        if n > max as u64 {
+            return err(format!("{object} is {n}, above {max}"));
+        }
+        Ok(n as usize)
+    }
 }
 
 /// Rebuilds argv, files and stdin from a test's objects, checking that they are the
@@ -286,10 +309,19 @@ pub fn native_inputs(
     let mut c = Cursor { objects, at: 0 };
     let mut out = NativeInputs::default();
     let mut index = 0u32;
+    let sym_size = options.sym_size_inputs;
     let mut sym_arg =
         |c: &mut Cursor, len: u32, out: &mut NativeInputs| -> Result<(), OptionError> {
             let name = format!("arg{index:02}");
             index += 1;
+            if sym_size {
+                // A NUL-terminated string of the symbolic length.
+                let n = c.size(&name, len)?;
+                let bytes = &c.take(&name, Some(n + 1))?[..n];
+                let end = bytes.iter().position(|&b| b == 0).unwrap_or(n);
+                out.args.push(bytes[..end].to_vec());
+                return Ok(());
+            }
             // The runtime stores NUL over the object's last byte: the argument is the first
             // `len` bytes up to a NUL.
             let bytes = &c.take(&name, Some(len as usize + 1))?[..len as usize];
@@ -321,7 +353,11 @@ pub fn native_inputs(
         let (files, len) = options.files.unwrap_or((0, 0));
         for k in 0..files {
             let name = ((b'A' + k as u8) as char).to_string();
-            let contents = if len > 0 {
+            let contents = if sym_size {
+                let data = format!("{name}-data");
+                let n = c.size(&data, len)?;
+                c.take(&data, Some(n))?.to_vec()
+            } else if len > 0 {
                 c.take(&format!("{name}-data"), Some(len as usize))?
                     .to_vec()
             } else {
@@ -331,7 +367,12 @@ pub fn native_inputs(
             out.files.push((name, contents));
         }
         if let Some(len) = options.stdin.filter(|&n| n > 0) {
-            out.stdin = Some(c.take("stdin", Some(len as usize))?.to_vec());
+            let size = if sym_size {
+                c.size("stdin", len)?
+            } else {
+                len as usize
+            };
+            out.stdin = Some(c.take("stdin", Some(size))?.to_vec());
             c.take("stdin-stat", Some(STAT_SIZE))?;
         }
         if options.max_fail > 0 {
@@ -467,6 +508,44 @@ mod tests {
         assert_eq!(inputs.files, vec![("A".to_string(), b"abc".to_vec())]);
         assert_eq!(inputs.stdin, Some(vec![0, 255]));
         assert_eq!(inputs.model_objects, 7);
+    }
+
+    #[test]
+    fn symbolic_size_inputs_are_rebuilt_with_their_lengths() {
+        let o = ModelOptions::parse(&strings(&[
+            "--sym-size-inputs",
+            "--sym-arg",
+            "4",
+            "--sym-files",
+            "1",
+            "3",
+            "--sym-stdin",
+            "5",
+        ]))
+        .unwrap();
+        assert!(o.sym_size_inputs && o.any());
+        let stat = vec![0u8; STAT_SIZE];
+        let size = |n: u64| n.to_le_bytes();
+        let objects = vec![
+            obj("arg00-size", &size(2)),
+            obj("arg00", b"hi\0"),
+            obj("A-data-size", &size(0)),
+            obj("A-data", b""),
+            obj("A-data-stat", &stat),
+            obj("stdin-size", &size(3)),
+            obj("stdin", b"abc"),
+            obj("stdin-stat", &stat),
+            obj("model_version", &1u32.to_le_bytes()),
+        ];
+        let inputs = native_inputs(&o, &objects).unwrap();
+        assert_eq!(inputs.args, vec![b"hi".to_vec()]);
+        assert_eq!(inputs.files, vec![("A".to_string(), Vec::new())]);
+        assert_eq!(inputs.stdin, Some(b"abc".to_vec()));
+        assert_eq!(inputs.model_objects, 9);
+        // A length above the bound is a mismatch.
+        let mut bad = objects.clone();
+        bad[0] = obj("arg00-size", &size(5));
+        assert!(native_inputs(&o, &bad).is_err());
     }
 
     #[test]

@@ -115,6 +115,7 @@ impl AddressBindings {
         let width = e.width();
         Some(match e.kind() {
             ExprKind::Constant(v) => *v,
+            ExprKind::Var(_) | ExprKind::Forall { .. } => return None,
             ExprKind::Read { updates, index } => {
                 let value = *self.values.get(updates.root())?;
                 let i = index.as_constant()?;

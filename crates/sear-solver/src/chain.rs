@@ -6,6 +6,7 @@
 //! | 2 | validating layer (oracle: a plain Z3 core) | `validate` |
 //! | 3 | constraint independence | `independence` |
 //! | 4 | query cache | `query_cache` |
+//! | 4½ | quantified stage ([`QuantifiedStage`]: strip, duplicate, repair, a quantified core) | `quantified.stage` |
 //! | 5 | counterexample cache | `cex_cache` |
 //! | 6 | ILP UNSAT pre-check ([`Precheck`]) | `ilp_precheck` |
 //! | 7 | query log, core queries | `log_queries` with [`LogScope::Core`] |
@@ -23,6 +24,7 @@ use crate::layers::{
 use crate::parallel::ParallelPortfolio;
 use crate::portfolio::Portfolio;
 use crate::precheck::Precheck;
+use crate::quantified::QuantifiedStage;
 use crate::query::SolverError;
 use crate::sat::SatSolver;
 use crate::z3core::{Z3Core, Z3Mode};
@@ -75,6 +77,9 @@ pub fn build_chain(config: &SolverConfig) -> Result<Box<dyn SatSolver>, SolverEr
     }
     if config.cex_cache {
         solver = Box::new(CexCache::new(solver));
+    }
+    if config.quantified.stage {
+        solver = Box::new(QuantifiedStage::new(solver, &config.quantified));
     }
     if config.query_cache {
         solver = Box::new(QueryCache::new(solver));

@@ -48,6 +48,34 @@ impl CoreKind {
     }
 }
 
+/// The core that decides quantified queries the procedure of [`crate::quantified`] leaves
+/// open (`--quantified-core`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum, serde::Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum QuantifiedCore {
+    /// Z3 (model-based quantifier instantiation over bit-vectors and arrays).
+    #[default]
+    Z3,
+    /// Bitwuzla 0.8 (quantified bit-vectors and arrays).
+    Bitwuzla,
+}
+
+/// The quantified-query stage ([`crate::quantified`]), present when `stage` is set.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize)]
+pub struct QuantifiedConfig {
+    /// Put the stage in the chain (between the query cache and the counterexample cache).
+    /// Default: off; the engine sets it for `--sym-size-mode=pat`, `sear solve` for scripts
+    /// with a `forall`.
+    pub stage: bool,
+    /// Skip the procedure (strip, duplicate, repair): every quantified query goes to the
+    /// quantified core (the thesis's "PAT with plain Z3" ablation). Default: off.
+    pub core_only: bool,
+    /// The core for what the procedure leaves open. Default: Z3.
+    pub core: QuantifiedCore,
+    /// Cross-check every answer of the procedure against the quantified core. Default: off.
+    pub validate: bool,
+}
+
 /// Which axiom eliminations the CEGAR core applies (`--axiom-elim`).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum, serde::Serialize)]
 #[serde(rename_all = "kebab-case")]
@@ -179,6 +207,8 @@ pub struct SolverConfig {
     /// Cross-check every hit of the address-aware cache against the chain; a disagreement
     /// is a [`crate::SolverError::Failure`]. Default: off.
     pub validate_caching: bool,
+    /// The quantified-query stage.
+    pub quantified: QuantifiedConfig,
 }
 
 impl Default for SolverConfig {
@@ -195,6 +225,7 @@ impl Default for SolverConfig {
             array: ArrayConfig::default(),
             aa_cache: false,
             validate_caching: false,
+            quantified: QuantifiedConfig::default(),
         }
     }
 }

@@ -14,6 +14,7 @@
 //! | validation | [`layers::validating`] | cross-checks against plain Z3; checks models |
 //! | independence | [`layers::independence`] | keeps the constraints connected to the query |
 //! | query cache | [`layers::query_cache`] | exact (constraint set, expr) cache |
+//! | quantified stage (when configured) | [`quantified`] | strip, duplicate, repair; a quantified core |
 //! | counterexample cache | [`layers::cex_cache`] | unsat subsets, sat supersets, stored models |
 //! | query log (scope core) | [`layers::logger`] | writes the queries that reach the core |
 //! | core | [`z3core`], [`eager`], [`cegar`], [`bitwuzla`], ... | decides what is left, models as bytes |
@@ -63,6 +64,7 @@ mod model_cells;
 pub mod parallel;
 pub mod portfolio;
 pub mod precheck;
+pub mod quantified;
 pub mod query;
 pub mod residue;
 pub mod sat;
@@ -72,7 +74,10 @@ pub mod testing;
 pub mod z3core;
 
 pub use chain::{build_chain, new_core};
-pub use config::{ArrayConfig, AxiomElim, CegarSelect, CoreKind, LogScope, QueryLog, SolverConfig};
+pub use config::{
+    ArrayConfig, AxiomElim, CegarSelect, CoreKind, LogScope, QuantifiedConfig, QuantifiedCore,
+    QueryLog, SolverConfig,
+};
 pub use query::{AgnosticForm, Query, QueryMeta, SolverError, Validity};
 pub use sat::{SatQuery, SatResult, SatSolver};
 pub use solver::Solver;

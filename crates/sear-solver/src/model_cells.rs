@@ -6,7 +6,8 @@
 //! the model are read, and the others are zero (any value satisfies the query there). A
 //! 20 MB symbolic file of which a path reads four bytes costs four evaluations, not one
 //! per byte. For unbounded arrays, the bytes read beyond the dense part are added, so that
-//! the model evaluates exactly as the solver interpreted it.
+//! the model evaluates exactly as the solver interpreted it. A query with a quantified
+//! clause is read densely (its variable reaches ranges of cells).
 
 use rustc_hash::FxHashMap;
 use sear_expr::visit::{collect_reads, collect_symbolic_arrays};
@@ -42,11 +43,13 @@ pub(crate) fn extract(
                 .push(index.clone());
         }
     }
+    // A quantified clause reads ranges of cells through its variable: every cell is read.
+    let dense = sear_expr::quant::contains_forall(query.conjuncts());
     let mut assignment = Assignment::new();
     for array in collect_symbolic_arrays(query.conjuncts()) {
         let size = array.size();
         let indices = read_at.get(&array).map_or(&[][..], |v| &v[..]);
-        let bytes = if size > SPARSE_MODEL_MIN && (indices.len() as u64) < size / 4 {
+        let bytes = if !dense && size > SPARSE_MODEL_MIN && (indices.len() as u64) < size / 4 {
             let mut bytes = vec![0u8; size as usize];
             for index in indices {
                 let i = match index.as_constant() {
@@ -73,7 +76,8 @@ pub(crate) fn extract(
             continue;
         };
         let array = updates.root();
-        if !array.is_unbounded() || index.is_constant() {
+        if !array.is_unbounded() || index.is_constant() || sear_expr::quant::contains_var([index])
+        {
             continue;
         }
         let Some(i) = model.index_value(index) else {

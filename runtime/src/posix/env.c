@@ -14,6 +14,12 @@
  *                          getcwd_fail are created as in KLEE but not used)
  *   --max-fail N           up to N such failures
  *   --save-all-writes      accepted for KLEE compatibility; no effect
+ *   --sym-size-inputs      the arguments, files and stdin above get symbolic
+ *                          lengths up to their bound (seed 003 Ch. 5): a size
+ *                          object (argNN-size, A-data-size, stdin-size, a
+ *                          size_t) before each, and an allocation of that
+ *                          symbolic size (run with --sym-size-mode=fork-lazy,
+ *                          sm or smopt to keep it symbolic)
  *
  * Each option also has a one-dash spelling. Every other argument is kept, in
  * order. When any option was given, a model_version object (value 1) ends
@@ -57,10 +63,37 @@ static unsigned number(int argc, char **argv, int at, const char *option) {
   return (unsigned)v;
 }
 
+/* A symbolic size up to max, named `name`-size (a size_t object). */
+static size_t symbolic_size(const char *name, size_t max) {
+  char size_name[64];
+  size_t len = strlen(name);
+  memcpy(size_name, name, len);
+  memcpy(size_name + len, "-size", 6);
+  size_t n;
+  klee_make_symbolic(&n, sizeof n, size_name);
+  klee_assume(n <= max);
+  return n;
+}
+
+/* A string of symbolic length n <= len in an object of n + 1 bytes whose last
+ * byte is NUL (earlier NULs allowed). No printable preference: it would read
+ * beyond the symbolic size. */
+static char *symbolic_size_string(unsigned len, const char *name) {
+  size_t n = symbolic_size(name, len);
+  char *s = malloc(n + 1);
+  klee_make_symbolic(s, n + 1, name);
+  s[n] = '\0';
+  klee_mark_global(s);
+  return s;
+}
+
 /* A symbolic string of up to len bytes in an object of len + 1 bytes whose
- * last byte is NUL. Tests prefer printable characters. */
-static char *symbolic_string(unsigned len, unsigned index) {
+ * last byte is NUL. Tests prefer printable characters. With sym_size, its
+ * length is symbolic too (symbolic_size_string). */
+static char *symbolic_string(unsigned len, unsigned index, int sym_size) {
   char name[6] = {'a', 'r', 'g', (char)('0' + index / 10), (char)('0' + index % 10), 0};
+  if (sym_size)
+    return symbolic_size_string(len, name);
   char *s = malloc(len + 1);
   klee_make_symbolic(s, len + 1, name);
   int printable = 1;
@@ -80,15 +113,18 @@ void __sear_init_env(int *argcp, char ***argvp) {
   char **out = malloc((MAX_ARGS + 1) * sizeof *out);
   int n = 0;
   unsigned sym_args = 0, files = 0, file_len = 0, stdin_len = 0, max_fail = 0;
-  int sym_stdout = 0, any = 0;
+  int sym_stdout = 0, any = 0, sym_size = 0;
   out[n++] = argv[0];
+  for (int k = 1; k < argc; k++)
+    if (is_option(argv[k], "sym-size-inputs"))
+      sym_size = 1;
   for (int k = 1; k < argc;) {
     const char *a = argv[k];
     if (is_option(a, "sym-arg")) {
       unsigned len = number(argc, argv, k + 1, "--sym-arg expects a length: --sym-arg N");
       if (sym_args >= MAX_SYM_ARGS || n >= MAX_ARGS)
         usage_error("too many symbolic arguments (at most 100)");
-      out[n++] = symbolic_string(len, sym_args++);
+      out[n++] = symbolic_string(len, sym_args++, sym_size);
       k += 2;
       any = 1;
     } else if (is_option(a, "sym-args")) {
@@ -104,7 +140,7 @@ void __sear_init_env(int *argcp, char ***argvp) {
         usage_error("too many symbolic arguments (at most 100)");
       int count = klee_range((int)min, (int)max + 1, "n_args");
       for (int i = 0; i < count; i++)
-        out[n++] = symbolic_string(len, sym_args++);
+        out[n++] = symbolic_string(len, sym_args++, sym_size);
       k += 4;
       any = 1;
     } else if (is_option(a, "sym-files")) {
@@ -133,7 +169,7 @@ void __sear_init_env(int *argcp, char ***argvp) {
       max_fail = 1;
       k += 1;
       any = 1;
-    } else if (is_option(a, "save-all-writes")) {
+    } else if (is_option(a, "save-all-writes") || is_option(a, "sym-size-inputs")) {
       k += 1;
       any = 1;
     } else if (is_option(a, "max-fail")) {
@@ -148,7 +184,7 @@ void __sear_init_env(int *argcp, char ***argvp) {
   }
   out[n] = NULL;
   if (any)
-    __sear_init_fds(files, file_len, stdin_len, sym_stdout, max_fail);
+    __sear_init_fds(files, file_len, stdin_len, sym_stdout, max_fail, sym_size);
   /* The program may not free its argv (KLEE marks it global too). */
   klee_mark_global(out);
   *argcp = n;
@@ -164,7 +200,7 @@ extern const struct sear_host_stat __sear_host_stat;
  * assumed; the test prefers (klee_posix_prefer_cex) a regular file of mode 0644 with one
  * link, block size 4096 and the host's device, owner, group and times. The file type and
  * permissions stay symbolic: fstat, isatty, ioctl and open fork on them, as under KLEE. */
-static void symbolic_stat(struct stat *st, const char *name, unsigned size) {
+static void symbolic_stat(struct stat *st, const char *name, size_t size) {
   klee_make_symbolic(st, sizeof *st, name);
   const struct sear_host_stat *h = &__sear_host_stat;
   klee_assume(st->st_size == (off_t)size);
@@ -191,11 +227,25 @@ static void symbolic_stat(struct stat *st, const char *name, unsigned size) {
 }
 
 /* A node with `size` symbolic bytes named `data_name` and a symbolic status
- * named `data_name`-stat. */
-static struct sear_node *symbolic_node(const char *name, const char *data_name, unsigned size) {
+ * named `data_name`-stat. With sym_size, the size is a symbolic
+ * `data_name`-size up to `size`, and the bytes are an object of that size. */
+static struct sear_node *symbolic_node(const char *name, const char *data_name, unsigned size,
+                                       int sym_size) {
   struct sear_node *n = __sear_new_node(name, SEAR_NODE_WRITABLE | SEAR_NODE_SYMBOLIC, 0644);
   if (n == NULL)
     klee_report_error(__FILE__, __LINE__, "too many files", "model");
+  if (sym_size) {
+    size_t sz = symbolic_size(data_name, size);
+    n->data = malloc(sz);
+    klee_make_symbolic(n->data, sz, data_name);
+    n->size = n->capacity = sz;
+    char stat_name[64];
+    size_t len = strlen(data_name);
+    memcpy(stat_name, data_name, len);
+    memcpy(stat_name + len, "-stat", 6);
+    symbolic_stat(n->st, stat_name, sz);
+    return n;
+  }
   n->data = malloc(size > 0 ? size : 1);
   if (size > 0)
     klee_make_symbolic(n->data, size, data_name);
@@ -215,14 +265,14 @@ static int *symbolic_int(const char *name) {
 }
 
 void __sear_init_fds(unsigned n_files, unsigned file_len, unsigned stdin_len, int sym_stdout,
-                     unsigned max_failures) {
+                     unsigned max_failures, int sym_size) {
   for (unsigned k = 0; k < n_files; k++) {
     char name[2] = {(char)('A' + k), 0};
     char data_name[7] = {(char)('A' + k), '-', 'd', 'a', 't', 'a', 0};
-    symbolic_node(name, data_name, file_len);
+    symbolic_node(name, data_name, file_len, sym_size);
   }
   if (stdin_len > 0) {
-    struct sear_node *n = symbolic_node(NULL, "stdin", stdin_len);
+    struct sear_node *n = symbolic_node(NULL, "stdin", stdin_len, sym_size);
     __sear_descs[0].node = n;
   }
   if (max_failures > 0) {
@@ -235,7 +285,7 @@ void __sear_init_fds(unsigned n_files, unsigned file_len, unsigned stdin_len, in
     (void)symbolic_int("getcwd_fail");
   }
   if (sym_stdout) {
-    struct sear_node *n = symbolic_node(NULL, "stdout", 1024);
+    struct sear_node *n = symbolic_node(NULL, "stdout", 1024, 0);
     __sear_descs[1].node = n;
   }
   unsigned *version = malloc(sizeof *version);

@@ -32,13 +32,15 @@ pub(crate) struct Validation {
     pub unknown: u64,
 }
 
-/// `solver` with the run's read policy, for the eager core's rebuilt reads.
+/// `solver` with the run's read policy, for the eager core's rebuilt reads, and with the
+/// quantified stage when PAT writes quantified path conditions.
 pub(crate) fn solver_config(
     config: &crate::config::EngineConfig,
     solver: &SolverConfig,
 ) -> SolverConfig {
     let mut s = solver.clone();
     s.array.reads = config.read_policy;
+    s.quantified.stage |= config.sym_size.mode == crate::sym_size::SymSizeMode::Pat;
     s
 }
 

@@ -29,6 +29,7 @@ impl Executor<'_> {
     /// and process-tree leaf; the caller continues it and then [`Executor::spawn`]s or
     /// terminates it.
     pub(crate) fn branch(&mut self, state: &mut State, cond: Expr) -> State {
+        self.loop_fork_open(state, &cond);
         let mut child = state.clone();
         child.id = StateId(self.run.next_state);
         self.run.next_state += 1;
@@ -39,6 +40,7 @@ impl Executor<'_> {
         child.depth += 1;
         self.run.stats.forks += 1;
         self.join_merge_groups(&child);
+        self.loop_fork_record(state, &mut child, &cond);
         child.add_constraint(cond);
         child
     }
@@ -112,6 +114,8 @@ impl Executor<'_> {
         restarted.ptree_node = child.ptree_node;
         restarted.depth = child.depth;
         restarted.constraints = child.constraints.clone();
+        restarted.loop_member = child.loop_member;
+        restarted.taint = child.taint.clone();
         let call = restarted.current_inst;
         restarted.frame_mut().inst = call;
         Some(restarted)

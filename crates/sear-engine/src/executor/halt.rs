@@ -17,7 +17,9 @@ impl Executor<'_> {
         // Test generation must be able to solve again after an interruption.
         sear_solver::interrupt::clear();
         // Paths still waiting at a merge point end like the others.
-        for state in self.take_waiting() {
+        let mut waiting = self.take_waiting();
+        waiting.extend(self.run.loop_contexts.take_waiting());
+        for state in waiting {
             self.run.states.insert(state.id, state);
         }
         let mut remaining: Vec<StateId> = self.run.states.keys().copied().collect();
@@ -96,6 +98,7 @@ impl Executor<'_> {
         self.run.summary.concretisations = self.run.stats.concretisations;
         self.run.summary.merged_states = self.run.stats.merged_states;
         self.run.summary.memory = self.memory.summary();
+        self.run.summary.symbolic_size = self.sym_size_summary();
         self.run.summary.covered_instructions = self.run.coverage.covered();
         self.run.summary.total_instructions = self.run.coverage.total();
         self.run.summary.tests = self.report.output.tests_written() as u64;
@@ -117,4 +120,32 @@ fn trace_digest(hashes: &[u64]) -> String {
         (h ^ x).wrapping_mul(0x0000_0100_0000_01B3).rotate_left(17)
     });
     format!("{digest:016x}")
+}
+
+impl Executor<'_> {
+    /// `summary.json`'s `symbolic_size` section.
+    fn sym_size_summary(&self) -> serde_json::Value {
+        let mut v = serde_json::json!({
+            "mode": self.config.sym_size.mode.name(),
+            "capacity": self.config.sym_size.capacity,
+        });
+        for section in [
+            serde_json::to_value(&self.run.sym_alloc),
+            serde_json::to_value(&self.run.loop_stats),
+        ] {
+            if let (Some(map), Ok(serde_json::Value::Object(counters))) =
+                (v.as_object_mut(), section)
+            {
+                map.extend(counters);
+            }
+        }
+        if self.config.sym_size.mode == crate::sym_size::SymSizeMode::Pat {
+            if let (Some(map), Ok(pat)) =
+                (v.as_object_mut(), serde_json::to_value(&self.run.pat_stats))
+            {
+                map.insert("pat".into(), pat);
+            }
+        }
+        v
+    }
 }

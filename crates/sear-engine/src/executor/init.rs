@@ -46,6 +46,8 @@ impl Executor<'_> {
             current_inst: 0,
             stack_bytes: 0,
             open_merges: Vec::new(),
+            taint: Default::default(),
+            loop_member: None,
             output: Default::default(),
         };
         self.run.next_state = 1;

@@ -4,6 +4,7 @@ use sear_expr::bits::{mask, to_signed};
 use sear_expr::Expr;
 use sear_ir::{Inst, Module, TypeId};
 
+use super::memlen::Source;
 use super::ops::{self, decode_float, encode_float, HostFloat};
 use super::step::{exec, float_kind, select_value, unsupported};
 use super::{Exec, Executor};
@@ -262,6 +263,14 @@ impl Executor<'_> {
         Ok(match intrinsic {
             MemCpy | MemMove => {
                 let (dst, src) = (a(0)?, a(1)?);
+                let what = if intrinsic == MemCpy {
+                    "memcpy length"
+                } else {
+                    "memmove length"
+                };
+                if self.bounded_length_op(state, dst, Source::Copy(src), a(2)?, what)? {
+                    return Ok(Some(dst.clone()));
+                }
                 let n = self.memory_length(state, &[dst, src], a(2)?, "memcpy length")?;
                 if intrinsic == MemCpy {
                     self.check_no_overlap(state, dst, src, n)?;
@@ -271,8 +280,12 @@ impl Executor<'_> {
                 Some(dst.clone())
             }
             MemSet => {
-                let n = self.memory_length(state, &[a(0)?], a(2)?, "memset length")?;
                 let byte = Expr::trunc(a(1)?.to_expr(), 8);
+                let fill = Source::Fill(byte.clone());
+                if self.bounded_length_op(state, a(0)?, fill, a(2)?, "memset length")? {
+                    return Ok(Some(a(0)?.clone()));
+                }
+                let n = self.memory_length(state, &[a(0)?], a(2)?, "memset length")?;
                 self.fill_bytes(state, a(0)?, &byte, n)?;
                 Some(a(0)?.clone())
             }

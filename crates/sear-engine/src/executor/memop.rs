@@ -13,6 +13,7 @@ use sear_ir::{Inst, Module, RmwOp, Slot, TypeId};
 use super::layout::{self, read_value, scalar_width, store_bytes, value_to_bytes, write_value};
 use super::limits::LIMIT_CHECK_BYTES;
 use super::ops;
+use super::sym_alloc::SizeDecision;
 use super::{Exec, Executor};
 use crate::memory::segment::MAX_ARRAY_SIZE;
 use crate::memory::{
@@ -39,30 +40,35 @@ impl Executor<'_> {
         align: u64,
     ) -> Exec<Value> {
         let elem_size = module.ty(elem).size;
-        let size = match count {
+        let (size, sigma) = match count {
             Value::Symbolic(n) => {
                 let n = Expr::zext_or_trunc(n, 64);
                 let bytes = Expr::mul(n, Expr::constant(elem_size as u128, 64));
                 let mut allocate_other = |ex: &mut Self, st: &mut State, size: u64| {
-                    ex.alloca_bytes(module, st, inst, size, align)
+                    ex.alloca_bytes(module, st, inst, size, None, align)
                 };
-                self.concretize_size(state, inst.dest, &bytes, true, &mut allocate_other)?
+                match self.decide_size(state, inst.dest, &bytes, true, &mut allocate_other)? {
+                    SizeDecision::Concrete(n) => (n, None),
+                    SizeDecision::Symbolic { sigma, capacity } => (capacity, Some(sigma)),
+                }
             }
             other => {
                 let count = self.concretize(state, &other, "alloca size")?;
-                elem_size.saturating_mul(count as u64)
+                (elem_size.saturating_mul(count as u64), None)
             }
         };
-        self.alloca_bytes(module, state, inst, size, align)
+        self.alloca_bytes(module, state, inst, size, sigma, align)
     }
 
-    /// A stack object of `size` bytes in the current frame.
+    /// A stack object of `size` bytes in the current frame (of symbolic size `sigma` when
+    /// given; `size` is then its capacity).
     fn alloca_bytes(
         &mut self,
         module: &Module,
         state: &mut State,
         inst: &Inst,
         size: u64,
+        sigma: Option<Expr>,
         align: u64,
     ) -> Exec<Value> {
         let limit = self.config.max_stack_size;
@@ -82,9 +88,12 @@ impl Executor<'_> {
         }
         state.stack_bytes += size;
         let name = &module.function(state.frame().func).name;
-        let request = AllocRequest::new(size, ObjectKind::Stack, name, Init::Garbage)
+        let mut request = AllocRequest::new(size, ObjectKind::Stack, name, Init::Garbage)
             .aligned(align)
             .at(inst.loc);
+        if let Some(sigma) = sigma {
+            request = request.with_symbolic_size(sigma);
+        }
         let pointer = self.memory.alloc(state, request).base_value();
         state.frame_mut().allocas.push(pointer.clone());
         Ok(pointer)
@@ -105,7 +114,8 @@ impl Executor<'_> {
         if let Value::Concrete(address, _) = ptr {
             let address = *address as u64;
             if let Lookup::Live(entry) = state.memory.lookup(address) {
-                if entry.object.contains_range(address, len) {
+                if entry.object.symbolic_size.is_none() && entry.object.contains_range(address, len)
+                {
                     let offset = address - entry.object.address;
                     if let Some((segment, at)) = state.memory.segment_of(entry, offset, len) {
                         let v = read_value(module, segment, at, ty, self.config.read_policy);
@@ -141,7 +151,10 @@ impl Executor<'_> {
             let address = *address as u64;
             if let Lookup::Live(entry) = state.memory.lookup(address) {
                 let base = entry.object.address;
-                if entry.object.contains_range(address, len) && !entry.object.read_only {
+                if entry.object.symbolic_size.is_none()
+                    && entry.object.contains_range(address, len)
+                    && !entry.object.read_only
+                {
                     if let Some((segment, at)) = state.memory.segment_mut(base, address - base, len)
                     {
                         write_value(module, segment, at, ty, value);
@@ -250,7 +263,7 @@ impl Executor<'_> {
     }
 
     /// Reads one byte at a resolved target.
-    fn read_byte_at(&mut self, state: &mut State, target: &Target) -> Expr {
+    pub(super) fn read_byte_at(&mut self, state: &mut State, target: &Target) -> Expr {
         let target = &located(state, target, 1);
         match &target.offset {
             Offset::Concrete(o) => {
@@ -274,7 +287,7 @@ impl Executor<'_> {
     }
 
     /// Writes one byte at a resolved target.
-    fn write_byte_at(&mut self, state: &mut State, target: &Target, byte: Expr) {
+    pub(super) fn write_byte_at(&mut self, state: &mut State, target: &Target, byte: Expr) {
         let target = &located(state, target, 1);
         match &target.offset {
             Offset::Concrete(o) => {
@@ -338,6 +351,7 @@ impl Executor<'_> {
         let p = match &state.settle(ptr) {
             Value::Concrete(a, _) => {
                 let target = resolve_concrete(state, *a as u64, len, write)?;
+                self.check_symbolic_size(state, &target, len)?;
                 return access(self, state, &target);
             }
             Value::Symbolic(e) => Expr::zext_or_trunc(e.clone(), 64),

@@ -15,6 +15,7 @@ pub(crate) mod arrayopt;
 mod asm;
 mod branch;
 mod calls;
+mod cells;
 mod fork;
 mod halt;
 mod init;
@@ -22,13 +23,16 @@ mod intrinsics;
 mod layout;
 mod libm;
 mod limits;
+mod loop_merging;
 mod memlen;
 mod memop;
 mod merging;
 pub mod ops;
+mod pat_merging;
 mod softfloat;
 mod special;
 mod step;
+mod sym_alloc;
 mod terminate;
 
 use std::sync::atomic::AtomicBool;
@@ -154,6 +158,14 @@ pub(crate) struct Run {
     pub trace_hashes: Vec<u64>,
     /// Merge groups of `klee_open_merge` (`--use-merge`).
     pub merges: merging::MergeGroups,
+    /// Counters of symbolic-size allocations (`--sym-size-mode`).
+    pub sym_alloc: crate::sym_size::AllocStats,
+    /// Merging contexts of size-dependent loops (`--sym-size-mode=sm|smopt`).
+    pub loop_contexts: crate::loop_merge::Contexts,
+    /// Counters of loop merging.
+    pub loop_stats: crate::loop_merge::MergeStats,
+    /// Counters of PAT (`--sym-size-mode=pat`).
+    pub pat_stats: crate::pat::PatStats,
     /// The state as it was before the whole operation being executed
     /// (`fork::Executor::whole`): paths forked inside it restart from it.
     pub restart_snapshot: Option<Box<State>>,
@@ -179,6 +191,8 @@ pub(crate) struct Program {
     pub handlers: Vec<Handler>,
     /// The address of every global.
     pub global_addrs: Vec<u64>,
+    /// The loops of every function (computed when loops are merged).
+    pub loops: sear_ir::loops::ModuleLoops,
 }
 
 /// The symbolic executor: the run (states, searcher, process tree, statistics), what it
@@ -211,8 +225,14 @@ impl<'o> Executor<'o> {
         let array_opt = arrayopt::ArrayOpt::new(&config, solver_config)?;
         let sv = SolverView::new(solver, array_opt, solver_config.timeout, config.max_time);
         let memory = Memory::new(config.memory_model.build(&config), config.max_resolutions);
+        let loops = if config.sym_size.mode.merges() {
+            sear_ir::loops::ModuleLoops::new(&module)
+        } else {
+            Default::default()
+        };
         Ok(Executor {
             program: Program {
+                loops,
                 module,
                 consts: Vec::new(),
                 handlers,
@@ -237,6 +257,10 @@ impl<'o> Executor<'o> {
                 halt_deadline: None,
                 trace_hashes: Vec::new(),
                 merges: Default::default(),
+                sym_alloc: Default::default(),
+                loop_contexts: Default::default(),
+                loop_stats: Default::default(),
+                pat_stats: Default::default(),
                 restart_snapshot: None,
             },
             report: Report {

@@ -7,6 +7,7 @@ use sear_ir::{Inst, Module, TypeId};
 
 use super::intrinsics::Intrinsic as Intr;
 use super::step::exec;
+use super::sym_alloc::SizeDecision;
 use super::{Exec, Executor, Handler};
 use crate::memory::segment::MAX_ARRAY_SIZE;
 use crate::memory::{bad_free, AllocRequest, Init, Lookup, ObjectKind};
@@ -173,8 +174,8 @@ impl Executor<'_> {
                     name = "unnamed".into();
                     self.warn_once("klee_make_symbolic: renamed empty name to \"unnamed\"");
                 }
-                let size = self.concretize(state, arg(args, 1)?, "klee_make_symbolic size")?;
-                self.make_symbolic(state, arg(args, 0)?, size as u64, &name)?;
+                let size = self.make_symbolic_size(state, arg(args, 0)?, arg(args, 1)?)?;
+                self.make_symbolic(state, arg(args, 0)?, size, &name)?;
                 None
             }
             Assume => {
@@ -279,7 +280,10 @@ impl Executor<'_> {
             GetObjSize => {
                 let address = self.concretize(state, arg(args, 0)?, "klee_get_obj_size")? as u64;
                 match state.memory.lookup(address) {
-                    Lookup::Live(e) => Some(Value::concrete(e.object.size as u128, width)),
+                    Lookup::Live(e) => Some(match &e.object.symbolic_size {
+                        Some(sigma) => Value::from_expr(Expr::zext_or_trunc(sigma.clone(), width)),
+                        None => Value::concrete(e.object.size as u128, width),
+                    }),
                     _ => {
                         return Err(user_error(
                             "klee_get_obj_size: pointer does not point to an object",
@@ -448,8 +452,35 @@ impl Executor<'_> {
             object: Some(entry.object.id),
             array,
             name: name.to_string(),
+            size: entry.object.symbolic_size.clone(),
         });
         Ok(())
+    }
+
+    /// The size of a `klee_make_symbolic` request: the capacity of a symbolic-size object
+    /// when the requested size must equal its σ (the whole object becomes symbolic; its test
+    /// holds σ's value of bytes), otherwise the size concretised.
+    fn make_symbolic_size(&mut self, state: &mut State, ptr: &Value, size: &Value) -> Exec<u64> {
+        if let (Value::Concrete(address, _), Value::Symbolic(e)) = (state.settle(ptr), size) {
+            let sigma = match state.memory.get_by_base(address as u64) {
+                Some(entry) => entry
+                    .object
+                    .symbolic_size
+                    .clone()
+                    .map(|s| (s, entry.object.size)),
+                None => None,
+            };
+            if let Some((sigma, capacity)) = sigma {
+                let same = Expr::eq(Expr::zext_or_trunc(e.clone(), 64), sigma);
+                if self
+                    .sv
+                    .must_be_true(state, &same, "klee_make_symbolic size")?
+                {
+                    return Ok(capacity);
+                }
+            }
+        }
+        Ok(self.concretize(state, size, "klee_make_symbolic size")? as u64)
     }
 
     /// `klee_define_fixed_object(addr, n)`: a zeroed object of `n` bytes at exactly `addr`
@@ -490,6 +521,7 @@ impl Executor<'_> {
             object: None,
             array,
             name: name.to_string(),
+            size: None,
         });
         Value::from_expr(Expr::extract(value, 0, width))
     }
@@ -571,15 +603,18 @@ impl Executor<'_> {
         size: &Value,
         init: Init,
     ) -> Exec<Option<Value>> {
-        let size = match size {
-            Value::Concrete(s, _) => *s as u64,
+        let (size, sigma) = match size {
+            Value::Concrete(s, _) => (*s as u64, None),
             Value::Symbolic(e) => {
                 let mut allocate_other = |ex: &mut Self, st: &mut State, n: u64| {
                     let n = Value::Concrete(n as u128, 64);
                     let p = ex.malloc(module, st, inst, &n, init.clone())?;
                     Ok(p.unwrap_or(Value::Concrete(0, 64)))
                 };
-                self.concretize_size(state, inst.dest, e, false, &mut allocate_other)?
+                match self.decide_size(state, inst.dest, e, false, &mut allocate_other)? {
+                    SizeDecision::Concrete(n) => (n, None),
+                    SizeDecision::Symbolic { sigma, capacity } => (capacity, Some(sigma)),
+                }
             }
             Value::Aggregate(_) => return Err(exec("aggregate allocation size")),
         };
@@ -590,7 +625,10 @@ impl Executor<'_> {
             return Ok(Some(Value::Concrete(0, 64)));
         }
         let name = &module.function(state.frame().func).name;
-        let request = AllocRequest::new(size, ObjectKind::Heap, name, init).at(inst.loc);
+        let mut request = AllocRequest::new(size, ObjectKind::Heap, name, init).at(inst.loc);
+        if let Some(sigma) = sigma {
+            request = request.with_symbolic_size(sigma);
+        }
         Ok(Some(self.memory.alloc(state, request).base_value()))
     }
 
@@ -658,7 +696,11 @@ impl Executor<'_> {
             state.memory.free(address);
             return Ok(Value::Concrete(0, 64));
         }
-        let bytes = self.read_bytes(state, &old.base_value(), old.size.min(new_size))?;
+        let bytes = if old.symbolic_size.is_some() {
+            self.read_cells(state, address, old.size.min(new_size))
+        } else {
+            self.read_bytes(state, &old.base_value(), old.size.min(new_size))?
+        };
         let name = &module.function(state.frame().func).name;
         let request =
             AllocRequest::new(new_size, ObjectKind::Heap, name, Init::Garbage).at(inst.loc);

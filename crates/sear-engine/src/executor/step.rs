@@ -16,6 +16,9 @@ use crate::value::Value;
 impl Executor<'_> {
     /// Executes the next instruction of `state`.
     pub(crate) fn step(&mut self, module: &Module, state: &mut State) -> Exec<()> {
+        if state.loop_member.is_some() && self.left_loop(state) {
+            return Err(Termination::LoopExit);
+        }
         let frame = state.frame();
         let (func_id, block_id, index) = (frame.func, frame.block, frame.inst);
         let block = &module.function(func_id).blocks[block_id.0 as usize];

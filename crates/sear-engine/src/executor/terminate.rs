@@ -23,6 +23,12 @@ impl Executor<'_> {
         if let Termination::Suspend(group) = termination {
             return self.arrive_at_merge(state, group);
         }
+        if let Termination::LoopExit = termination {
+            return self.arrive_at_loop_exit(state);
+        }
+        if state.loop_member.is_some() {
+            self.end_in_loop_context(&state);
+        }
         self.leave_merge_groups(&state);
         self.run.searcher.remove(state.id);
         self.run.ptree.remove(state.ptree_node);
@@ -44,7 +50,7 @@ impl Executor<'_> {
                 }
             }
             Termination::Silent => self.run.summary.silent_paths += 1,
-            Termination::Suspend(_) => {}
+            Termination::Suspend(_) | Termination::LoopExit => {}
             Termination::Error { kind, message } => {
                 self.run.summary.error_paths += 1;
                 self.run.stats.error_paths += 1;
@@ -162,10 +168,15 @@ impl Executor<'_> {
             .symbolics
             .iter()
             .map(|s| {
-                let bytes = model
+                let mut bytes = model
                     .get(&s.array)
                     .map(|b| b.to_vec())
                     .unwrap_or_else(|| vec![0; s.array.size() as usize]);
+                if let Some(sigma) = &s.size {
+                    // A symbolic-size object: the input is σ's value of bytes.
+                    let n = model.evaluate(&state.addresses.substitute(sigma));
+                    bytes.truncate(n.min(bytes.len() as u128) as usize);
+                }
                 (s.name.clone(), bytes)
             })
             .collect();

@@ -303,6 +303,18 @@ impl AddressSpace {
         }
     }
 
+    /// The shared segments (those of merged or split objects), by id.
+    pub fn shared_segments_by_id(&self) -> Vec<(SegmentId, Arc<Segment>)> {
+        self.segments.iter().map(|(k, v)| (*k, v.clone())).collect()
+    }
+
+    /// Replaces the bytes of the shared segment `id` (kept at its place).
+    pub fn replace_shared_segment(&mut self, id: SegmentId, segment: Segment) {
+        if self.segments.contains_key(&id) {
+            self.segments.insert(id, Arc::new(segment));
+        }
+    }
+
     /// Merges the shared segments of `self` with those of `other` under `cond` (see
     /// `crate::merge`); `None` when they do not have the same shared segments.
     pub fn merge_shared_segments(

@@ -144,7 +144,7 @@ impl Memory {
             address: placement.address,
             size: request.size,
             base: placement.base,
-            symbolic_size: None,
+            symbolic_size: request.symbolic_size,
             kind: request.kind,
             name: request.name,
             alloc_site: request.site,

@@ -1,5 +1,6 @@
 //! What an allocation asks for.
 
+use sear_expr::Expr;
 use sear_ir::Loc;
 
 use super::ObjectKind;
@@ -34,6 +35,8 @@ pub struct AllocRequest {
     pub read_only: bool,
     /// An exact address (`klee_define_fixed_object`) instead of one the model chooses.
     pub fixed_address: Option<u64>,
+    /// The symbolic size σ ≤ `size` of a symbolic-size object (then `size` is its capacity).
+    pub symbolic_size: Option<Expr>,
 }
 
 impl AllocRequest {
@@ -48,12 +51,20 @@ impl AllocRequest {
             site: None,
             read_only: false,
             fixed_address: None,
+            symbolic_size: None,
         }
     }
 
     /// The same request with alignment `align`.
     pub fn aligned(mut self, align: u64) -> Self {
         self.align = align;
+        self
+    }
+
+    /// The same request for an object of symbolic size `sigma` (64 bits) whose capacity is
+    /// the request's size.
+    pub fn with_symbolic_size(mut self, sigma: Expr) -> Self {
+        self.symbolic_size = Some(sigma);
         self
     }
 

@@ -65,6 +65,8 @@ pub struct Summary {
     pub concretisations: u64,
     /// The memory model and its statistics.
     pub memory: serde_json::Value,
+    /// The symbolic-size model: mode, capacity, allocation and loop-merging counters.
+    pub symbolic_size: serde_json::Value,
     /// Per-layer solver statistics.
     pub solver: serde_json::Value,
     /// Array-read transformations: mode, successes per transformation, time, validation.

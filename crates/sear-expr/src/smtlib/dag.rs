@@ -190,6 +190,13 @@ impl Dag {
     }
 
     fn assign_units(&mut self, share: bool) {
+        // Items under a quantifier that mention its variable cannot be bound outside it.
+        let mut var_dep = vec![false; self.infos.len()];
+        for &id in &self.post_order {
+            let info = &self.infos[id as usize];
+            var_dep[id as usize] = matches!(&info.item, Item::Expr(e) if e.as_var().is_some())
+                || info.children.iter().any(|&c| var_dep[c as usize]);
+        }
         for (unit, &root) in self.roots.iter().enumerate() {
             let info = &mut self.infos[root as usize];
             info.unit = info.unit.join(Unit::Local(unit as u32));
@@ -197,7 +204,7 @@ impl Dag {
         // Parents before children: a child's uses are printed where its parents are.
         for &id in self.post_order.iter().rev() {
             let info = &mut self.infos[id as usize];
-            info.bound = share && info.uses >= 2 && bindable(&info.item);
+            info.bound = share && info.uses >= 2 && bindable(&info.item) && !var_dep[id as usize];
             let unit = info.unit;
             for i in 0..self.infos[id as usize].children.len() {
                 let child = self.infos[id as usize].children[i] as usize;
@@ -247,6 +254,12 @@ impl Dag {
 
     fn name(&self, id: u32) -> String {
         format!("{}{}", self.prefix, id)
+    }
+
+    /// The printed name of the bound variable at item `id` (by position, so that printing
+    /// does not depend on the variable's process-unique id).
+    fn var_name(&self, id: u32) -> String {
+        format!("{}i{}", self.prefix, id)
     }
 
     /// The natural sort of an item.
@@ -373,6 +386,10 @@ impl Dag {
                 out.push_str(&self.name(id));
                 continue;
             }
+            if matches!(&info.item, Item::Expr(e) if e.as_var().is_some()) {
+                out.push_str(&self.var_name(id));
+                continue;
+            }
             let jobs = match &info.item {
                 Item::Expr(e) => self.expr_jobs(e, &info.children, names),
                 Item::Update { root, .. } => {
@@ -475,6 +492,22 @@ impl Dag {
                 };
                 binary_jobs(cmp_name(*op), c, operand)
             }
+            ExprKind::Var(_) => unreachable!("variables are written directly"),
+            ExprKind::Forall { var, .. } => {
+                let name = self.var_name(c[0]);
+                let mut one = String::new();
+                write_const(&mut one, 1, var.width(), Sort::Bv);
+                vec![
+                    Job::Owned(format!(
+                        "(forall (({name} (_ BitVec {}))) (=> (and (bvule {one} {name}) (bvule {name} ",
+                        var.width()
+                    )),
+                    Job::Item(c[1], bv, false),
+                    Job::Text(")) "),
+                    Job::Item(c[2], Some(Sort::Bool), false),
+                    Job::Text("))"),
+                ]
+            }
         }
     }
 }
@@ -518,7 +551,7 @@ pub(crate) fn natural_sort(e: &Expr) -> Sort {
         return Sort::Bv;
     }
     match e.kind() {
-        ExprKind::Extract { .. } => Sort::Bv,
+        ExprKind::Extract { .. } | ExprKind::Var(_) => Sort::Bv,
         ExprKind::Binary { op, .. } if bool_binop_name(*op).is_none() => Sort::Bv,
         _ => Sort::Bool,
     }

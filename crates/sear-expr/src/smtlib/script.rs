@@ -48,7 +48,12 @@ pub fn print_query(constraints: &[Expr], options: &QueryPrintOptions) -> String 
             let _ = writeln!(out, "; {line}");
         }
     }
-    let logic = if arrays.is_empty() { "QF_BV" } else { "QF_ABV" };
+    let logic = match (arrays.is_empty(), crate::quant::contains_forall(&units)) {
+        (true, false) => "QF_BV",
+        (false, false) => "QF_ABV",
+        (true, true) => "BV",
+        (false, true) => "ABV",
+    };
     let _ = writeln!(out, "(set-logic {logic})");
     for array in &arrays {
         let name = names.get(array).expect("named above");

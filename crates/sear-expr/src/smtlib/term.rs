@@ -10,11 +10,26 @@ use crate::smtlib::lexer::{ParseError, Tok};
 use crate::smtlib::ops::{apply, indexed_op, op_from_name, Op, SortSpec, Val};
 use crate::smtlib::parse::Parser;
 
+/// The one quantifier shape the parser reads (the one sear prints).
+const FORALL_SHAPE: &str =
+    "only (forall ((i (_ BitVec w))) (=> (and (bvule #b..1 i) (bvule i k)) body)) is supported";
+
 enum FrameKind {
     Apply(Op, String),
     Macro(String),
-    Let { names: Vec<String>, bound: bool },
-    Annotated { named: Option<usize> },
+    Let {
+        names: Vec<String>,
+        bound: bool,
+    },
+    Annotated {
+        named: Option<usize>,
+    },
+    /// `(forall ((name (_ BitVec w))) (=> (and (bvule ONE name) (bvule name K)) BODY))`:
+    /// children ONE, K and BODY, evaluated with `name` bound to `var`.
+    Forall {
+        name: String,
+        var: Expr,
+    },
 }
 
 struct Frame {
@@ -83,6 +98,27 @@ impl Parser<'_> {
                 }
                 Ok(frame.args.pop().expect("a let has a body"))
             }
+            FrameKind::Forall { name, var } => {
+                if let Some(values) = self.locals.get_mut(&name) {
+                    values.pop();
+                    if values.is_empty() {
+                        self.locals.remove(&name);
+                    }
+                }
+                let mut args = frame.args.into_iter();
+                let (one, bound, body) = (args.next(), args.next(), args.next());
+                match (one, bound, body) {
+                    (Some(Val::Bv(one)), Some(Val::Bv(bound)), Some(Val::Bool(body)))
+                        if one.as_constant() == Some(1)
+                            && one.width() == var.width()
+                            && bound.width() == var.width()
+                            && !crate::quant::mentions(&bound, &var) =>
+                    {
+                        Ok(Val::Bool(Expr::forall(var, bound, body)))
+                    }
+                    _ => Err(self.err(frame.at, FORALL_SHAPE)),
+                }
+            }
             FrameKind::Annotated { named } => {
                 let value = frame.args.pop().expect("an annotation has a term");
                 if let Some(at) = named {
@@ -147,7 +183,8 @@ impl Parser<'_> {
                 "as" => {
                     return Err(self.err(head, "'as' is only supported as (as const (Array ...))"))
                 }
-                "forall" | "exists" | "match" | "lambda" => {
+                "forall" => return self.begin_forall(at, &parts),
+                "exists" | "match" | "lambda" => {
                     return Err(self.err(head, format!("{s} is not supported")))
                 }
                 name if self.is_macro(name) && !self.locals.contains_key(name) => {
@@ -276,6 +313,68 @@ impl Parser<'_> {
             },
             at,
             children,
+            next: 0,
+            args: Vec::new(),
+        }))
+    }
+
+    /// A quantified clause; only the shape sear prints is accepted ([`FORALL_SHAPE`]).
+    fn begin_forall(&mut self, at: usize, parts: &[usize]) -> Result<Begun, ParseError> {
+        let shape = || self.err(at, FORALL_SHAPE);
+        if parts.len() != 3 || self.toks[parts[1]].tok != Tok::LParen {
+            return Err(shape());
+        }
+        let binders = self.elements(parts[1]);
+        let [binder] = binders[..] else {
+            return Err(shape());
+        };
+        let pair = self.elements(binder);
+        let (Some(&name_at), Some(&sort_at), 2) = (pair.first(), pair.get(1), pair.len()) else {
+            return Err(shape());
+        };
+        let Tok::Symbol(name) = &self.toks[name_at].tok else {
+            return Err(shape());
+        };
+        let name = name.clone();
+        let SortSpec::Bv(width) = self.sort(sort_at)? else {
+            return Err(shape());
+        };
+        // (=> (and (bvule ONE name) (bvule name K)) BODY)
+        let is = |at: usize, s: &str| matches!(&self.toks[at].tok, Tok::Symbol(x) if x == s);
+        let list = |at: usize| {
+            if self.toks[at].tok == Tok::LParen {
+                self.elements(at)
+            } else {
+                Vec::new()
+            }
+        };
+        let implication = list(parts[2]);
+        if implication.len() != 3 || !is(implication[0], "=>") {
+            return Err(shape());
+        }
+        let guard = list(implication[1]);
+        if guard.len() != 3 || !is(guard[0], "and") {
+            return Err(shape());
+        }
+        let (low, high) = (list(guard[1]), list(guard[2]));
+        let ok = low.len() == 3
+            && high.len() == 3
+            && is(low[0], "bvule")
+            && is(low[2], &name)
+            && is(high[0], "bvule")
+            && is(high[1], &name);
+        if !ok {
+            return Err(shape());
+        }
+        let var = Expr::fresh_var(width);
+        self.locals
+            .entry(name.clone())
+            .or_default()
+            .push(Val::Bv(var.clone()));
+        Ok(Begun::Frame(Frame {
+            kind: FrameKind::Forall { name, var },
+            at,
+            children: vec![low[1], high[2], implication[2]],
             next: 0,
             args: Vec::new(),
         }))

@@ -290,6 +290,8 @@ pub fn remap_arrays(
         ExprKind::Not(x) => Expr::not(go(x)),
         ExprKind::Binary { op, lhs, rhs } => Expr::binary(*op, go(lhs), go(rhs)),
         ExprKind::Cmp { op, lhs, rhs } => Expr::cmp(*op, go(lhs), go(rhs)),
+        ExprKind::Var(_) => e.clone(),
+        ExprKind::Forall { var, bound, body } => Expr::forall(var.clone(), go(bound), go(body)),
     };
     memo.insert(e.clone(), out.clone());
     out

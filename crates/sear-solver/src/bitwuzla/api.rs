@@ -120,6 +120,13 @@ impl TermManager {
         unsafe { sys::bitwuzla_mk_const(self.raw(), sort, name.as_ptr()) }
     }
 
+    /// A fresh variable of `sort` named `name`, to be bound by a quantifier.
+    pub fn variable(&self, sort: Sort, name: &str) -> Term {
+        let name = CString::new(name.replace('\0', "_")).expect("NULs replaced");
+        // SAFETY: the sort belongs to this manager; Bitwuzla copies the symbol.
+        unsafe { sys::bitwuzla_mk_var(self.raw(), sort, name.as_ptr()) }
+    }
+
     /// The array of `sort` holding `value` at every index.
     pub fn const_array(&self, sort: Sort, value: Term) -> Term {
         // SAFETY: the sort and the value belong to this manager; sorts checked by the caller.

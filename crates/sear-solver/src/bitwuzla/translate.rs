@@ -364,6 +364,21 @@ impl Translator {
                 };
                 Term::Bool(self.tm.op2(kind, a, b))
             }
+            ExprKind::Var(id) => {
+                let sort = self.tm.bv_sort(w);
+                Term::Bv(self.tm.variable(sort, &format!("?i{id}")))
+            }
+            ExprKind::Forall { var, bound, body } => {
+                // ∀v. (1 ≤ v ∧ v ≤ k) → body
+                let (v, k) = (self.bv_of(var), self.bv_of(bound));
+                let one = self.tm.bv_value(var.width(), 1);
+                let low = self.tm.op2(sys::BITWUZLA_KIND_BV_ULE, one, v);
+                let high = self.tm.op2(sys::BITWUZLA_KIND_BV_ULE, v, k);
+                let guard = self.tm.op2(sys::BITWUZLA_KIND_AND, low, high);
+                let b = self.bool_of(body);
+                let implication = self.tm.op2(sys::BITWUZLA_KIND_IMPLIES, guard, b);
+                Term::Bool(self.tm.op2(sys::BITWUZLA_KIND_FORALL, v, implication))
+            }
         }
     }
 }

@@ -229,6 +229,14 @@ impl SatSolver for CegarCore {
     }
 
     fn check(&mut self, query: &SatQuery) -> Result<SatResult, SolverError> {
+        // The array encodings instantiate reads at the indices they see; a quantified
+        // clause's reads have a bound variable for index (the quantified stage and the
+        // native cores handle those).
+        if sear_expr::quant::contains_forall(query.conjuncts()) {
+            return Err(SolverError::Failure(
+                "the CEGAR core does not decide quantified clauses".into(),
+            ));
+        }
         let start = Instant::now();
         let result = catch_unwind(AssertUnwindSafe(|| self.solve(query))).unwrap_or_else(|p| {
             let msg = panic_message(p.as_ref());

@@ -214,6 +214,14 @@ impl SatSolver for EagerCore {
     }
 
     fn check(&mut self, query: &SatQuery) -> Result<SatResult, SolverError> {
+        // The array encodings instantiate reads at the indices they see; a quantified
+        // clause's reads have a bound variable for index (the quantified stage and the
+        // native cores handle those).
+        if sear_expr::quant::contains_forall(query.conjuncts()) {
+            return Err(SolverError::Failure(
+                "the eager core does not decide quantified clauses".into(),
+            ));
+        }
         let start = Instant::now();
         let result = self.solve(query);
         self.stats.record(start, false);

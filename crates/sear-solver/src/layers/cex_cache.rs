@@ -15,6 +15,8 @@
 //! per element of the key and step 3 at most `POSTINGS_LIMIT` entries (the list of the key's
 //! rarest element). Step 4 evaluates at most [`RECENT_MODELS`] models. At most
 //! [`ENTRY_LIMIT`] entries are kept, oldest evicted first.
+//!
+//! Queries with a quantified clause are passed by, neither answered nor stored.
 
 use std::collections::VecDeque;
 use std::rc::Rc;
@@ -187,6 +189,13 @@ impl SatSolver for CexCache {
     }
 
     fn check(&mut self, query: &SatQuery) -> Result<SatResult, SolverError> {
+        // Quantified queries are passed by: neither answered nor stored (the quantified
+        // stage above answers them; evaluating a stored model against a clause would
+        // enumerate its range).
+        if sear_expr::quant::contains_forall(query.conjuncts()) {
+            self.stats.bump("quantified_passed", 1);
+            return self.inner.check(query);
+        }
         let start = Instant::now();
         let key = Self::key_of(query);
         if let Some(r) = self.lookup(&key, query) {

@@ -103,7 +103,7 @@ impl Linearizer {
             }
             if !ready {
                 stack.push((node.clone(), true));
-                if !matches!(node.kind(), ExprKind::Read { .. }) {
+                if !matches!(node.kind(), ExprKind::Read { .. } | ExprKind::Forall { .. }) {
                     for c in node.children() {
                         stack.push((c, false));
                     }
@@ -166,6 +166,8 @@ impl Linearizer {
             ExprKind::Not(x) => LinExpr::constant(pow2(k) - 1).minus(&self.get(x)),
             ExprKind::Binary { op, lhs, rhs } => self.binary(*op, lhs, rhs, k),
             ExprKind::Cmp { op, lhs, rhs } => self.cmp_value(*op, lhs, rhs),
+            // Quantified clauses are passed by (the layer never sends them here): any value.
+            ExprKind::Var(_) | ExprKind::Forall { .. } => self.fresh_width(k),
         }
     }
 

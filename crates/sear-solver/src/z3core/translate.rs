@@ -287,6 +287,15 @@ pub trait ExprTranslator {
                     CmpOp::Sle => a.bvsle(&b),
                 })
             }
+            ExprKind::Var(id) => Term::Bv(BV::new_const(format!("?i{id}"), w)),
+            ExprKind::Forall { var, bound, body } => {
+                // ∀v. (1 ≤ v ∧ v ≤ k) → body
+                let (v, k) = (self.bv(var), self.bv(bound));
+                let one = BV::from_u64(1, var.width());
+                let guard = Bool::and(&[&one.bvule(&v), &v.bvule(&k)]);
+                let implication = guard.implies(self.get(body).to_bool());
+                Term::Bool(z3::ast::forall_const(&[&v], &[], &implication))
+            }
         }
     }
 }

@@ -6,8 +6,14 @@
 //! implies `ψb`). The facility has one function per layer, [`values`], [`segments`],
 //! [`address_spaces`] and [`states`], each returning `None` when the two sides are not
 //! merge-compatible (different objects, stacks, inputs or outputs), so that callers can
-//! keep both paths. `klee_open_merge`/`klee_close_merge` (`executor/merging.rs`) use it;
-//! so will the memory models that merge loops.
+//! keep both paths. `klee_open_merge`/`klee_close_merge` (`executor/merging.rs`) use it.
+//!
+//! [`group`] merges any number of states at once with a pluggable encoding of the merged
+//! path condition and values ([`group::MergeEncoding`]): the merging of size-dependent
+//! loops (`crate::loop_merge`) uses it with the encodings of Algorithm 4 (SM) and of the
+//! execution tree (SMOpt, Algorithms 5 and 6).
+
+pub mod group;
 
 use std::rc::Rc;
 use std::sync::Arc;
@@ -28,7 +34,7 @@ pub fn values(cond: &Expr, a: &Value, b: &Value) -> Option<Value> {
 }
 
 /// True when `a` and `b` have the same widths (and aggregate lengths) throughout.
-fn same_shape(a: &Value, b: &Value) -> bool {
+pub(crate) fn same_shape(a: &Value, b: &Value) -> bool {
     match (a, b) {
         (Value::Aggregate(xs), Value::Aggregate(ys)) => {
             xs.len() == ys.len() && xs.iter().zip(ys.iter()).all(|(x, y)| same_shape(x, y))
@@ -126,29 +132,27 @@ pub fn address_spaces(cond: &Expr, a: &AddressSpace, b: &AddressSpace) -> Option
     Some(merged)
 }
 
+/// True when `a` and `b` may be merged apart from their memory: the same place in every
+/// frame, the same inputs, outputs, address constraints and forking setting.
+pub fn compatible(a: &State, b: &State) -> bool {
+    a.stack.len() == b.stack.len()
+        && a.symbolics.len() == b.symbolics.len()
+        && a.forking_disabled == b.forking_disabled
+        && a.stack_bytes == b.stack_bytes
+        && a.output.same_as(&b.output)
+        && a.addresses.same_as(&b.addresses)
+        && a.symbolics
+            .iter()
+            .zip(&b.symbolics)
+            .all(|(x, y)| x.array == y.array && x.object == y.object)
+        && a.stack.iter().zip(&b.stack).all(|(f, g)| same_place(f, g))
+}
+
 /// The merge of `a` and `b` (same place in the program), or `None` when they are not
 /// merge-compatible. The result keeps `a`'s identity.
 pub fn states(a: &State, b: &State) -> Option<State> {
-    if a.stack.len() != b.stack.len()
-        || a.symbolics.len() != b.symbolics.len()
-        || a.forking_disabled != b.forking_disabled
-        || a.stack_bytes != b.stack_bytes
-        || !a.output.same_as(&b.output)
-        || !a.addresses.same_as(&b.addresses)
-    {
+    if !compatible(a, b) {
         return None;
-    }
-    if a.symbolics
-        .iter()
-        .zip(&b.symbolics)
-        .any(|(x, y)| x.array != y.array || x.object != y.object)
-    {
-        return None;
-    }
-    for (f, g) in a.stack.iter().zip(&b.stack) {
-        if !same_place(f, g) {
-            return None;
-        }
     }
     // The common prefix of the path conditions, and what each side added after it.
     let common = a
@@ -186,12 +190,13 @@ pub fn states(a: &State, b: &State) -> Option<State> {
     merged
         .query_cost
         .set(a.query_cost.get() + b.query_cost.get());
+    merged.taint = a.taint.union(&b.taint);
     Some(merged)
 }
 
 /// True when two frames are at the same instruction of the same function, with the same
 /// allocas and the same caller slot.
-fn same_place(f: &Frame, g: &Frame) -> bool {
+pub(crate) fn same_place(f: &Frame, g: &Frame) -> bool {
     f.func == g.func
         && f.block == g.block
         && f.inst == g.inst
