@@ -17,6 +17,7 @@ mod branch;
 mod calls;
 mod fork;
 mod halt;
+mod indexify;
 mod init;
 mod intrinsics;
 mod layout;
@@ -49,6 +50,7 @@ use crate::stats::{Coverage, Stats};
 use crate::termination::Termination;
 use crate::value::Value;
 
+pub use indexify::{IndexifyRun, RunStats as IndexifyStats};
 pub use special::SpecialFn;
 
 /// Result of executing part of an instruction: `Err` ends the current path.
@@ -189,6 +191,8 @@ pub struct Executor<'o> {
     pub(crate) sv: SolverView,
     pub(crate) run: Run,
     pub(crate) report: Report<'o>,
+    /// Indexify's tables and helpers, when the module was indexified.
+    pub(crate) indexify: Option<Box<indexify::IndexifyState>>,
 }
 
 impl<'o> Executor<'o> {
@@ -245,6 +249,7 @@ impl<'o> Executor<'o> {
                 reported_location: None,
             },
             config,
+            indexify: None,
         })
     }
 

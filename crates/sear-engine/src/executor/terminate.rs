@@ -162,6 +162,10 @@ impl Executor<'_> {
                     .get(&s.array)
                     .map(|b| b.to_vec())
                     .unwrap_or_else(|| vec![0; s.array.size() as usize]);
+                let bytes = match s.deindex {
+                    Some(d) => self.deindex(d, &bytes),
+                    None => bytes,
+                };
                 (s.name.clone(), bytes)
             })
             .collect();
