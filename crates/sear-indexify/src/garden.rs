@@ -121,6 +121,28 @@ impl Garden {
         self.ty.base() + pos
     }
 
+    /// Renumbers the values in their natural order (floats by value, −0 before +0, NaN
+    /// last; strings by their bytes), so that a comparison with a constant holds on one run
+    /// of positions: the conditions over a symbolic index become few ranges.
+    pub fn sort(&mut self) {
+        let key = |v: &GValue| match v {
+            GValue::F64(b) => (f64::from_bits(*b), Vec::new()),
+            GValue::F32(b) => (f32::from_bits(*b) as f64, Vec::new()),
+            GValue::Str(s) => (0.0, s.clone()),
+        };
+        self.values.sort_by(|a, b| {
+            let (x, s) = key(a);
+            let (y, t) = key(b);
+            x.total_cmp(&y).then_with(|| s.cmp(&t))
+        });
+        self.positions = self
+            .values
+            .iter()
+            .enumerate()
+            .map(|(p, v)| (v.clone(), p as u32))
+            .collect();
+    }
+
     /// Marks the end of construction.
     pub fn finish_construction(&mut self) {
         self.constructed = self.values.len();
@@ -167,5 +189,23 @@ mod tests {
         assert_eq!(f.delta(&GValue::f64(1.5)), Ty::F64.base() + p);
         assert_eq!(f.undelta(Ty::F64.base()), Some(&GValue::f64(1.5)));
         assert_eq!(f.undelta(0), None);
+    }
+
+    #[test]
+    fn sorting_orders_values_naturally() {
+        let mut f = Garden::new(Ty::F64);
+        for x in [2.0, f64::NAN, -1.0, 0.0, -0.0, 0.5] {
+            f.insert(GValue::f64(x));
+        }
+        f.sort();
+        let order: Vec<String> = f.values().iter().map(|v| v.to_string()).collect();
+        assert_eq!(order, ["-1.0", "-0.0", "0.0", "0.5", "2.0", "NaN"]);
+        assert_eq!(f.position(&GValue::f64(0.5)), Some(3));
+        let mut s = Garden::new(Ty::Str);
+        for x in ["b", "", "ab"] {
+            s.insert(GValue::str(x.as_bytes()));
+        }
+        s.sort();
+        assert_eq!(s.position(&GValue::str(b"ab")), Some(1));
     }
 }

@@ -125,7 +125,52 @@ fn called_ops(program: &Module) -> Vec<Op> {
                     }
                 }
             }
-            let _ = matches!(inst.kind, InstKind::Nop);
+        }
+    }
+    ops
+}
+
+/// The float instructions of the program that build values (B₊° applies "all the float
+/// operators in P", spec §2.9): arithmetic, negation, and conversions between the indexed
+/// float types.
+fn primitive_builders(program: &Module, float_types: &[Ty]) -> Vec<Op> {
+    use sear_ir::{BinaryOp, CastOp};
+    let mut ops = Vec::new();
+    let float = |t: sear_ir::TypeId| rewrite::analysis::float_ty(program, t, float_types);
+    for f in program.functions.iter().filter(|f| !f.is_declaration) {
+        for inst in f.blocks.iter().flat_map(|b| &b.insts) {
+            let op = match &inst.kind {
+                InstKind::Binary { op, .. } => float(inst.ty).and_then(|t| {
+                    let a = match op {
+                        BinaryOp::FAdd => ops::Arith::Add,
+                        BinaryOp::FSub => ops::Arith::Sub,
+                        BinaryOp::FMul => ops::Arith::Mul,
+                        BinaryOp::FDiv => ops::Arith::Div,
+                        BinaryOp::FRem => ops::Arith::Rem,
+                        _ => return None,
+                    };
+                    Some(Op::Arith(a, t))
+                }),
+                InstKind::FNeg(_) => float(inst.ty).map(Op::Neg),
+                InstKind::Cast {
+                    op: CastOp::FpExt,
+                    from,
+                    ..
+                } if float(*from) == Some(Ty::F32) && float(inst.ty) == Some(Ty::F64) => {
+                    Some(Op::Ext)
+                }
+                InstKind::Cast {
+                    op: CastOp::FpTrunc,
+                    from,
+                    ..
+                } if float(*from) == Some(Ty::F64) && float(inst.ty) == Some(Ty::F32) => {
+                    Some(Op::Trunc)
+                }
+                _ => None,
+            };
+            if let Some(op) = op.filter(|o| !ops.contains(o)) {
+                ops.push(op);
+            }
         }
     }
     ops
@@ -154,7 +199,10 @@ pub fn prepare(
     let mut fplus: Vec<Op> = Vec::new();
     let mut builders: Vec<Op> = Vec::new();
     match &settings.fplus {
-        None => fplus = called_ops(program),
+        None => {
+            fplus = called_ops(program);
+            builders = primitive_builders(program, &float_types);
+        }
         Some(names) => {
             for name in names {
                 if !ops::known_family(name) {
@@ -177,7 +225,7 @@ pub fn prepare(
     });
     for op in &fplus {
         if op.is_builder() && !builders.contains(op) {
-            builders.insert(builders.len().min(builders.len()), *op);
+            builders.push(*op);
         }
     }
     builders.sort();
@@ -247,6 +295,7 @@ pub fn prepare(
         }
     }
     for g in gardens.values_mut() {
+        g.sort();
         g.finish_construction();
     }
     let mut tables = Tables::new(gardens);

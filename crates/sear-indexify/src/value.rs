@@ -30,6 +30,13 @@ impl Ty {
         }
     }
 
+    /// The type whose range holds index `i` (None for ⊥, NULL and unused ranges).
+    pub fn of_index(i: u32) -> Option<Ty> {
+        Ty::ALL
+            .into_iter()
+            .find(|t| i >= t.base() && i - t.base() < RANGE)
+    }
+
     /// A short name (`str`, `f64`, `f32`), used in table and helper names.
     pub fn name(self) -> &'static str {
         match self {

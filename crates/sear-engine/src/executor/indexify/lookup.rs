@@ -1,12 +1,13 @@
 //! Table calls: the indexed operator tables read over concrete or symbolic indices.
 
 use sear_expr::Expr;
-use sear_indexify::encode::{self, Column, Decode};
+use sear_indexify::encode::{self, Decode};
 use sear_indexify::ops::{Op, Param, Ret};
 use sear_indexify::tables::{Key, NO_MATCH};
 use sear_indexify::{Ty, BOTTOM, NULL};
 use sear_ir::{Inst, Module, TypeId, TypeKind};
 
+use super::derive::{out_of_band, Derived};
 use super::out_of_garden;
 use crate::executor::{Exec, Executor};
 use crate::memory::ptr_error;
@@ -16,6 +17,29 @@ use crate::value::Value;
 /// Two symbolic indices are read from one two-dimensional slice up to this many cells;
 /// beyond, the first index is enumerated (one path per value, as KLEE forks per row).
 const MAX_2D_CELLS: usize = 1 << 14;
+
+/// An argument of a lookup: fixed, or derived from a symbolic source.
+#[derive(Clone, Debug)]
+enum Arg {
+    Fixed(Key),
+    Sym(Derived),
+}
+
+/// The distinct sources of the symbolic arguments, in argument order.
+fn sources(args: &[Arg]) -> Vec<Derived> {
+    let mut out: Vec<Derived> = Vec::new();
+    for a in args {
+        if let Arg::Sym(d) = a {
+            if !out.iter().any(|s| s.source == d.source) {
+                out.push(Derived {
+                    map: None,
+                    ..d.clone()
+                });
+            }
+        }
+    }
+    out
+}
 
 /// An argument of a table call once its index is known.
 #[derive(Clone, Debug)]
@@ -45,7 +69,7 @@ impl Executor<'_> {
             let Some(r) = self.string_index(state, src)? else {
                 return self.fallback(module, state, inst, op, args, arg_types);
             };
-            self.exclude_out_of_band(state, &r, Ty::Str, &op)?;
+            self.exclude_bottom(state, &r)?;
             self.write_string(state, &args[0], &r)?;
             return Ok(Some(args[0].clone()));
         }
@@ -66,12 +90,6 @@ impl Executor<'_> {
                     Got::Int(self.concretize(state, v, "an integer argument of a table")? as u64)
                 }
             });
-        }
-        // ⊥ and NULL never reach a row
-        for (p, g) in params.iter().zip(&got) {
-            if let (Param::Idx(t), Got::Index(e)) = (p, g) {
-                self.exclude_out_of_band(state, e, *t, &op)?;
-            }
         }
         let width = result_width(module, inst, &op);
         let cell = self.lookup(state, &op, &params, &got, width)?;
@@ -128,8 +146,9 @@ impl Executor<'_> {
         Ok(())
     }
 
-    /// The table's cell for the arguments: a row when every index is concrete, a read of
-    /// the slice's constant array otherwise.
+    /// The table's cell for the arguments: a row when every index is concrete; otherwise
+    /// one read of a constant array over the position of the (at most two) source indices
+    /// the symbolic arguments derive from (`derive.rs`).
     fn lookup(
         &mut self,
         state: &mut State,
@@ -138,118 +157,171 @@ impl Executor<'_> {
         got: &[Got],
         width: u32,
     ) -> Exec<Expr> {
-        let mut fixed: Vec<Option<Key>> = Vec::with_capacity(got.len());
-        let mut free: Vec<(Ty, Expr)> = Vec::new();
+        let decode = decode_of(op);
+        let index_result = matches!(decode, Decode::Index(_));
+        let mut args: Vec<Arg> = Vec::with_capacity(got.len());
         for (p, g) in params.iter().zip(got) {
-            match (p, g) {
+            args.push(match (p, g) {
                 (Param::Idx(t), Got::Index(e)) => match e.as_constant() {
-                    Some(c) => fixed.push(Some(Key::Pos(c as u32 - t.base()))),
+                    Some(c) => Arg::Fixed(Key::Pos(c as u32 - t.base())),
                     None => {
-                        fixed.push(None);
-                        free.push((*t, e.clone()));
+                        let d = self.derivation(e, *t);
+                        if d.map.is_none() {
+                            self.exclude_out_of_band(state, e, *t, op)?;
+                        }
+                        Arg::Sym(d)
                     }
                 },
-                (_, Got::Int(v)) => fixed.push(Some(Key::Int(*v))),
+                (_, Got::Int(v)) => Arg::Fixed(Key::Int(*v)),
                 (Param::Int(_), Got::Index(_)) => unreachable!("ints are concretised"),
-            }
+            });
         }
-        let decode = decode_of(op);
-        if free.is_empty() {
+        // at most two sources, and two only when their table is small: fix the others
+        loop {
+            let sources = sources(&args);
+            let too_many = match sources.as_slice() {
+                [a, b] => {
+                    let (la, lb) = (self.garden_len(a.ty), self.garden_len(b.ty));
+                    a.len(la) * b.len(lb) > MAX_2D_CELLS
+                }
+                s => s.len() > 2,
+            };
+            if !too_many {
+                break;
+            }
+            self.fix_source(state, &mut args, &sources[0])?;
+        }
+        let sources = sources(&args);
+        if sources.is_empty() {
             self.ix().stats.concrete_lookups += 1;
-            let key: Vec<Key> = fixed.into_iter().map(|k| k.expect("all fixed")).collect();
+            let key: Vec<Key> = args
+                .iter()
+                .map(|a| match a {
+                    Arg::Fixed(k) => *k,
+                    Arg::Sym(_) => unreachable!(),
+                })
+                .collect();
             let cell = self.ix().tables().concrete(op, &key);
             let col = encode::column("row", &[cell], decode);
             return Ok(encode::read(&col, Expr::constant(0, 32), width));
         }
         self.ix().stats.symbolic_lookups += 1;
-        if free.len() == 2 && free[0].1 == free[1].1 {
-            // the same index twice (x * x): the diagonal
-            let (t, e) = free[0].clone();
-            let col = self.diagonal(op, &fixed, decode);
-            return Ok(self.read_column(&col, encode::position(&e, t), width));
-        }
-        if free.len() == 2 {
-            let sizes: Vec<usize> = {
-                let s = self.ix();
-                let tables = s.tables();
-                free.iter()
-                    .map(|(t, _)| tables.garden(*t).map_or(0, |g| g.len()))
-                    .collect()
-            };
-            if sizes[0] * sizes[1] > MAX_2D_CELLS {
-                // fork per row: fix the first symbolic index to each of its values in turn
-                let (t, e) = free.remove(0);
-                let v = self.sv.get_value(state, &e, "indexify: row")?;
-                let is = Expr::eq(e.clone(), Expr::constant(v, 32));
-                if !self.sv.must_be_true(state, &is, "indexify: row")? {
-                    self.ix().stats.row_forks += 1;
-                    self.fork_restart(state, Expr::not(is.clone()), "indexify: row");
-                    state.add_constraint(is);
-                }
-                let slot = fixed.iter().position(Option::is_none).expect("two free");
-                fixed[slot] = Some(Key::Pos(v as u32 - t.base()));
-            }
-        }
-        let col = self.column(op, &fixed, decode);
-        let mut cell = Expr::constant(0, 32);
-        let dims: Vec<usize> = {
-            let s = self.ix();
-            let tables = s.tables();
-            free.iter()
-                .map(|(t, _)| tables.garden(*t).map_or(0, |g| g.len()))
-                .collect()
-        };
-        for ((t, e), d) in free.iter().zip(&dims) {
-            cell = Expr::add(
-                Expr::mul(cell, Expr::constant(*d as u128, 32)),
-                encode::position(e, *t),
-            );
-        }
-        Ok(self.read_column(&col, cell, width))
-    }
-
-    fn read_column(&mut self, col: &Column, cell: Expr, width: u32) -> Expr {
-        let v = encode::read(col, cell, width);
-        if matches!(col.decode, Decode::Index(_)) && !col.has_bottom {
-            self.ix().in_garden.insert(v.clone());
-        }
-        v
-    }
-
-    /// The constant array of a slice (built once per slice and garden size).
-    fn column(&mut self, op: &Op, fixed: &[Option<Key>], decode: Decode) -> Column {
-        let s = self.ix();
-        let size: usize = s.tables().gardens().values().map(|g| g.len()).sum();
-        let key = (*op, fixed.to_vec(), false, size);
-        if let Some(c) = s.columns.get(&key) {
-            return c.clone();
-        }
-        let (_, cells) = s.tables().slice(op, fixed);
-        let col = encode::column(&format!("iot_{}", op.name()), &cells, decode);
-        s.columns.insert(key, col.clone());
-        col
-    }
-
-    /// The diagonal of a table over one index used for two parameters.
-    fn diagonal(&mut self, op: &Op, fixed: &[Option<Key>], decode: Decode) -> Column {
-        let s = self.ix();
-        let size: usize = s.tables().gardens().values().map(|g| g.len()).sum();
-        let key = (*op, fixed.to_vec(), true, size);
-        if let Some(c) = s.columns.get(&key) {
-            return c.clone();
-        }
-        let mut tables = s.tables();
-        let n = tables.garden(op.ty()).map_or(0, |g| g.len());
-        let cells: Vec<u64> = (0..n as u32)
-            .map(|p| {
-                let row: Vec<Key> = fixed.iter().map(|k| k.unwrap_or(Key::Pos(p))).collect();
-                tables.cell(op, &row)
+        let dims: Vec<usize> = sources
+            .iter()
+            .map(|d| {
+                let n = self.garden_len(d.ty);
+                d.len(n)
             })
             .collect();
-        drop(tables);
-        let col = encode::column(&format!("iot_{}_diag", op.name()), &cells, decode);
-        s.columns.insert(key, col.clone());
-        col
+        let total: usize = dims.iter().product();
+        let mut cells = Vec::with_capacity(total);
+        let mut bad = Vec::with_capacity(total);
+        let mut at = vec![0usize; sources.len()];
+        {
+            let s = self.ix();
+            let mut tables = s.tables();
+            for cell in 0..total {
+                let mut rem = cell;
+                for k in (0..dims.len()).rev() {
+                    at[k] = rem % dims[k];
+                    rem /= dims[k];
+                }
+                let mut key = Vec::with_capacity(args.len());
+                let mut out_of_garden = false;
+                for (a, p) in args.iter().zip(params) {
+                    key.push(match a {
+                        Arg::Fixed(k) => *k,
+                        Arg::Sym(d) => {
+                            let k = sources
+                                .iter()
+                                .position(|s| s.source == d.source)
+                                .expect("source");
+                            let i = d.at(at[k]);
+                            let Param::Idx(t) = p else { unreachable!() };
+                            if out_of_band(i) {
+                                out_of_garden = true;
+                                Key::Pos(0)
+                            } else {
+                                Key::Pos(i - t.base())
+                            }
+                        }
+                    });
+                }
+                bad.push(out_of_garden);
+                if out_of_garden {
+                    cells.push(if index_result { BOTTOM as u64 } else { 0 });
+                } else {
+                    cells.push(tables.cell(op, &key));
+                }
+            }
+        }
+        let mut position = Expr::constant(0, 32);
+        for (d, n) in sources.iter().zip(&dims) {
+            position = Expr::add(
+                Expr::mul(position, Expr::constant(*n as u128, 32)),
+                d.position(),
+            );
+        }
+        if !index_result {
+            self.guard_positions(state, position.clone(), &bad)?;
+        }
+        let fixed: Vec<Option<Key>> = args
+            .iter()
+            .map(|a| match a {
+                Arg::Fixed(k) => Some(*k),
+                Arg::Sym(_) => None,
+            })
+            .collect();
+        let maps: Vec<usize> = args
+            .iter()
+            .filter_map(|a| match a {
+                Arg::Sym(d) => Some(d.map_id()),
+                Arg::Fixed(_) => None,
+            })
+            .collect();
+        let key = (*op, fixed, maps, dims.clone());
+        let col = match self.ix().columns.get(&key) {
+            Some(c) => c.clone(),
+            None => {
+                let c = encode::column(&format!("iot_{}", op.name()), &cells, decode);
+                self.ix().columns.insert(key, c.clone());
+                c
+            }
+        };
+        let v = encode::read(&col, position, width);
+        if index_result && sources.len() == 1 {
+            let map = cells.iter().map(|&c| c as u32).collect();
+            self.record_derived(&v, &sources[0], map);
+        }
+        Ok(v)
+    }
+
+    /// Fixes a source index to one of its values (forking a path for the others, as KLEE
+    /// forks per row); the arguments derived from it become concrete.
+    fn fix_source(&mut self, state: &mut State, args: &mut [Arg], source: &Derived) -> Exec<()> {
+        let e = &source.source;
+        let v = self.sv.get_value(state, e, "indexify: row")?;
+        let is = Expr::eq(e.clone(), Expr::constant(v, e.width()));
+        if !self.sv.must_be_true(state, &is, "indexify: row")? {
+            self.ix().stats.row_forks += 1;
+            self.fork_restart(state, Expr::not(is.clone()), "indexify: row");
+            state.add_constraint(is);
+        }
+        let pos = (v as u32).wrapping_sub(source.ty.base()) as usize;
+        for a in args.iter_mut() {
+            if let Arg::Sym(d) = a {
+                if d.source == *e {
+                    let i = d.at(pos);
+                    if out_of_band(i) {
+                        self.ix().stats.out_of_garden += 1;
+                        return Err(out_of_garden());
+                    }
+                    let base = Ty::of_index(i).map_or(0, Ty::base);
+                    *a = Arg::Fixed(Key::Pos(i - base));
+                }
+            }
+        }
+        Ok(())
     }
 
     /// Turns a table's cell into the call's result: offsets into pointers, the result of
@@ -270,7 +342,7 @@ impl Executor<'_> {
                 Ok(Value::from_expr(p))
             }
             Ret::Idx(Ty::Str) if op.writes_first() => {
-                self.exclude_out_of_band(state, &cell, Ty::Str, op)?;
+                self.exclude_bottom(state, &cell)?;
                 self.write_string(state, &args[0], &cell)?;
                 Ok(args[0].clone())
             }

@@ -12,6 +12,7 @@
 //! ⊥ is out of band (`sear_indexify::BOTTOM`); a path on which it may reach a table, δ⁻¹ or
 //! a write ends there as an `out-of-garden` early termination, never an error.
 
+mod derive;
 mod lookup;
 mod strings;
 mod values;
@@ -73,6 +74,8 @@ pub struct RunStats {
 #[derive(Clone, Debug)]
 pub(crate) struct Pattern {
     pub index: Expr,
+    /// The position its bytes were read at (the source's, for a derived index).
+    pub at: Expr,
     pub ty: Ty,
     pub matrix: ArrayRef,
     pub width: u32,
@@ -80,9 +83,14 @@ pub(crate) struct Pattern {
     pub max_len: u64,
 }
 
-/// A slice's column: the table, its fixed arguments, whether it is the diagonal, and the
-/// gardens' total size when it was built.
-pub(crate) type ColumnKey = (sear_indexify::ops::Op, Vec<Option<Key>>, bool, usize);
+/// A lookup's column: the table, its fixed arguments, the maps of its symbolic arguments
+/// (`derive.rs`) and the sizes of its sources.
+pub(crate) type ColumnKey = (
+    sear_indexify::ops::Op,
+    Vec<Option<Key>>,
+    Vec<usize>,
+    Vec<usize>,
+);
 
 /// The engine's Indexify state.
 pub(crate) struct IndexifyState {
@@ -91,6 +99,10 @@ pub(crate) struct IndexifyState {
     by_function: Vec<Option<Helper>>,
     pub columns: FxHashMap<ColumnKey, Column>,
     pub matrices: FxHashMap<(Ty, u32, usize), ArrayRef>,
+    /// Value matrices of derived indices, by (type, width, map).
+    pub composed_matrices: FxHashMap<(Ty, u32, usize), ArrayRef>,
+    /// Index expressions made by lookups, as functions of their source.
+    pub derived: FxHashMap<Expr, derive::Derived>,
     pub lengths: FxHashMap<usize, Column>,
     /// The first byte of every δ⁻¹ written, with what it came from.
     pub patterns: FxHashMap<Expr, Pattern>,
@@ -132,6 +144,8 @@ impl Executor<'_> {
             by_function,
             columns: FxHashMap::default(),
             matrices: FxHashMap::default(),
+            composed_matrices: FxHashMap::default(),
+            derived: FxHashMap::default(),
             lengths: FxHashMap::default(),
             patterns: FxHashMap::default(),
             in_garden: FxHashSet::default(),

@@ -41,8 +41,9 @@ impl Executor<'_> {
 
     /// The bytes of δ⁻¹(e) (`width` of them), remembered as a pattern.
     pub(super) fn value_bytes(&mut self, t: Ty, e: &Expr, width: u32, max_len: u64) -> Vec<Expr> {
-        let m = self.matrix(t, width);
-        let pos = encode::position(e, t);
+        let d = self.derivation(e, t);
+        let m = self.derived_matrix(t, &d, width);
+        let pos = d.position();
         let bytes: Vec<Expr> = (0..width)
             .map(|j| encode::matrix_byte(&m, &pos, width, j))
             .collect();
@@ -52,6 +53,7 @@ impl Executor<'_> {
                     b0.clone(),
                     Pattern {
                         index: e.clone(),
+                        at: pos,
                         ty: t,
                         matrix: m,
                         width,
@@ -69,10 +71,9 @@ impl Executor<'_> {
         if p.ty != t || bytes.len() < p.width as usize {
             return None;
         }
-        let pos = encode::position(&p.index, t);
         let ok = (0..p.width).all(|j| {
             let b = &bytes[j as usize];
-            *b == encode::matrix_byte(&p.matrix, &pos, p.width, j)
+            *b == encode::matrix_byte(&p.matrix, &p.at, p.width, j)
                 || (u64::from(j) >= p.max_len && b.as_constant() == Some(0))
         });
         ok.then_some(p.index)
@@ -146,10 +147,16 @@ impl Executor<'_> {
         Ok(Value::from_expr(value))
     }
 
-    /// Ends the paths on which `e` is ⊥ (or NULL, which no float is).
+    /// Ends the paths on which `e` is ⊥ (or NULL, which δ⁻¹ does not take): for an index
+    /// derived from a source, where the source stands at a position mapped out of band.
     pub(super) fn exclude_bottom(&mut self, state: &mut State, e: &Expr) -> Exec<()> {
         if self.ix().in_garden.contains(e) {
             return Ok(());
+        }
+        let d = self.derivation(e, Ty::Str);
+        if let Some(map) = &d.map {
+            let bad: Vec<bool> = map.iter().map(|&i| super::derive::out_of_band(i)).collect();
+            return self.guard_positions(state, d.position(), &bad);
         }
         let bad = Expr::or(
             Expr::eq(e.clone(), Expr::constant(BOTTOM as u128, 32)),
