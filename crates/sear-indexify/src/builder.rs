@@ -98,6 +98,15 @@ pub fn extend(gardens: &mut Gardens, f: &Op, ints: &[u64], limits: Limits, stats
     if domains.contains(&0) {
         return;
     }
+    // a full garden takes nothing more: skip the applications
+    let full = |g: &Gardens, t: Ty| g.get(&t).is_none_or(|g| g.len() >= limits.max_garden);
+    let result_ty = match f.ret() {
+        crate::ops::Ret::Idx(t) => t,
+        _ => Ty::Str,
+    };
+    if full(gardens, result_ty) {
+        return;
+    }
     let name = f.name();
     let mut tuple = vec![0usize; params.len()];
     loop {
@@ -113,6 +122,8 @@ pub fn extend(gardens: &mut Gardens, f: &Op, ints: &[u64], limits: Limits, stats
         if let Some(v) = oracle::build(f, &args) {
             if admit(gardens, v, limits) {
                 *stats.productive.entry(name.clone()).or_default() += 1;
+            } else if full(gardens, result_ty) {
+                return;
             }
         }
         // the next tuple (odometer order: the last parameter varies fastest)
@@ -312,6 +323,7 @@ mod tests {
             &mut stats,
         );
         assert_eq!(gardens[&Ty::Str].len(), 3);
-        assert_eq!(gardens[&Ty::Str].refused, 3);
+        // the first value over the cap stops the builder: a full garden takes nothing
+        assert_eq!(gardens[&Ty::Str].refused, 1);
     }
 }

@@ -55,6 +55,19 @@ impl Derived {
     }
 }
 
+/// `e` as a load reads it back after a store: its bytes, concatenated (`layout.rs`).
+pub(crate) fn through_memory(e: &Expr) -> Expr {
+    let n = e.width().div_ceil(8);
+    if e.width() % 8 != 0 || n < 2 {
+        return e.clone();
+    }
+    let parts: Vec<Expr> = (0..n)
+        .rev()
+        .map(|i| Expr::extract(e.clone(), 8 * i, 8))
+        .collect();
+    Expr::extract(Expr::concat_all(&parts), 0, e.width())
+}
+
 /// True for the out-of-band indices.
 pub(crate) fn out_of_band(i: u32) -> bool {
     i == BOTTOM || i == NULL
@@ -73,7 +86,8 @@ impl Executor<'_> {
         }
     }
 
-    /// Records that `result` is `map` over `source`'s positions.
+    /// Records that `result` is `map` over `source`'s positions (also under the form the
+    /// value takes after a store and a load, byte by byte: retyped cells hold indices).
     pub(super) fn record_derived(&mut self, result: &Expr, source: &Derived, map: Vec<u32>) {
         if result.as_constant().is_some() {
             return;
@@ -83,6 +97,10 @@ impl Executor<'_> {
             ty: source.ty,
             map: Some(map.into()),
         };
+        let stored = through_memory(result);
+        if stored != *result {
+            self.ix().derived.insert(stored, d.clone());
+        }
         self.ix().derived.insert(result.clone(), d);
     }
 

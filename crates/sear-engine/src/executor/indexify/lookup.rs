@@ -189,6 +189,14 @@ impl Executor<'_> {
             if !too_many {
                 break;
             }
+            tracing::debug!(
+                "indexify: {op} over {} sources: {:?}",
+                sources.len(),
+                sources
+                    .iter()
+                    .map(|s| s.source.to_string())
+                    .collect::<Vec<_>>()
+            );
             self.fix_source(state, &mut args, &sources[0])?;
         }
         let sources = sources(&args);
