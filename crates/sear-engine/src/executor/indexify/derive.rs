@@ -58,7 +58,7 @@ impl Derived {
 /// `e` as a load reads it back after a store: its bytes, concatenated (`layout.rs`).
 pub(crate) fn through_memory(e: &Expr) -> Expr {
     let n = e.width().div_ceil(8);
-    if e.width() % 8 != 0 || n < 2 {
+    if !e.width().is_multiple_of(8) || n < 2 {
         return e.clone();
     }
     let parts: Vec<Expr> = (0..n)
