@@ -610,6 +610,19 @@ fn string_dataflow(module: &Module, scope: &Scope, a: &mut Analysis) {
     a.string_globals = globals;
 }
 
+/// The allocated type of a slot defined by an `alloca` (None for any other slot).
+pub fn alloca_type(module: &Module, func: FuncId, s: Slot) -> Option<TypeId> {
+    let f = module.function(func);
+    f.blocks
+        .iter()
+        .flat_map(|b| &b.insts)
+        .find(|i| i.dest == Some(s))
+        .and_then(|i| match &i.kind {
+            InstKind::Alloca { elem, .. } => Some(*elem),
+            _ => None,
+        })
+}
+
 /// The object a pointer operand starts: through zero-offset `getelementptr`s within the
 /// function (`None` when it is computed some other way).
 pub fn root(module: &Module, func: FuncId, op: Operand) -> Operand {

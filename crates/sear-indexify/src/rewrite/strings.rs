@@ -180,10 +180,20 @@ impl FnRw<'_, '_, '_> {
         let Some(&p) = args.first() else {
             return false;
         };
+        // a char array (or a buffer of unknown type, e.g. from malloc) used as a string; a
+        // struct whose first field is a string is not a string
+        let char_array = |t: sear_ir::TypeId| match self.orig.ty(t).kind {
+            TypeKind::Array { elem, .. } => self.orig.ty(elem).kind == TypeKind::Int(8),
+            _ => false,
+        };
         let string = match analysis::root(self.orig, self.f, p) {
-            Operand::Slot(s) => self.facts.string_slots.contains(&s),
+            Operand::Slot(s) => {
+                self.facts.string_slots.contains(&s)
+                    && analysis::alloca_type(self.orig, self.f, s).is_none_or(char_array)
+            }
             Operand::Const(c) => matches!(self.orig.constant(c),
-                Constant::GlobalAddr(g) if self.a.string_globals.contains(g)),
+                Constant::GlobalAddr(g) if self.a.string_globals.contains(g)
+                    && char_array(self.orig.global(*g).ty)),
         };
         if !string {
             return false;

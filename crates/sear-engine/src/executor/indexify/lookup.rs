@@ -163,7 +163,16 @@ impl Executor<'_> {
         for (p, g) in params.iter().zip(got) {
             args.push(match (p, g) {
                 (Param::Idx(t), Got::Index(e)) => match e.as_constant() {
-                    Some(c) => Arg::Fixed(Key::Pos(c as u32 - t.base())),
+                    Some(c) => {
+                        self.exclude_out_of_band(state, e, *t, op)?;
+                        let pos = (c as u32).wrapping_sub(t.base());
+                        if pos as usize >= self.garden_len(*t) {
+                            tracing::debug!("indexify: {op}: index {c:#x} is not a {t} index");
+                            self.ix().stats.out_of_garden += 1;
+                            return Err(out_of_garden());
+                        }
+                        Arg::Fixed(Key::Pos(pos))
+                    }
                     None => {
                         let d = self.derivation(e, *t);
                         if d.map.is_none() {
