@@ -60,14 +60,54 @@ def build_gcov(src, defines, work):
     return exe
 
 
+def ktest_objects(path):
+    """The (name, bytes) objects of a .ktest file (KLEE's format)."""
+    import struct
+    data = open(path, "rb").read()
+    at = 5
+
+    def u32():
+        nonlocal at
+        v = struct.unpack(">I", data[at:at + 4])[0]
+        at += 4
+        return v
+
+    version = u32()
+    for _ in range(u32()):
+        n = u32()
+        at += n
+    if version >= 2:
+        u32()
+        u32()
+    objects = []
+    for _ in range(u32()):
+        n = u32()
+        name = data[at:at + n].decode(errors="replace")
+        at += n
+        size = u32()
+        objects.append((name, data[at:at + size]))
+        at += size
+    return objects
+
+
+MODEL = re.compile(r"^(arg\d\d|n_args|model_version|stdin.*|[A-Z]-(data|stat).*)$")
+
+
 def coverage(src, defines, tests, work):
-    """(lines %, branches taken %, set of taken branches) of the tests natively."""
+    """(lines %, branches taken %, set of taken branches) of the tests natively; the POSIX
+    model's argument objects become argv (as sear replay does for --sym-arg)."""
     for f in glob.glob(os.path.join(work, "*.gcda")):
         os.remove(f)
     exe = os.path.join(work, "prog")
     for k in tests:
-        subprocess.run([exe], env=dict(os.environ, SEAR_KTEST=k), cwd=work,
-                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, timeout=20)
+        objects = ktest_objects(k)
+        skip = 0
+        while skip < len(objects) and MODEL.match(objects[skip][0]):
+            skip += 1
+        args = [o[1].split(b"\0")[0] for o in objects[:skip] if re.match(r"arg\d\d", o[0])]
+        env = dict(os.environ, SEAR_KTEST=k, SEAR_KTEST_SKIP=str(skip))
+        subprocess.run([exe] + args, env=env, cwd=work, stdout=subprocess.DEVNULL,
+                       stderr=subprocess.DEVNULL, timeout=20)
     stem = os.path.splitext(os.path.basename(src))[0]
     gcda = glob.glob(os.path.join(work, f"*{stem}.gcda"))
     if not gcda:

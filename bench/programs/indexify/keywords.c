@@ -15,8 +15,11 @@ static int command(const char *line) {
     return 0;
   if (strcmp(line, "status") == 0)
     return 1;
-  if (strncmp(line, "set ", 4) == 0)
-    return strstr(line, "=") ? 2 : 3;
+  if (strncmp(line, "set ", 4) == 0) {
+    if (strstr(line, "="))
+      return 2;
+    return 3;
+  }
   if (strncmp(line, "get ", 4) == 0)
     return 4;
   if (strcasecmp(line, "HELP") == 0)

@@ -92,10 +92,20 @@ impl Executor<'_> {
         if result.as_constant().is_some() {
             return;
         }
+        // equal maps share one allocation, so equal lookups hit the column cache and give
+        // equal expressions
+        let map: Arc<[u32]> = map.into();
+        let map = match self.ix().maps.get(&map) {
+            Some(m) => m.clone(),
+            None => {
+                self.ix().maps.insert(map.clone());
+                map
+            }
+        };
         let d = Derived {
             source: source.source.clone(),
             ty: source.ty,
-            map: Some(map.into()),
+            map: Some(map),
         };
         let stored = through_memory(result);
         if stored != *result {

@@ -103,6 +103,8 @@ pub(crate) struct IndexifyState {
     pub composed_matrices: FxHashMap<(Ty, u32, usize), ArrayRef>,
     /// Index expressions made by lookups, as functions of their source.
     pub derived: FxHashMap<Expr, derive::Derived>,
+    /// Every map of `derived`, once (interned by contents).
+    pub maps: FxHashSet<Arc<[u32]>>,
     pub lengths: FxHashMap<usize, Column>,
     /// The first byte of every δ⁻¹ written, with what it came from.
     pub patterns: FxHashMap<Expr, Pattern>,
@@ -146,6 +148,7 @@ impl Executor<'_> {
             matrices: FxHashMap::default(),
             composed_matrices: FxHashMap::default(),
             derived: FxHashMap::default(),
+            maps: FxHashSet::default(),
             lengths: FxHashMap::default(),
             patterns: FxHashMap::default(),
             in_garden: FxHashSet::default(),
