@@ -1,6 +1,7 @@
 //! The `sear` command line: `run`, `replay`, `solve`, `ktest`.
 
 mod array_args;
+mod indexify_args;
 mod memory_args;
 mod progress;
 mod replay;

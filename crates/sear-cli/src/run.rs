@@ -137,6 +137,9 @@ pub struct RunArgs {
     /// C runtime and environment-model options.
     #[command(flatten)]
     pub runtime: crate::runtime_link::RuntimeArgs,
+    /// Indexify options (seed 004).
+    #[command(flatten)]
+    pub indexify: crate::indexify_args::IndexifyArgs,
 }
 
 /// Runs `sear run`; returns the process exit code.
@@ -167,9 +170,10 @@ pub fn run(args: &RunArgs) -> Result<i32> {
         }
         None => next_output_dir()?,
     };
+    args.indexify.check()?;
     let scratch = tempfile::tempdir().context("creating a temporary directory")?;
     let (hosts, host_infos) = args.runtime.host_files()?;
-    let (bitcode, cflags) = prepare_bitcode(args, &program, scratch.path(), &hosts)?;
+    let (bitcode, cflags, own_bitcode) = prepare_bitcode(args, &program, scratch.path(), &hosts)?;
     let load = if args.verify_ir {
         sear_ir::load_module_verified
     } else {
@@ -189,9 +193,36 @@ pub fn run(args: &RunArgs) -> Result<i32> {
     let config_envp = config.envp.clone();
     let mut solver_config = args.solver.to_config()?;
     args.relocatable.apply_solver(&mut solver_config);
-    let configuration = serde_json::json!({ "engine": &config, "solver": &solver_config });
+    let mut configuration = serde_json::json!({ "engine": &config, "solver": &solver_config });
+    let mut indexify = None;
+    let module = if args.indexify.enabled() {
+        let entry = config.entry.clone();
+        let prepared = args
+            .indexify
+            .prepare(&own_bitcode, &module, &entry, args.verify_ir)?;
+        let report = serde_json::to_value(&prepared.stats)?;
+        configuration["indexify"] = report["settings"].clone();
+        let tables = Arc::new(std::sync::Mutex::new(prepared.tables));
+        indexify = Some((
+            sear_engine::executor::IndexifyRun {
+                tables: Arc::clone(&tables),
+                helpers: prepared.helpers,
+                report,
+            },
+            tables,
+            prepared.cache_file,
+        ));
+        prepared.module
+    } else {
+        module
+    };
     let mut observer = TerminalObserver::new(!args.no_progress);
-    let executor = Executor::new(Arc::new(module), config, &solver_config, &mut observer)?;
+    let mut executor = Executor::new(Arc::new(module), config, &solver_config, &mut observer)?;
+    let mut cache = None;
+    if let Some((run, tables, file)) = indexify {
+        executor.enable_indexify(run);
+        cache = Some((tables, file));
+    }
     let received = crate::signals::install(executor.interrupt_flag());
     let environment = args.runtime.env_file.as_ref().map(|_| config_envp.clone());
     let facts = RunFacts {
@@ -214,6 +245,9 @@ pub fn run(args: &RunArgs) -> Result<i32> {
             &summary,
             args.test_comp.as_ref(),
         )?;
+    }
+    if let Some((tables, file)) = &cache {
+        crate::indexify_args::save_cache(tables, file.as_deref());
     }
     crate::term::errln!("sear: output directory: {}", output_dir.display());
     crate::term::errln!("sear: done: total instructions = {}", summary.instructions);
@@ -244,13 +278,14 @@ fn exit_code(signal_status: Option<i32>, stop_reason: &str) -> i32 {
 }
 
 /// Compiles (or copies) the program to bitcode linked with the runtime; returns the
-/// bitcode and the compiler flags used (recorded for replay).
+/// bitcode, the compiler flags used (recorded for replay) and the program's own bitcode
+/// before the runtime was linked.
 fn prepare_bitcode(
     args: &RunArgs,
     program: &Path,
     scratch: &Path,
     hosts: &[sear_runtime::host_files::HostFile],
-) -> Result<(PathBuf, Vec<String>)> {
+) -> Result<(PathBuf, Vec<String>, PathBuf)> {
     let extension = program.extension().and_then(|e| e.to_str()).unwrap_or("");
     let runtime = crate::runtime_dir::locate()?;
     let mut cflags: Vec<String> = args
@@ -309,13 +344,13 @@ fn prepare_bitcode(
     // modules sear links with it.
     let target = sear_ir::module_target(&bitcode).map_err(|e| anyhow::anyhow!("{e}"))?;
     if args.runtime.no_runtime {
-        return Ok((bitcode, cflags));
+        return Ok((bitcode.clone(), cflags, bitcode));
     }
     let with_entry = args.entry == "main";
     let linked = args
         .runtime
         .link(&bitcode, scratch, with_entry, hosts, &target)?;
-    Ok((linked, cflags))
+    Ok((linked, cflags, bitcode))
 }
 
 fn engine_config(args: &RunArgs, program: &Path, output_dir: PathBuf) -> Result<EngineConfig> {

@@ -50,6 +50,18 @@ pub struct Symbolic {
     /// The symbolic size σ of the object (its capacity is the array's size): the test holds
     /// σ's value of bytes.
     pub size: Option<Expr>,
+    /// For a symbolic index (Indexify): the test holds δ⁻¹ of the index's value.
+    pub deindex: Option<Deindex>,
+}
+
+/// How a symbolic index becomes test bytes: the value of the index in the garden of `ty`,
+/// as `size` bytes (a string NUL-padded, a float's bits).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Deindex {
+    /// The indexed type.
+    pub ty: sear_indexify::Ty,
+    /// Bytes of the object in the original program.
+    pub size: u64,
 }
 
 /// A path: stack, memory, path condition and bookkeeping.

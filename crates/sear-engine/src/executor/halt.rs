@@ -108,6 +108,7 @@ impl Executor<'_> {
             .summary(&self.config, solver_stats.core_queries_with_arrays);
         self.run.summary.trace_digest = trace_digest(&self.run.trace_hashes);
         self.run.summary.solver = serde_json::to_value(&solver_stats).unwrap_or_default();
+        self.run.summary.indexify = self.indexify_summary(self.run.summary.time_s);
     }
 }
 

@@ -18,6 +18,7 @@ mod calls;
 mod cells;
 mod fork;
 mod halt;
+mod indexify;
 mod init;
 mod intrinsics;
 mod layout;
@@ -53,6 +54,7 @@ use crate::stats::{Coverage, Stats};
 use crate::termination::Termination;
 use crate::value::Value;
 
+pub use indexify::{IndexifyRun, RunStats as IndexifyStats};
 pub use special::SpecialFn;
 
 /// Result of executing part of an instruction: `Err` ends the current path.
@@ -205,6 +207,8 @@ pub struct Executor<'o> {
     pub(crate) sv: SolverView,
     pub(crate) run: Run,
     pub(crate) report: Report<'o>,
+    /// Indexify's tables and helpers, when the module was indexified.
+    pub(crate) indexify: Option<Box<indexify::IndexifyState>>,
 }
 
 impl<'o> Executor<'o> {
@@ -271,6 +275,7 @@ impl<'o> Executor<'o> {
                 reported_location: None,
             },
             config,
+            indexify: None,
         })
     }
 

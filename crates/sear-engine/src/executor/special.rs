@@ -55,6 +55,8 @@ pub enum SpecialFn {
     ReachError,
     /// `__sear_write(fd, buf, len)`: the C runtime's output to stdout/stderr.
     CaptureOutput,
+    /// A helper of an indexified module (`__indexify_*`, executor/indexify).
+    Indexify,
     Intrinsic(Intr),
     /// A C math library function (`sin`, `powf`, `logl`, ...).
     Math(super::libm::MathFn),
@@ -355,6 +357,7 @@ impl Executor<'_> {
                 None
             }
             Math(f) => Some(self.call_math(module, state, inst, f, args)?),
+            Indexify => return self.call_indexify(module, state, inst, args, arg_types),
             Intrinsic(intrinsic) => {
                 self.call_intrinsic(module, state, inst, intrinsic, args, arg_types)?
             }
@@ -377,7 +380,7 @@ impl Executor<'_> {
 
     /// A string argument, or `"unnamed"` for a null pointer. As in KLEE, a pointer with more
     /// than one feasible value, or one into no object, is a user error.
-    fn optional_string(&mut self, state: &mut State, ptr: &Value) -> Exec<String> {
+    pub(crate) fn optional_string(&mut self, state: &mut State, ptr: &Value) -> Exec<String> {
         if ptr.as_concrete() == Some(0) {
             return Ok("unnamed".into());
         }
@@ -453,6 +456,7 @@ impl Executor<'_> {
             array,
             name: name.to_string(),
             size: entry.object.symbolic_size.clone(),
+            deindex: None,
         });
         Ok(())
     }
@@ -522,6 +526,7 @@ impl Executor<'_> {
             array,
             name: name.to_string(),
             size: None,
+            deindex: None,
         });
         Value::from_expr(Expr::extract(value, 0, width))
     }

@@ -177,6 +177,10 @@ impl Executor<'_> {
                     let n = model.evaluate(&state.addresses.substitute(sigma));
                     bytes.truncate(n.min(bytes.len() as u128) as usize);
                 }
+                let bytes = match s.deindex {
+                    Some(d) => self.deindex(d, &bytes),
+                    None => bytes,
+                };
                 (s.name.clone(), bytes)
             })
             .collect();

@@ -71,6 +71,9 @@ pub struct Summary {
     pub solver: serde_json::Value,
     /// Array-read transformations: mode, successes per transformation, time, validation.
     pub array_opt: serde_json::Value,
+    /// Indexify (seed 004): gardens, tables, rewriting and exploration counters; null when
+    /// the run was not indexified.
+    pub indexify: serde_json::Value,
     /// Digest of the instruction-trace hashes of every ended path (order-independent), for
     /// checking that two configurations executed the same paths.
     pub trace_digest: String,
