@@ -1090,3 +1090,28 @@ void *__wrap_calloc(size_t count, size_t size) {
   return p;
 }
 #endif
+
+/*
+ * Coverage (`sear coverage`, -DSEAR_REPLAY_COVERAGE): the program is built with gcov's
+ * instrumentation, whose counters are written at exit. A test that ends with a crash, an
+ * abort or the replay's time limit (SIGTERM) would lose them, so these signals first write
+ * the counters (__gcov_dump, compiler-rt's profile runtime) and then take their default
+ * action, as without the handler.
+ */
+#ifdef SEAR_REPLAY_COVERAGE
+#include <signal.h>
+#include <unistd.h>
+void __gcov_dump(void);
+
+static void dump_and_die(int sig) {
+  __gcov_dump();
+  signal(sig, SIG_DFL);
+  raise(sig);
+}
+
+__attribute__((constructor(102))) static void dump_counters_on_signals(void) {
+  static const int fatal[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT, SIGTERM};
+  for (size_t i = 0; i < sizeof fatal / sizeof fatal[0]; i++)
+    signal(fatal[i], dump_and_die);
+}
+#endif

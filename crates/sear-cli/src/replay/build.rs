@@ -36,12 +36,47 @@ pub struct BuildConfig {
     /// Interpose the calls that answer from the POSIX model's recorded file statuses
     /// (`stat`, `isatty`, `ioctl`, `open`, ...), for runs that used the model.
     pub posix_model: bool,
+    /// Build for `sear coverage`: the program (and its libraries) with gcov instrumentation
+    /// (`--coverage`) instead of sanitizers; the replay library writes the counts also when
+    /// the program dies of a signal.
+    pub coverage: bool,
 }
 
 impl BuildConfig {
     /// The clang named by `SEAR_CLANG`, or `clang-19`.
     pub fn default_clang() -> String {
         std::env::var(CLANG_ENV).unwrap_or_else(|_| "clang-19".to_string())
+    }
+
+    /// The build for the tests of `set`: its program, libraries and model, the run's
+    /// compiler flags followed by `extra`.
+    pub fn for_tests(
+        set: &super::testset::TestSet,
+        program: PathBuf,
+        extra: &super::ExtraFlags,
+    ) -> Result<BuildConfig> {
+        Ok(BuildConfig {
+            fd_fail: set.uses_fd_fail(),
+            libraries: set.info.link_llvm_libs.clone(),
+            posix_model: set.info.posix_model,
+            clang: BuildConfig::default_clang(),
+            runtime_dir: crate::runtime_dir::locate()?,
+            program,
+            cflags: extra.after(&set.info.cflags),
+            check_overflow: false,
+            coverage: false,
+        })
+    }
+
+    /// The instrumentation flags of the program: sanitizers, or gcov's for coverage.
+    fn instrumentation(&self) -> Vec<String> {
+        if self.coverage {
+            return vec!["--coverage".to_string()];
+        }
+        vec![
+            self.sanitize_flag(),
+            "-fno-sanitize-recover=all".to_string(),
+        ]
     }
 
     fn sanitize_flag(&self) -> String {
@@ -60,13 +95,12 @@ pub fn build(config: &BuildConfig, out_dir: &Path) -> Result<PathBuf> {
     if !runtime_src.is_file() {
         bail!("replay runtime {} not found", runtime_src.display());
     }
-    let common = [
+    let mut common = vec![
         "-g".to_string(),
         "-O0".to_string(),
         "-fno-omit-frame-pointer".to_string(),
-        config.sanitize_flag(),
-        "-fno-sanitize-recover=all".to_string(),
     ];
+    common.extend(config.instrumentation());
 
     // The runtime gets only our flags, so user flags such as -Werror cannot break it.
     let runtime_obj = out_dir.join("sear_replay.o");
@@ -77,8 +111,13 @@ pub fn build(config: &BuildConfig, out_dir: &Path) -> Result<PathBuf> {
     if config.posix_model {
         cmd.arg("-DSEAR_REPLAY_POSIX");
     }
-    cmd.args(&common)
-        .arg("-I")
+    if config.coverage {
+        // The library itself is not measured.
+        cmd.args(["-DSEAR_REPLAY_COVERAGE", "-g", "-O0"]);
+    } else {
+        cmd.args(&common);
+    }
+    cmd.arg("-I")
         .arg(&include)
         .arg("-c")
         .arg(&runtime_src)
@@ -98,12 +137,13 @@ pub fn build(config: &BuildConfig, out_dir: &Path) -> Result<PathBuf> {
             .args(&library_inputs)
             .arg(&runtime_obj)
             .args(extra)
-            .arg("-lm")
+            .arg("-lm");
+        if !config.coverage {
             // The replay runtime's __wrap_malloc/__wrap_calloc make zero-size allocations
             // zero-size objects for ASan (it gives malloc(0) one addressable byte).
-            .arg("-Wl,--wrap=malloc,--wrap=calloc")
-            .arg("-o")
-            .arg(&exe);
+            cmd.arg("-Wl,--wrap=malloc,--wrap=calloc");
+        }
+        cmd.arg("-o").arg(&exe);
         cmd
     };
     let what = config.program.display().to_string();
