@@ -143,3 +143,58 @@ fn a_directory_without_info_json_needs_the_program() {
     let report = coverage(dir.path(), &["out", "--program", program.to_str().unwrap()]);
     assert_eq!(totals(&report), (15, 12, 6, 5));
 }
+
+#[test]
+fn a_whole_program_module_is_measured_by_its_units() {
+    let dir = tempfile::tempdir().unwrap();
+    let include = common::repo_root().join("runtime/include");
+    let mut units = Vec::new();
+    for unit in ["units_main", "units_lib"] {
+        let bc = dir.path().join(format!("{unit}.bc"));
+        let status = Command::new("clang-19")
+            .args([
+                "-c",
+                "-emit-llvm",
+                "-g",
+                "-O0",
+                "-Xclang",
+                "-disable-O0-optnone",
+                "-I",
+            ])
+            .arg(&include)
+            .arg(program(&format!("{unit}.c")))
+            .arg("-o")
+            .arg(&bc)
+            .status()
+            .expect("clang-19");
+        assert!(status.success());
+        units.push(bc);
+    }
+    let status = Command::new("llvm-link-19")
+        .args(&units)
+        .arg("-o")
+        .arg(dir.path().join("prog.bc"))
+        .status()
+        .expect("llvm-link-19");
+    assert!(status.success());
+    // wllvm's extract-bc -m writes the module's units beside it.
+    let manifest: String = units.iter().map(|u| format!("{}\n", u.display())).collect();
+    std::fs::write(dir.path().join("prog.bc.llvm.manifest"), manifest).unwrap();
+    let output = sear(
+        &["run", "--no-progress", "--output-dir", "out", "prog.bc"],
+        dir.path(),
+    );
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let report = coverage(dir.path(), &["out", "--source", "units_lib.c"]);
+    // sign(): 9 lines, `return 7` dead; 8 branches, `x > 0` after `x < -5` never true.
+    assert_eq!(totals(&report), (9, 8, 8, 7), "{report:#}");
+    let report = coverage(
+        dir.path(),
+        &["out", "--source", "units_main.c", "--output-dir", "c2"],
+    );
+    assert_eq!(totals(&report), (3, 3, 0, 0), "{report:#}");
+}

@@ -88,42 +88,53 @@ pub fn llvm_cov() -> Result<PathBuf> {
     sear_ir::frontend::find_tool("llvm-cov-19", "llvm-cov").map_err(|e| anyhow::anyhow!("{e}"))
 }
 
-/// Runs `llvm-cov gcov` on the counts of `notes` (the `.gcno` files of the build; each
-/// `.gcda` beside its `.gcno`) and reads its report. It runs in `build_dir`, the directory
-/// the build ran in, since the notes name the sources relative to it; the report goes to
-/// stdout (`-t`), so nothing is written there, and is also saved as `raw`. A unit without
-/// counts (no test reached it) reads as all zeros; relative source names are made absolute.
+/// Runs `llvm-cov gcov` on the counts of each of `notes` (the `.gcno` files of the build;
+/// each `.gcda` beside its `.gcno`) and reads its reports. It runs in `build_dir`, the
+/// directory the build ran in, since the notes name the sources relative to it; the reports
+/// go to stdout (`-t`), so nothing is written there, and are also saved, one after the
+/// other, as `raw`. A unit without counts (no test reached it) reads as all zeros; relative
+/// source names are made absolute.
+///
+/// Each note is read on its own and the results are summed line by line and branch by
+/// branch: a module holding several compilation units (a whole program linked from many
+/// files) gets one note per unit from LLVM's gcov pass, each describing every function of
+/// the module, with a function's counts in one of them and zeros in the others.
 pub fn collect(notes: &[PathBuf], build_dir: &Path, raw: &Path) -> Result<Vec<FileCoverage>> {
     if notes.is_empty() {
         bail!("the coverage build wrote no .gcno file");
     }
     let tool = llvm_cov()?;
-    // -b -c: branch counts; -t: the report on stdout.
-    let output = Command::new(&tool)
-        .args(["gcov", "-b", "-c", "-t"])
-        .args(notes)
-        .current_dir(build_dir)
-        .output()
-        .with_context(|| format!("cannot run {}", tool.display()))?;
-    if !output.status.success() {
-        bail!(
-            "{} gcov failed ({}):\n{}",
-            tool.display(),
-            output.status,
-            String::from_utf8_lossy(&output.stderr)
-        );
-    }
-    std::fs::write(raw, &output.stdout).with_context(|| format!("writing {}", raw.display()))?;
-    let text = String::from_utf8_lossy(&output.stdout);
     let mut files = Vec::new();
-    for document in split_documents(&text) {
-        if let Some(mut file) = parse_gcov(document) {
-            if Path::new(&file.path).is_relative() {
-                file.path = build_dir.join(&file.path).display().to_string();
-            }
-            merge_into(&mut files, file);
+    let mut all_text = Vec::new();
+    for note in notes {
+        // -b -c: branch counts; -t: the report on stdout.
+        let output = Command::new(&tool)
+            .args(["gcov", "-b", "-c", "-t"])
+            .arg(note)
+            .current_dir(build_dir)
+            .output()
+            .with_context(|| format!("cannot run {}", tool.display()))?;
+        if !output.status.success() {
+            bail!(
+                "{} gcov {} failed ({}):\n{}",
+                tool.display(),
+                note.display(),
+                output.status,
+                String::from_utf8_lossy(&output.stderr)
+            );
         }
+        let text = String::from_utf8_lossy(&output.stdout);
+        for document in split_documents(&text) {
+            if let Some(mut file) = parse_gcov(document) {
+                if Path::new(&file.path).is_relative() {
+                    file.path = build_dir.join(&file.path).display().to_string();
+                }
+                merge_into(&mut files, file);
+            }
+        }
+        all_text.extend_from_slice(&output.stdout);
     }
+    std::fs::write(raw, &all_text).with_context(|| format!("writing {}", raw.display()))?;
     files.sort_by(|a, b| a.path.cmp(&b.path));
     Ok(files)
 }
@@ -151,8 +162,8 @@ fn is_source_line(text: &str) -> bool {
         && fields.next().is_some_and(|r| r.starts_with("Source:"))
 }
 
-/// Adds `file` to `files`, summing counts when the same source was reported twice (a header
-/// included by several units).
+/// Adds `file` to `files`, summing the counts of a source reported again (by another note,
+/// or a header included by several units) line by line and branch by branch.
 fn merge_into(files: &mut Vec<FileCoverage>, file: FileCoverage) {
     let Some(existing) = files.iter_mut().find(|f| f.path == file.path) else {
         files.push(file);
@@ -165,7 +176,19 @@ fn merge_into(files: &mut Vec<FileCoverage>, file: FileCoverage) {
         }
     }
     existing.lines.sort();
-    existing.branches.extend(file.branches);
+    for (line, block, branch, taken) in file.branches {
+        let same = |b: &&mut (u32, u32, u32, Option<u64>)| (b.0, b.1, b.2) == (line, block, branch);
+        match existing.branches.iter_mut().find(same) {
+            Some(entry) => {
+                entry.3 = match (entry.3, taken) {
+                    (None, None) => None,
+                    (a, b) => Some(a.unwrap_or(0) + b.unwrap_or(0)),
+                }
+            }
+            None => existing.branches.push((line, block, branch, taken)),
+        }
+    }
+    existing.branches.sort();
 }
 
 /// Parses one `.gcov` file of `llvm-cov gcov -b -c`: its `Source:` line, the count of every
@@ -273,11 +296,13 @@ branch  1 never executed
     }
 
     #[test]
-    fn a_header_seen_twice_is_summed() {
+    fn a_source_reported_twice_is_summed() {
         let mut files = vec![parse_gcov(SAMPLE).unwrap()];
         merge_into(&mut files, parse_gcov(SAMPLE).unwrap());
         assert_eq!(files.len(), 1);
         assert_eq!(files[0].lines[0], (2, 6));
-        assert_eq!(files[0].branches.len(), 8);
+        assert_eq!(files[0].branches.len(), 4);
+        assert_eq!(files[0].branches[0], (3, 0, 0, Some(2)));
+        assert_eq!(files[0].branches[3], (5, 0, 1, None));
     }
 }

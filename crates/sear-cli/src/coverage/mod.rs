@@ -211,12 +211,17 @@ fn common_program(sets: &[TestSet], explicit: Option<&Path>) -> Result<PathBuf> 
     Ok(program)
 }
 
+/// The files named `*.ext` in `dir` and its subdirectories (the units of a manifest build).
 fn files_with_extension(dir: &Path, ext: &str) -> Result<Vec<PathBuf>> {
-    let mut found: Vec<PathBuf> = std::fs::read_dir(dir)
-        .with_context(|| format!("listing {}", dir.display()))?
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.extension().is_some_and(|e| e == ext))
-        .collect();
+    let mut found = Vec::new();
+    for entry in std::fs::read_dir(dir).with_context(|| format!("listing {}", dir.display()))? {
+        let path = entry?.path();
+        if path.is_dir() {
+            found.extend(files_with_extension(&path, ext)?);
+        } else if path.extension().is_some_and(|e| e == ext) {
+            found.push(path);
+        }
+    }
     found.sort();
     Ok(found)
 }
