@@ -7,10 +7,12 @@
 #
 #   $SEAR_BENCH_CACHE/coreutils-9.1/<CLANG>/build     the configured build tree
 #   $SEAR_BENCH_CACHE/coreutils-9.1/<CLANG>/bc/U.bc   the bitcode of utility U
+#   .../bc/U.bc.llvm.manifest   its objects' bitcode files (extract-bc -m), which
+#                               `sear coverage` compiles one by one for gcov
 #   $SEAR_BENCH_CACHE/coreutils-9.1/<CLANG>/utilities the utilities that built, one a line
 #
 # SEAR_BENCH_CACHE defaults to ${XDG_CACHE_HOME:-~/.cache}/sear. Idempotent: a finished build is
-# reused (remove its directory to rebuild). The compile flags are KLEE's coreutils recipe at -O0:
+# reused (remove its directory to rebuild); a configured tree is made and extracted again. The compile flags are KLEE's coreutils recipe at -O0:
 # debug information, no optimisation (optnone off, so sear and KLEE may optimise), no
 # fortified or inline string functions. No optional libraries (ACL, xattr, capabilities, SELinux,
 # GMP: coreutils then uses its mini-gmp; OpenSSL); gnulib's own regex instead of glibc's.
@@ -39,16 +41,20 @@ venv=$root/.venv
 export LLVM_COMPILER=clang LLVM_CC_NAME=$clang LLVM_CXX_NAME=clang++-$ver \
     LLVM_LINK_NAME=llvm-link-$ver LLVM_AR_NAME=llvm-ar-$ver
 export WLLVM_OUTPUT_LEVEL=ERROR FORCE_UNSAFE_CONFIGURE=1
-rm -rf "$out"
-mkdir -p "$out/build" "$out/bc"
+mkdir -p "$out/bc"
+if [ ! -f "$out/build/config.status" ]; then
+    rm -rf "$out/build"
+    mkdir -p "$out/build"
+    cd "$out/build"
+    echo "build.sh: configuring coreutils with $clang (log: $out/configure.log)" >&2
+    "$src/configure" CC="$venv/bin/wllvm" \
+        CFLAGS="-g -O0 -Xclang -disable-O0-optnone -D__NO_STRING_INLINES -U_FORTIFY_SOURCE -D_FORTIFY_SOURCE=0" \
+        --disable-nls --disable-acl --disable-xattr --disable-libcap --disable-libsmack \
+        --without-selinux --without-libgmp --without-openssl --without-libintl-prefix \
+        --with-included-regex \
+        >"$out/configure.log" 2>&1 || { tail -20 "$out/configure.log" >&2; rm -f config.status; exit 1; }
+fi
 cd "$out/build"
-echo "build.sh: configuring coreutils with $clang (log: $out/configure.log)" >&2
-"$src/configure" CC="$venv/bin/wllvm" \
-    CFLAGS="-g -O0 -Xclang -disable-O0-optnone -D__NO_STRING_INLINES -U_FORTIFY_SOURCE -D_FORTIFY_SOURCE=0" \
-    --disable-nls --disable-acl --disable-xattr --disable-libcap --disable-libsmack \
-    --without-selinux --without-libgmp --without-openssl --without-libintl-prefix \
-    --with-included-regex \
-    >"$out/configure.log" 2>&1 || { tail -20 "$out/configure.log" >&2; exit 1; }
 echo "build.sh: make (log: $out/make.log)" >&2
 make -j"$(nproc)" -k >"$out/make.log" 2>&1 || echo "build.sh: make reported errors; the utilities that built are used" >&2
 : >"$out/utilities.tmp"
@@ -57,7 +63,7 @@ for exe in src/*; do
     case $exe in *.sh | *.pl | */dcgen | */make-prime-list) continue ;; esac
     file -b "$exe" | grep -q ELF || continue
     u=$(basename "$exe")
-    if "$venv/bin/extract-bc" -o "$out/bc/$u.bc" "$exe" >>"$out/extract.log" 2>&1; then
+    if "$venv/bin/extract-bc" -m -o "$out/bc/$u.bc" "$exe" >>"$out/extract.log" 2>&1; then
         echo "$u" >>"$out/utilities.tmp"
     fi
 done

@@ -9,11 +9,14 @@
 //! output `=r` tied to input `0`), inputs that are registers or immediates, and clobbers
 //! (`~{...}`) ignored. The template's `$0`/`${0:k}` (LLVM's spelling of `%0`) name operands by
 //! number; AT&T order: source first, destination last.
+//!
+//! `cpuid` (with the `%rbx` saves of cpuid.h) is answered for a processor without cpuid
+//! leaves or features: every output is 0.
 
 use sear_expr::{BinOp, Expr};
 use sear_ir::{InlineAsm, Inst, Module};
 
-use super::layout::scalar_width;
+use super::layout::{scalar_width, zero_value};
 use super::step::exec;
 use super::{Exec, Executor};
 use crate::state::State;
@@ -146,6 +149,25 @@ fn apply(
     })
 }
 
+/// True for a `cpuid` template, alone or with the moves and exchanges that save `%rbx`
+/// around it (clang's and GCC's cpuid.h).
+fn is_cpuid(template: &str) -> bool {
+    let mut instructions = template
+        .split([';', '\n'])
+        .map(str::trim)
+        .filter(|l| !l.is_empty())
+        .map(|l| l.split_whitespace().next().unwrap_or(""));
+    let mut saw_cpuid = false;
+    let only_cpuid = instructions.all(|op| {
+        saw_cpuid |= op == "cpuid";
+        matches!(
+            op,
+            "cpuid" | "xchg" | "xchgq" | "xchgl" | "mov" | "movq" | "movl"
+        )
+    });
+    only_cpuid && saw_cpuid
+}
+
 impl Executor<'_> {
     /// Executes an inline-assembly call.
     pub(crate) fn inline_asm(
@@ -162,6 +184,15 @@ impl Executor<'_> {
                 asm.template
             ))
         };
+        if is_cpuid(&asm.template) {
+            // The modelled processor reports no cpuid leaves (eax = 0 for leaf 0) and no
+            // features: programs probing for extensions (cksum's pclmul) take their
+            // generic code, deterministically.
+            if let Some(dest) = inst.dest {
+                state.frame_mut().locals[dest.0 as usize] = zero_value(module, inst.ty);
+            }
+            return Ok(());
+        }
         let width = scalar_width(module, inst.ty).ok_or_else(refuse)?;
         let constraints: Vec<&str> = asm
             .constraints
