@@ -198,3 +198,23 @@ fn a_whole_program_module_is_measured_by_its_units() {
     );
     assert_eq!(totals(&report), (3, 3, 0, 0), "{report:#}");
 }
+
+#[test]
+fn the_environment_of_the_replay_can_be_given() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("with.env"), "COV_MODE=1\n").unwrap();
+    std::fs::write(dir.path().join("without.env"), "OTHER=1\n").unwrap();
+    run(dir.path(), "out", "env.c", &["--env-file", "with.env"]);
+    // The run's own --env-file (recorded in info.json) by default.
+    coverage(dir.path(), &["out", "--output-dir", "c1"]);
+    let c1 = dir.path().join("c1");
+    assert_eq!(line_count(&c1, "env.c", 9), Some(1));
+    assert_eq!(line_count(&c1, "env.c", 11), Some(0));
+    coverage(
+        dir.path(),
+        &["out", "--env-file", "without.env", "--output-dir", "c2"],
+    );
+    let c2 = dir.path().join("c2");
+    assert_eq!(line_count(&c2, "env.c", 9), Some(0));
+    assert_eq!(line_count(&c2, "env.c", 11), Some(1));
+}

@@ -46,6 +46,11 @@ pub struct CoverageArgs {
     /// Time limit per test, in seconds (above 0, at most 10^9).
     #[arg(long, value_name = "SECS", default_value_t = 10.0, value_parser = crate::values::positive_seconds)]
     pub timeout: f64,
+    /// The programs' environment: FILE's `NAME=value` lines (as `sear run --env-file` and
+    /// KLEE's --env-file), for every directory (default: each run's recorded --env-file, or
+    /// this command's own environment).
+    #[arg(long, value_name = "FILE")]
+    pub env_file: Option<PathBuf>,
     /// Where the reports go (default: OUT_DIR/coverage of the first directory).
     #[arg(long, value_name = "DIR")]
     pub output_dir: Option<PathBuf>,
@@ -111,11 +116,19 @@ pub fn run_coverage(args: &CoverageArgs) -> Result<i32> {
 /// Builds, replays and measures, writing the reports; prints nothing.
 pub fn coverage(args: &CoverageArgs) -> Result<CoverageReport> {
     let timeout = replay::timeout_of(args.timeout)?;
-    let sets = args
+    let mut sets = args
         .dirs
         .iter()
         .map(|d| TestSet::load(d))
         .collect::<Result<Vec<_>>>()?;
+    if let Some(path) = &args.env_file {
+        let text = std::fs::read_to_string(path)
+            .with_context(|| format!("--env-file {}", path.display()))?;
+        let environment = sear_runtime::environment::parse_env_file(&text);
+        for set in &mut sets {
+            set.info.environment = Some(environment.clone());
+        }
+    }
     let program = common_program(&sets, args.program.as_deref())?;
     // gcov finds the sources by the names the build gave them: make them absolute.
     let program = program
