@@ -7,7 +7,7 @@
 #
 #   $SEAR_BENCH_CACHE/coreutils-9.1/<CLANG>/build     the configured build tree
 #   $SEAR_BENCH_CACHE/coreutils-9.1/<CLANG>/bc/U.bc   the bitcode of utility U
-#   .../bc/U.bc.llvm.manifest   its objects' bitcode files (extract-bc -m), which
+#   .../bc/U.llvm.manifest      its objects' bitcode files (extract-bc -m), which
 #                               `sear coverage` compiles one by one for gcov
 #   $SEAR_BENCH_CACHE/coreutils-9.1/<CLANG>/utilities the utilities that built, one a line
 #
@@ -64,6 +64,8 @@ for exe in src/*; do
     file -b "$exe" | grep -q ELF || continue
     u=$(basename "$exe")
     if "$venv/bin/extract-bc" -m -o "$out/bc/$u.bc" "$exe" >>"$out/extract.log" 2>&1; then
+        # extract-bc writes the manifest beside the executable
+        mv "$exe.llvm.manifest" "$out/bc/$u.llvm.manifest"
         echo "$u" >>"$out/utilities.tmp"
     fi
 done

@@ -179,7 +179,7 @@ fn a_whole_program_module_is_measured_by_its_units() {
     assert!(status.success());
     // wllvm's extract-bc -m writes the module's units beside it.
     let manifest: String = units.iter().map(|u| format!("{}\n", u.display())).collect();
-    std::fs::write(dir.path().join("prog.bc.llvm.manifest"), manifest).unwrap();
+    std::fs::write(dir.path().join("prog.llvm.manifest"), manifest).unwrap();
     let output = sear(
         &["run", "--no-progress", "--output-dir", "out", "prog.bc"],
         dir.path(),

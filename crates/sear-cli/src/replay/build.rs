@@ -188,15 +188,22 @@ pub fn build(config: &BuildConfig, out_dir: &Path) -> Result<PathBuf> {
 pub const MANIFEST_SUFFIX: &str = ".llvm.manifest";
 
 /// What to compile for the program: the program itself, or, for a coverage build of a
-/// bitcode module with a wllvm manifest (`PROGRAM.bc.llvm.manifest`), each object's bitcode
+/// bitcode module with a wllvm manifest (`PROGRAM.llvm.manifest` beside `PROGRAM.bc`, as
+/// `extract-bc -m` names it, or `PROGRAM.bc.llvm.manifest`), each object's bitcode
 /// compiled on its own (in `out_dir/unit-N`). LLVM's gcov pass assumes one compilation unit
 /// per module: on a module linked from many it instruments every function once per unit
 /// and writes notes gcov cannot read back, so a whole program is measured as its objects.
 fn program_inputs(config: &BuildConfig, common: &[String], out_dir: &Path) -> Result<Vec<PathBuf>> {
-    let manifest = PathBuf::from(format!("{}{MANIFEST_SUFFIX}", config.program.display()));
-    if !config.coverage || !manifest.is_file() {
+    // extract-bc -m -o P.bc writes P.llvm.manifest; P.bc.llvm.manifest is accepted too.
+    let manifest = [
+        config.program.with_extension("llvm.manifest"),
+        PathBuf::from(format!("{}{MANIFEST_SUFFIX}", config.program.display())),
+    ]
+    .into_iter()
+    .find(|m| m.is_file());
+    let Some(manifest) = manifest.filter(|_| config.coverage) else {
         return Ok(vec![config.program.clone()]);
-    }
+    };
     let text = std::fs::read_to_string(&manifest)
         .with_context(|| format!("reading {}", manifest.display()))?;
     let mut objects = Vec::new();
