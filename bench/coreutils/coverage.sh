@@ -44,7 +44,7 @@ for u in "${utilities[@]}"; do
     rm -rf "$report"
     src=$(source_of "$u")
     if "$sear" coverage --json --timeout 5 --program "$bc/$u.bc" --source "/$src" \
-        --env-file "$here/env.txt" \
+        --env-file "$here/env.txt" --jobs "${JOBS:-2}" \
         --output-dir "$report" "$dir" >"$report.json" 2>"$report.log"; then
         python3 - "$report.json" "$tool" "$u" "$src" <<'PY' | tee -a "$out/$tool-coverage.tsv"
 import json, sys

@@ -64,6 +64,9 @@ pub struct CoverageArgs {
     /// Prints the JSON report instead of text.
     #[arg(long)]
     pub json: bool,
+    /// Replays this many tests at a time (1 to 64).
+    #[arg(long, value_name = "N", default_value_t = 1, value_parser = clap::value_parser!(u8).range(1..=64))]
+    pub jobs: u8,
 }
 
 /// What `sear coverage` measured.
@@ -162,16 +165,13 @@ pub fn coverage(args: &CoverageArgs) -> Result<CoverageReport> {
     let mut tests = Vec::new();
     let mut crashes = Vec::new();
     for set in &sets {
-        for (case, expected) in set.cases.iter().zip(set.expected.iter().cloned()) {
-            let test = replay::replay_one(
-                &binary,
-                &set.dir,
-                &set.info,
-                case,
-                expected,
-                timeout,
-                work.path(),
-            )?;
+        for (case, test) in set.cases.iter().zip(replay_set(
+            set,
+            &binary,
+            timeout,
+            work.path(),
+            usize::from(args.jobs),
+        )?) {
             if test.outcome.is_program_error() {
                 crashes.push(case.ktest.display().to_string());
             }
@@ -180,7 +180,8 @@ pub fn coverage(args: &CoverageArgs) -> Result<CoverageReport> {
         // Each test's scratch files go; the counts stay in the .gcda files.
         let _ = std::fs::remove_dir_all(work.path().join("cases"));
     }
-    let build_dir = std::env::current_dir().context("the current directory")?;
+    // The build ran in the work directory: relative source names are relative to it.
+    let build_dir = work.path().to_path_buf();
     let files = gcov::collect(&notes, &build_dir, &output_dir.join("coverage.gcov"))?;
     let info = output_dir.join("coverage.info");
     std::fs::write(&info, lcov::tracefile(&files))
@@ -201,6 +202,50 @@ pub fn coverage(args: &CoverageArgs) -> Result<CoverageReport> {
     std::fs::write(&json, serde_json::to_string_pretty(&report)?)
         .with_context(|| format!("writing {}", json.display()))?;
     Ok(report)
+}
+
+/// Replays every test of `set` on `binary`, in `jobs` threads (gcov's runtime merges the
+/// counters of concurrent runs into the .gcda files under a lock); reports in test order.
+fn replay_set(
+    set: &TestSet,
+    binary: &Path,
+    timeout: std::time::Duration,
+    scratch: &Path,
+    jobs: usize,
+) -> Result<Vec<replay::TestReport>> {
+    let jobs = jobs.clamp(1, set.cases.len().max(1));
+    let results: Vec<Vec<(usize, Result<replay::TestReport>)>> = std::thread::scope(|scope| {
+        let handles: Vec<_> = (0..jobs)
+            .map(|job| {
+                scope.spawn(move || {
+                    (job..set.cases.len())
+                        .step_by(jobs)
+                        .map(|i| {
+                            let expected = set.expected[i].clone();
+                            let report = replay::replay_one(
+                                binary,
+                                &set.dir,
+                                &set.info,
+                                &set.cases[i],
+                                expected,
+                                timeout,
+                                scratch,
+                            );
+                            (i, report)
+                        })
+                        .collect()
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| h.join().expect("a replay thread panicked"))
+            .collect()
+    });
+    let mut ordered: Vec<(usize, Result<replay::TestReport>)> =
+        results.into_iter().flatten().collect();
+    ordered.sort_by_key(|(i, _)| *i);
+    ordered.into_iter().map(|(_, r)| r).collect()
 }
 
 /// The program all `sets` were run on (`explicit` wins); their info.json must agree.
