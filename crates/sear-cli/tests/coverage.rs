@@ -88,7 +88,10 @@ fn coverage_of_a_program_with_a_dead_branch_is_exact() {
     // Replays in parallel threads add up to the same counts.
     let parallel = coverage(dir.path(), &["out", "--jobs", "3", "--output-dir", "par"]);
     assert_eq!(totals(&parallel), (15, 12, 6, 5), "{parallel:#}");
-    assert_eq!(line_count(&dir.path().join("par"), "branches.c", 13), Some(3));
+    assert_eq!(
+        line_count(&dir.path().join("par"), "branches.c", 13),
+        Some(3)
+    );
     // genhtml comes with Debian's lcov package, which scripts/setup.sh installs.
     let has_genhtml = Command::new("genhtml").arg("--version").output().is_ok();
     if has_genhtml {
