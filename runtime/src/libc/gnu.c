@@ -1,10 +1,12 @@
 /*
  * glibc extensions programs call as functions: gnu_dev_major/minor/makedev (glibc's device
  * number encoding), strverscmp, the real-time signal range, getrandom (the model's bytes are
- * fixed, so runs are reproducible) and the mount table (no table: setmntent fails).
+ * fixed, so runs are reproducible), the mount table (no table: setmntent fails) and iconv
+ * (no conversions: iconv_open fails with EINVAL, as for an unknown pair of encodings).
  */
 #include <ctype.h>
 #include <errno.h>
+#include <iconv.h>
 #include <mntent.h>
 #include <stdio.h>
 #include <string.h>
@@ -102,4 +104,25 @@ char *hasmntopt(const struct mntent *m, const char *opt) {
   (void)m;
   (void)opt;
   return NULL;
+}
+
+iconv_t iconv_open(const char *to, const char *from) {
+  (void)to;
+  (void)from;
+  errno = EINVAL;
+  return (iconv_t)-1;
+}
+size_t iconv(iconv_t cd, char **in, size_t *inleft, char **out, size_t *outleft) {
+  (void)cd;
+  (void)in;
+  (void)inleft;
+  (void)out;
+  (void)outleft;
+  errno = EBADF;
+  return (size_t)-1;
+}
+int iconv_close(iconv_t cd) {
+  (void)cd;
+  errno = EBADF;
+  return -1;
 }
