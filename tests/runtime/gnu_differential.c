@@ -1,4 +1,4 @@
-// Differential test against glibc: fnmatch, strverscmp, the device-number macros'
+// Differential test against glibc: fnmatch, strverscmp, newlocale/strtod_l, the device-number macros'
 // functions, error_at_line, the user and group databases (only what root's entries have
 // in common with a Debian system's) and statx; concrete calls only (1 path), so sear replay
 // compares every line with glibc's.
@@ -9,6 +9,8 @@
 #include <fcntl.h>
 #include <fnmatch.h>
 #include <grp.h>
+#include <locale.h>
+#include <stdlib.h>
 #include <pwd.h>
 #include <stdio.h>
 #include <string.h>
@@ -66,6 +68,13 @@ int main(void) {
            sx.stx_mode & 0777, sx.stx_ino == st.st_ino);
     r = statx(AT_FDCWD, "no-such-file", 0, STATX_BASIC_STATS, &sx);
     printf("statx missing %d\n", r);
+    locale_t c = newlocale(LC_ALL_MASK, "C", (locale_t)0);
+    const char *number = "2.5e3x";
+    char *end;
+    double v = strtod_l(number, &end, c);
+    printf("newlocale %d strtod_l %g %d unknown %d\n", c != (locale_t)0, v, (int)(end - number),
+           newlocale(LC_ALL_MASK, "xx_YY.no-such", (locale_t)0) == (locale_t)0);
+    freelocale(c);
     fflush(stdout);
     error_at_line(0, 0, "input.txt", 3, "bad %s", "line");
     error_at_line(0, 2, "input.txt", 4, "worse");
