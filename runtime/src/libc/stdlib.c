@@ -285,3 +285,17 @@ int mkstemp(char *template) {
   errno = ENOSYS;
   return -1;
 }
+
+int mkostemp(char *template, int flags) {
+  (void)flags;
+  return mkstemp(template);
+}
+int mkstemps(char *template, int suffix) {
+  (void)suffix;
+  return mkstemp(template);
+}
+int mkostemps(char *template, int suffix, int flags) {
+  (void)suffix;
+  (void)flags;
+  return mkstemp(template);
+}

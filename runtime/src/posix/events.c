@@ -1,12 +1,13 @@
 /*
  * poll and the processor set. The model's descriptors never block: poll reports every open
  * descriptor ready for what it asks (POLLIN, POLLOUT), a closed one as POLLNVAL, and returns
- * at once. sched_getaffinity fails with ENOSYS, so programs count processors with sysconf
- * (misc.c).
+ * at once. sched_getaffinity and sysinfo fail with ENOSYS, so programs count processors and
+ * memory with sysconf (misc.c).
  */
 #include <errno.h>
 #include <poll.h>
 #include <sched.h>
+#include <sys/sysinfo.h>
 
 #include "sear_rt.h"
 
@@ -34,6 +35,12 @@ int sched_getaffinity(pid_t pid, size_t size, cpu_set_t *set) {
   (void)pid;
   (void)size;
   (void)set;
+  errno = ENOSYS;
+  return -1;
+}
+
+int sysinfo(struct sysinfo *info) {
+  (void)info;
   errno = ENOSYS;
   return -1;
 }
