@@ -409,15 +409,21 @@ static void load_model_files(void) {
   for (uint32_t i = 0; i < replay.model_objects && num_model_files < 28; i++) {
     const struct replay_object *o = &replay.objects[i];
     size_t len = strlen(o->name);
-    if (o->size != sizeof(struct stat) || len < 5 || strcmp(o->name + len - 5, "-stat"))
+    /* sear's and KLEE 2's names use '-' (A-data-stat), KLEE 3's '_' (A_data_stat). */
+    char name[16];
+    if (o->size != sizeof(struct stat) || len < 5 || len >= sizeof name)
+      continue;
+    for (size_t k = 0; k <= len; k++)
+      name[k] = o->name[k] == '_' ? '-' : o->name[k];
+    if (strcmp(name + len - 5, "-stat"))
       continue;
     struct stat native;
     int r;
-    if (strcmp(o->name, "stdin-stat") == 0)
+    if (strcmp(name, "stdin-stat") == 0)
       r = raw_fstat(0, &native);
-    else if (strcmp(o->name, "stdout-stat") == 0)
+    else if (strcmp(name, "stdout-stat") == 0)
       r = raw_fstat(1, &native);
-    else if (len == 11 && strcmp(o->name + 1, "-data-stat") == 0) {
+    else if (len == 11 && strcmp(name + 1, "-data-stat") == 0) {
       char file[2] = {o->name[0], 0};
       r = raw_stat_at(AT_FDCWD, file, &native, 0);
     } else

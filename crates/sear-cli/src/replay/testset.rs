@@ -11,6 +11,25 @@ use serde::Deserialize;
 use super::errfile::{self, ErrInfo};
 use super::posix;
 
+/// True when a test was made with the POSIX model: its command line has the model's options
+/// (`--sym-arg`, `-sym-files`, ...) or it has the `model_version` object.
+pub fn uses_posix_model(ktest: &sear_ktest::KTest) -> bool {
+    const OPTIONS: &[&str] = &[
+        "sym-arg",
+        "sym-args",
+        "sym-files",
+        "sym-stdin",
+        "sym-stdout",
+        "fd-fail",
+        "max-fail",
+    ];
+    ktest.objects.iter().any(|o| o.name == "model_version")
+        || ktest.args.iter().skip(1).any(|a| {
+            let bare = a.trim_start_matches('-');
+            a.starts_with('-') && OPTIONS.contains(&bare)
+        })
+}
+
 /// The tests of one output directory, loaded.
 #[derive(Debug)]
 pub struct TestSet {
@@ -30,12 +49,12 @@ impl TestSet {
         let (dir, cases) = discover(target)?;
         let mut info = read_info(&dir)?;
         if !dir.join("info.json").is_file() {
-            // KLEE's output directories have no info.json: its POSIX runtime's tests end
-            // with the `model_version` object, as sear's do.
-            info.posix_model = cases.iter().any(|c| {
-                sear_ktest::KTest::read(&c.ktest)
-                    .is_ok_and(|k| k.objects.iter().any(|o| o.name == "model_version"))
-            });
+            // KLEE's output directories have no info.json: its POSIX runtime's tests carry
+            // the model's options in their command line (and, before KLEE 3, end with the
+            // `model_version` object, as sear's do).
+            info.posix_model = cases
+                .iter()
+                .any(|c| sear_ktest::KTest::read(&c.ktest).is_ok_and(|k| uses_posix_model(&k)));
         }
         let expected = cases
             .iter()
@@ -197,4 +216,42 @@ pub fn discover(target: &Path) -> Result<(PathBuf, Vec<TestCase>)> {
         .collect();
     cases.sort_by(|a, b| (a.number, &a.ktest).cmp(&(b.number, &b.ktest)));
     Ok((dir, cases))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use sear_ktest::{KTest, KTestObject};
+
+    fn ktest(args: &[&str], objects: &[&str]) -> KTest {
+        KTest {
+            args: args.iter().map(|s| s.to_string()).collect(),
+            sym_argvs: 0,
+            sym_argv_len: 0,
+            objects: objects
+                .iter()
+                .map(|n| KTestObject {
+                    name: n.to_string(),
+                    bytes: vec![0; 4],
+                })
+                .collect(),
+        }
+    }
+
+    #[test]
+    fn posix_model_tests_are_recognised() {
+        // KLEE 3: the options in the command line, no model_version.
+        assert!(uses_posix_model(&ktest(
+            &["prog.bc", "--sym-args", "0", "1", "10"],
+            &["n_args", "arg00"]
+        )));
+        assert!(uses_posix_model(&ktest(
+            &["p", "-sym-stdin", "8"],
+            &["stdin"]
+        )));
+        // sear and KLEE 2: model_version.
+        assert!(uses_posix_model(&ktest(&["p"], &["model_version"])));
+        assert!(!uses_posix_model(&ktest(&["p", "sym-args"], &["x"])));
+        assert!(!uses_posix_model(&ktest(&["p"], &["x"])));
+    }
 }
