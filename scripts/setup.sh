@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
-# Installs what sear needs on Debian 12 (bookworm): clang/LLVM 19, Z3, flex, and what the
+# Installs what sear needs on Debian 12 (bookworm): clang/LLVM 19, Z3, flex, lcov (genhtml, for
+# `sear coverage --html`), and what the
 # Bitwuzla core needs to build Bitwuzla (meson, ninja, a C++ compiler, GMP, CaDiCaL, SymFPU),
 # then builds Bitwuzla once per machine (scripts/build-bitwuzla.sh).
 # Idempotent: packages already present are not reinstalled. Needs root or sudo.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-packages=(clang-19 llvm-19-dev llvm-19-tools libz3-dev flex python3 python3-venv
+packages=(clang-19 llvm-19-dev llvm-19-tools libz3-dev flex python3 python3-venv lcov
     g++ meson ninja-build pkg-config libgmp-dev libcadical-dev libsymfpu-dev)
 missing=()
 for p in "${packages[@]}"; do

@@ -409,15 +409,21 @@ static void load_model_files(void) {
   for (uint32_t i = 0; i < replay.model_objects && num_model_files < 28; i++) {
     const struct replay_object *o = &replay.objects[i];
     size_t len = strlen(o->name);
-    if (o->size != sizeof(struct stat) || len < 5 || strcmp(o->name + len - 5, "-stat"))
+    /* sear's and KLEE 2's names use '-' (A-data-stat), KLEE 3's '_' (A_data_stat). */
+    char name[16];
+    if (o->size != sizeof(struct stat) || len < 5 || len >= sizeof name)
+      continue;
+    for (size_t k = 0; k <= len; k++)
+      name[k] = o->name[k] == '_' ? '-' : o->name[k];
+    if (strcmp(name + len - 5, "-stat"))
       continue;
     struct stat native;
     int r;
-    if (strcmp(o->name, "stdin-stat") == 0)
+    if (strcmp(name, "stdin-stat") == 0)
       r = raw_fstat(0, &native);
-    else if (strcmp(o->name, "stdout-stat") == 0)
+    else if (strcmp(name, "stdout-stat") == 0)
       r = raw_fstat(1, &native);
-    else if (len == 11 && strcmp(o->name + 1, "-data-stat") == 0) {
+    else if (len == 11 && strcmp(name + 1, "-data-stat") == 0) {
       char file[2] = {o->name[0], 0};
       r = raw_stat_at(AT_FDCWD, file, &native, 0);
     } else
@@ -1088,5 +1094,30 @@ void *__wrap_calloc(size_t count, size_t size) {
   if ((count == 0 || size == 0) && p != NULL)
     __asan_poison_memory_region(p, 1);
   return p;
+}
+#endif
+
+/*
+ * Coverage (`sear coverage`, -DSEAR_REPLAY_COVERAGE): the program is built with gcov's
+ * instrumentation, whose counters are written at exit. A test that ends with a crash, an
+ * abort or the replay's time limit (SIGTERM) would lose them, so these signals first write
+ * the counters (__gcov_dump, compiler-rt's profile runtime) and then take their default
+ * action, as without the handler.
+ */
+#ifdef SEAR_REPLAY_COVERAGE
+#include <signal.h>
+#include <unistd.h>
+void __gcov_dump(void);
+
+static void dump_and_die(int sig) {
+  __gcov_dump();
+  signal(sig, SIG_DFL);
+  raise(sig);
+}
+
+__attribute__((constructor(102))) static void dump_counters_on_signals(void) {
+  static const int fatal[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT, SIGTERM};
+  for (size_t i = 0; i < sizeof fatal / sizeof fatal[0]; i++)
+    signal(fatal[i], dump_and_die);
 }
 #endif

@@ -1,8 +1,8 @@
 // strchr and strspn over 3 symbolic bytes (then NUL).
 //   strchr(s, 'x'): found at 0, 1 or 2, or NUL at 0, 1, 2, or the final NUL = 7;
-//   strspn(s, "ab"): stopping at position k by NUL or another byte after k bytes of
-//   'a'/'b' (2^k choices): 2 + 4 + 8, or all three in the set (8) = 22.
-// expect-completed: 29
+//   strspn(s, "ab"): membership is one table read, so each byte forks once (in the set or
+//   not): stopping at position 0, 1 or 2, or all three in the set = 4.
+// expect-completed: 11
 // expect-error-paths: 0
 // expect-stdout: strchr 1\n
 // expect-stdout: strchr -1\n

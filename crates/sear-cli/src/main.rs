@@ -1,6 +1,7 @@
-//! The `sear` command line: `run`, `replay`, `solve`, `ktest`.
+//! The `sear` command line: `run`, `replay`, `coverage`, `solve`, `ktest`.
 
 mod array_args;
+mod coverage;
 mod indexify_args;
 mod memory_args;
 mod progress;
@@ -35,6 +36,8 @@ enum Command {
     Run(Box<run::RunArgs>),
     /// Replay tests natively (with AddressSanitizer) and check that errors reproduce.
     Replay(replay::ReplayArgs),
+    /// Measure line and branch coverage of tests by native replay on a gcov build.
+    Coverage(coverage::CoverageArgs),
     /// Answer an SMT-LIB2 (QF_ABV/QF_BV) script through the solver chain, like KLEE's kleaver.
     Solve(solve::SolveArgs),
     /// Print a .ktest file like KLEE's ktest-tool.
@@ -53,6 +56,7 @@ fn main() -> ExitCode {
     let result = match &cli.command {
         Command::Run(args) => on_large_stack(|| run::run(args)),
         Command::Replay(args) => replay::run_replay(args),
+        Command::Coverage(args) => coverage::run_coverage(args),
         Command::Solve(args) => solve::run_solve(args),
         Command::Ktest { files } => ktest_dump(files),
     };

@@ -255,20 +255,44 @@ int error_one_per_line;
 void (*error_print_progname)(void);
 
 /* glibc's error(): "prog: message[: strerror(errnum)]\n", exits if status. */
-void error(int status, int errnum, const char *fmt, ...) {
-  va_list ap;
+/* error() and error_at_line(): the program's name, "FILE:LINE: " for the latter, the
+ * message, the error number's text. */
+static void verror_at(int status, int errnum, const char *file, unsigned line, const char *fmt,
+                      va_list ap) {
   fflush(stdout);
   if (error_print_progname != NULL)
     error_print_progname();
   else
-    fprintf(stderr, "%s: ", program_invocation_name);
-  va_start(ap, fmt);
+    fprintf(stderr, "%s:%s", program_invocation_name, file != NULL ? "" : " ");
+  if (file != NULL)
+    fprintf(stderr, "%s:%u: ", file, line);
   vfprintf(stderr, fmt, ap);
-  va_end(ap);
   if (errnum != 0)
     fprintf(stderr, ": %s", strerror(errnum));
   fputc('\n', stderr);
   error_message_count++;
   if (status != 0)
     exit(status);
+}
+
+void error(int status, int errnum, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  verror_at(status, errnum, NULL, 0, fmt, ap);
+  va_end(ap);
+}
+
+void error_at_line(int status, int errnum, const char *file, unsigned line, const char *fmt,
+                   ...) {
+  static const char *last_file;
+  static unsigned last_line;
+  if (error_one_per_line && last_file != NULL && line == last_line &&
+      (file == last_file || strcmp(file, last_file) == 0))
+    return;
+  last_file = file;
+  last_line = line;
+  va_list ap;
+  va_start(ap, fmt);
+  verror_at(status, errnum, file, line, fmt, ap);
+  va_end(ap);
 }

@@ -7,6 +7,8 @@
 #include <libintl.h>
 #include <limits.h>
 #include <locale.h>
+#include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* libintl.h turns these into macros when optimising. */
@@ -73,4 +75,36 @@ char *bindtextdomain(const char *domain, const char *dir) {
 char *bind_textdomain_codeset(const char *domain, const char *codeset) {
   (void)domain;
   return (char *)codeset;
+}
+
+/* locale_t objects: only the C locale exists, so newlocale gives one shared object for "C",
+ * "POSIX" and "" (as setlocale), and the *_l functions are their C-locale versions. */
+static struct __locale_struct c_locale_object;
+
+locale_t newlocale(int mask, const char *name, locale_t base) {
+  (void)mask;
+  (void)base;
+  if (name[0] == '\0' || strcmp(name, "C") == 0 || strcmp(name, "POSIX") == 0)
+    return &c_locale_object;
+  errno = ENOENT;
+  return (locale_t)0;
+}
+locale_t duplocale(locale_t l) { return l; }
+void freelocale(locale_t l) { (void)l; }
+locale_t uselocale(locale_t l) {
+  (void)l;
+  return LC_GLOBAL_LOCALE;
+}
+
+double strtod_l(const char *s, char **end, locale_t l) {
+  (void)l;
+  return strtod(s, end);
+}
+float strtof_l(const char *s, char **end, locale_t l) {
+  (void)l;
+  return strtof(s, end);
+}
+long double strtold_l(const char *s, char **end, locale_t l) {
+  (void)l;
+  return strtold(s, end);
 }

@@ -19,6 +19,8 @@
 
 #define EOF_SEEN 0x10 /* glibc's _IO_EOF_SEEN */
 #define ERR_SEEN 0x20 /* glibc's _IO_ERR_SEEN */
+#define NO_READS 0x4  /* glibc's _IO_NO_READS: opened write-only */
+#define NO_WRITES 0x8 /* glibc's _IO_NO_WRITES: opened read-only */
 #define MAX_STREAMS 20
 
 struct sear_file {
@@ -27,8 +29,21 @@ struct sear_file {
   int unget; /* pushed-back byte or -1 */
 };
 
-#define STREAM(fd) {{._flags = (int)0xfbad0000, ._fileno = (fd)}, 1, -1}
-static struct sear_file streams[MAX_STREAMS] = {STREAM(0), STREAM(1), STREAM(2)};
+#define STREAM(fd, mode) {{._flags = (int)0xfbad0000 | (mode), ._fileno = (fd)}, 1, -1}
+static struct sear_file streams[MAX_STREAMS] = {STREAM(0, NO_WRITES), STREAM(1, NO_READS),
+                                                STREAM(2, NO_READS)};
+
+/* The _flags bits of a stream opened with open()'s flags. */
+static int access_bits(int flags) {
+  switch (flags & O_ACCMODE) {
+  case O_RDONLY:
+    return NO_WRITES;
+  case O_WRONLY:
+    return NO_READS;
+  default:
+    return 0;
+  }
+}
 
 FILE *stdin = &streams[0].f;
 FILE *stdout = &streams[1].f;
@@ -64,12 +79,12 @@ static int mode_flags(const char *mode) {
   return flags;
 }
 
-static FILE *new_stream(int fd) {
+static FILE *new_stream(int fd, int flags) {
   for (int i = 0; i < MAX_STREAMS; i++) {
     struct sear_file *s = &streams[i];
     if (!s->in_use) {
       memset(&s->f, 0, sizeof s->f);
-      s->f._flags = (int)0xfbad0000;
+      s->f._flags = (int)0xfbad0000 | access_bits(flags);
       s->f._fileno = fd;
       s->in_use = 1;
       s->unget = -1;
@@ -89,7 +104,7 @@ FILE *fopen(const char *path, const char *mode) {
   int fd = open(path, flags, 0666);
   if (fd < 0)
     return NULL;
-  FILE *f = new_stream(fd);
+  FILE *f = new_stream(fd, flags);
   if (f == NULL)
     close(fd);
   return f;
@@ -98,13 +113,14 @@ FILE *fopen(const char *path, const char *mode) {
 FILE *fopen64(const char *path, const char *mode) { return fopen(path, mode); }
 
 FILE *fdopen(int fd, const char *mode) {
-  if (mode_flags(mode) < 0) {
+  int flags = mode_flags(mode);
+  if (flags < 0) {
     errno = EINVAL;
     return NULL;
   }
   if (fcntl(fd, F_GETFL) < 0)
     return NULL;
-  return new_stream(fd);
+  return new_stream(fd, flags);
 }
 
 int fclose(FILE *f) {
@@ -130,7 +146,7 @@ FILE *freopen(const char *path, const char *mode, FILE *f) {
   int fd = open(path, flags, 0666);
   if (fd < 0)
     return NULL;
-  f->_flags = (int)0xfbad0000;
+  f->_flags = (int)0xfbad0000 | access_bits(flags);
   f->_fileno = fd;
   s->in_use = 1;
   s->unget = -1;

@@ -12,6 +12,18 @@
 
 #include "sear_rt.h"
 
+/* ---- Allocation ----------------------------------------------------------- */
+
+/* realloc of n * size bytes, failing with ENOMEM when the product overflows. */
+void *reallocarray(void *p, size_t n, size_t size) {
+  size_t bytes;
+  if (__builtin_mul_overflow(n, size, &bytes)) {
+    errno = ENOMEM;
+    return NULL;
+  }
+  return realloc(p, bytes);
+}
+
 /* ---- Sorting and searching ---------------------------------------------- */
 
 static void swap_bytes(unsigned char *a, unsigned char *b, size_t n) {
@@ -272,4 +284,18 @@ int mkstemp(char *template) {
   (void)template;
   errno = ENOSYS;
   return -1;
+}
+
+int mkostemp(char *template, int flags) {
+  (void)flags;
+  return mkstemp(template);
+}
+int mkstemps(char *template, int suffix) {
+  (void)suffix;
+  return mkstemp(template);
+}
+int mkostemps(char *template, int suffix, int flags) {
+  (void)suffix;
+  (void)flags;
+  return mkstemp(template);
 }

@@ -352,6 +352,10 @@ long sysconf(int name) {
     return 1;
   case _SC_LINE_MAX:
     return 2048;
+  case _SC_PHYS_PAGES: /* 1 GiB of memory, half of it available */
+    return 262144;
+  case _SC_AVPHYS_PAGES:
+    return 131072;
   default:
     errno = EINVAL;
     return -1;

@@ -36,12 +36,47 @@ pub struct BuildConfig {
     /// Interpose the calls that answer from the POSIX model's recorded file statuses
     /// (`stat`, `isatty`, `ioctl`, `open`, ...), for runs that used the model.
     pub posix_model: bool,
+    /// Build for `sear coverage`: the program (and its libraries) with gcov instrumentation
+    /// (`--coverage`) instead of sanitizers; the replay library writes the counts also when
+    /// the program dies of a signal.
+    pub coverage: bool,
 }
 
 impl BuildConfig {
     /// The clang named by `SEAR_CLANG`, or `clang-19`.
     pub fn default_clang() -> String {
         std::env::var(CLANG_ENV).unwrap_or_else(|_| "clang-19".to_string())
+    }
+
+    /// The build for the tests of `set`: its program, libraries and model, the run's
+    /// compiler flags followed by `extra`.
+    pub fn for_tests(
+        set: &super::testset::TestSet,
+        program: PathBuf,
+        extra: &super::ExtraFlags,
+    ) -> Result<BuildConfig> {
+        Ok(BuildConfig {
+            fd_fail: set.uses_fd_fail(),
+            libraries: set.info.link_llvm_libs.clone(),
+            posix_model: set.info.posix_model,
+            clang: BuildConfig::default_clang(),
+            runtime_dir: crate::runtime_dir::locate()?,
+            program,
+            cflags: extra.after(&set.info.cflags),
+            check_overflow: false,
+            coverage: false,
+        })
+    }
+
+    /// The instrumentation flags of the program: sanitizers, or gcov's for coverage.
+    fn instrumentation(&self) -> Vec<String> {
+        if self.coverage {
+            return vec!["--coverage".to_string()];
+        }
+        vec![
+            self.sanitize_flag(),
+            "-fno-sanitize-recover=all".to_string(),
+        ]
     }
 
     fn sanitize_flag(&self) -> String {
@@ -60,25 +95,29 @@ pub fn build(config: &BuildConfig, out_dir: &Path) -> Result<PathBuf> {
     if !runtime_src.is_file() {
         bail!("replay runtime {} not found", runtime_src.display());
     }
-    let common = [
+    let mut common = vec![
         "-g".to_string(),
         "-O0".to_string(),
         "-fno-omit-frame-pointer".to_string(),
-        config.sanitize_flag(),
-        "-fno-sanitize-recover=all".to_string(),
     ];
+    common.extend(config.instrumentation());
 
     // The runtime gets only our flags, so user flags such as -Werror cannot break it.
     let runtime_obj = out_dir.join("sear_replay.o");
-    let mut cmd = Command::new(&config.clang);
+    let mut cmd = compiler(config, out_dir);
     if config.fd_fail {
         cmd.arg("-DSEAR_REPLAY_FD_FAIL");
     }
     if config.posix_model {
         cmd.arg("-DSEAR_REPLAY_POSIX");
     }
-    cmd.args(&common)
-        .arg("-I")
+    if config.coverage {
+        // The library itself is not measured.
+        cmd.args(["-DSEAR_REPLAY_COVERAGE", "-g", "-O0"]);
+    } else {
+        cmd.args(&common);
+    }
+    cmd.arg("-I")
         .arg(&include)
         .arg("-c")
         .arg(&runtime_src)
@@ -87,23 +126,30 @@ pub fn build(config: &BuildConfig, out_dir: &Path) -> Result<PathBuf> {
     run_compiler(cmd, "the replay runtime")?;
 
     let library_inputs = library_inputs(&config.libraries, out_dir)?;
+    let cflags = if config.coverage {
+        absolute_paths(&config.cflags)
+    } else {
+        config.cflags.clone()
+    };
+    let program_inputs = program_inputs(config, &common, out_dir)?;
     let exe = out_dir.join("replay-program");
     let link = |extra: Option<&Path>| {
-        let mut cmd = Command::new(&config.clang);
+        let mut cmd = compiler(config, out_dir);
         cmd.args(&common)
             .arg("-I")
             .arg(&include)
-            .args(filter_cflags(&config.cflags))
-            .arg(&config.program)
+            .args(filter_cflags(&cflags))
+            .args(&program_inputs)
             .args(&library_inputs)
             .arg(&runtime_obj)
             .args(extra)
-            .arg("-lm")
+            .arg("-lm");
+        if !config.coverage {
             // The replay runtime's __wrap_malloc/__wrap_calloc make zero-size allocations
             // zero-size objects for ASan (it gives malloc(0) one addressable byte).
-            .arg("-Wl,--wrap=malloc,--wrap=calloc")
-            .arg("-o")
-            .arg(&exe);
+            cmd.arg("-Wl,--wrap=malloc,--wrap=calloc");
+        }
+        cmd.arg("-o").arg(&exe);
         cmd
     };
     let what = config.program.display().to_string();
@@ -123,7 +169,7 @@ pub fn build(config: &BuildConfig, out_dir: &Path) -> Result<PathBuf> {
     std::fs::write(&stubs_src, stubs_source(&undefined))
         .with_context(|| format!("writing {}", stubs_src.display()))?;
     let stubs_obj = out_dir.join("sear_replay_stubs.o");
-    let mut cmd = Command::new(&config.clang);
+    let mut cmd = compiler(config, out_dir);
     cmd.args(&common)
         .arg("-c")
         .arg(&stubs_src)
@@ -137,12 +183,111 @@ pub fn build(config: &BuildConfig, out_dir: &Path) -> Result<PathBuf> {
     Ok(exe)
 }
 
+/// The suffix of the manifest wllvm's `extract-bc -m` writes beside a whole-program module:
+/// the module's per-object bitcode files, one path a line.
+pub const MANIFEST_SUFFIX: &str = ".llvm.manifest";
+
+/// What to compile for the program: the program itself, or, for a coverage build of a
+/// bitcode module with a wllvm manifest (`PROGRAM.llvm.manifest` beside `PROGRAM.bc`, as
+/// `extract-bc -m` names it, or `PROGRAM.bc.llvm.manifest`), each object's bitcode
+/// compiled on its own (in `out_dir/unit-N`). LLVM's gcov pass assumes one compilation unit
+/// per module: on a module linked from many it instruments every function once per unit
+/// and writes notes gcov cannot read back, so a whole program is measured as its objects.
+fn program_inputs(config: &BuildConfig, common: &[String], out_dir: &Path) -> Result<Vec<PathBuf>> {
+    // extract-bc -m -o P.bc writes P.llvm.manifest; P.bc.llvm.manifest is accepted too.
+    let manifest = [
+        config.program.with_extension("llvm.manifest"),
+        PathBuf::from(format!("{}{MANIFEST_SUFFIX}", config.program.display())),
+    ]
+    .into_iter()
+    .find(|m| m.is_file());
+    let Some(manifest) = manifest.filter(|_| config.coverage) else {
+        return Ok(vec![config.program.clone()]);
+    };
+    let text = std::fs::read_to_string(&manifest)
+        .with_context(|| format!("reading {}", manifest.display()))?;
+    let mut objects = Vec::new();
+    for (n, unit) in text
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty())
+        .enumerate()
+    {
+        let dir = out_dir.join(format!("unit-{n}"));
+        std::fs::create_dir_all(&dir).with_context(|| format!("creating {}", dir.display()))?;
+        let object = dir.join("unit.o");
+        let mut cmd = Command::new(&config.clang);
+        cmd.current_dir(&dir)
+            .args(common)
+            .arg("-c")
+            .arg(unit)
+            .arg("-o")
+            .arg(&object);
+        run_compiler(cmd, &format!("{unit} (from {})", manifest.display()))?;
+        objects.push(object);
+    }
+    if objects.is_empty() {
+        bail!("{} lists no bitcode file", manifest.display());
+    }
+    Ok(objects)
+}
+
+/// A clang command. Coverage builds run in `out_dir`: gcov's notes of a bitcode module with
+/// several compilation units (a whole program linked by wllvm or llvm-link) are written, one
+/// per unit, to the current directory.
+fn compiler(config: &BuildConfig, out_dir: &Path) -> Command {
+    let mut cmd = Command::new(&config.clang);
+    if config.coverage {
+        cmd.current_dir(out_dir);
+    }
+    cmd
+}
+
+/// `flags` with the paths of include options made absolute (for a compiler that runs in
+/// another directory).
+pub fn absolute_paths(flags: &[String]) -> Vec<String> {
+    const PATH_OPTIONS: &[&str] = &[
+        "-I",
+        "-isystem",
+        "-iquote",
+        "-idirafter",
+        "-include",
+        "-imacros",
+    ];
+    let absolute = |p: &str| {
+        std::path::absolute(p)
+            .map(|a| a.display().to_string())
+            .unwrap_or_else(|_| p.to_string())
+    };
+    let mut out = Vec::with_capacity(flags.len());
+    let mut iter = flags.iter();
+    while let Some(flag) = iter.next() {
+        if PATH_OPTIONS.contains(&flag.as_str()) {
+            out.push(flag.clone());
+            if let Some(path) = iter.next() {
+                out.push(absolute(path));
+            }
+            continue;
+        }
+        // Joined forms (`-Iinc`, `-isystem/usr/x`); not `-include-pch` and the like.
+        let joined = PATH_OPTIONS.iter().find(|o| {
+            flag.len() > o.len() && flag.starts_with(*o) && !flag[o.len()..].starts_with('-')
+        });
+        match joined {
+            Some(option) => out.push(format!("{option}{}", absolute(&flag[option.len()..]))),
+            None => out.push(flag.clone()),
+        }
+    }
+    out
+}
+
 /// The files to compile with the program for `--link-llvm-lib` libraries: modules as they
 /// are, the members of archives extracted into `out_dir` (named `.bc`, so clang compiles
 /// them; the native linker takes no bitcode objects).
 fn library_inputs(libraries: &[PathBuf], out_dir: &Path) -> Result<Vec<PathBuf>> {
     let mut inputs = Vec::new();
     for (n, library) in libraries.iter().enumerate() {
+        let library = &std::path::absolute(library).unwrap_or_else(|_| library.clone());
         let is_module = library.extension().is_some_and(|e| e == "bc" || e == "ll");
         if is_module {
             inputs.push(library.clone());
@@ -261,6 +406,31 @@ mod tests {
         let stubs = stubs_source(&undefined_symbols(ld));
         assert!(stubs.contains("void ext_fn(void) {"), "{stubs}");
         assert!(stubs.contains("undefined external function ext_fn called"));
+    }
+
+    #[test]
+    fn include_paths_are_made_absolute() {
+        let cwd = std::env::current_dir().unwrap();
+        let flags: Vec<String> = [
+            "-Iinc", "-I", "inc", "-isystem", "/abs", "-DX=1", "-include", "h.h",
+        ]
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+        let inc = cwd.join("inc").display().to_string();
+        assert_eq!(
+            absolute_paths(&flags),
+            vec![
+                format!("-I{inc}"),
+                "-I".to_string(),
+                inc.clone(),
+                "-isystem".to_string(),
+                "/abs".to_string(),
+                "-DX=1".to_string(),
+                "-include".to_string(),
+                cwd.join("h.h").display().to_string(),
+            ]
+        );
     }
 
     #[test]

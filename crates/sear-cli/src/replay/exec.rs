@@ -119,9 +119,7 @@ pub fn run(launch: &Launch) -> Result<RawRun> {
             };
         }
         if start.elapsed() >= timeout {
-            // The child may have exited just now; either way it is reaped below.
-            let _ = child.kill();
-            let _ = child.wait();
+            stop(&mut child);
             break Termination::TimedOut;
         }
         std::thread::sleep(poll);
@@ -138,6 +136,28 @@ pub fn run(launch: &Launch) -> Result<RawRun> {
         duration,
     })
 }
+
+/// Ends a run over its time limit: SIGTERM first (a coverage build writes its counters
+/// then), SIGKILL after [`TERM_GRACE`]. The child is reaped either way.
+fn stop(child: &mut std::process::Child) {
+    if let Ok(pid) = libc::pid_t::try_from(child.id()) {
+        // SAFETY: kill(2) on our own child, which is not reaped yet, so the pid is its own.
+        unsafe { libc::kill(pid, libc::SIGTERM) };
+        let deadline = Instant::now() + TERM_GRACE;
+        while Instant::now() < deadline {
+            if matches!(child.try_wait(), Ok(Some(_))) {
+                return;
+            }
+            std::thread::sleep(Duration::from_millis(10));
+        }
+    }
+    // The child may have exited just now; either way it is reaped here.
+    let _ = child.kill();
+    let _ = child.wait();
+}
+
+/// How long a run over its time limit gets between SIGTERM and SIGKILL.
+const TERM_GRACE: Duration = Duration::from_secs(2);
 
 fn read_prefix(path: &Path, max: u64) -> Result<Vec<u8>> {
     let mut bytes = Vec::new();

@@ -14,19 +14,21 @@ pub mod exec;
 pub mod outcome;
 pub mod output;
 pub mod posix;
+pub mod testset;
 pub mod verdict;
 
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use anyhow::{bail, Context, Result};
-use serde::{Deserialize, Serialize};
+use anyhow::{Context, Result};
+use serde::Serialize;
 
 use self::build::BuildConfig;
 use self::errfile::ErrInfo;
 use self::outcome::NativeOutcome;
 use self::output::OutputCheck;
+use self::testset::{RunInfo, TestCase, TestSet};
 use self::verdict::Verdict;
 
 /// Arguments of `sear replay`.
@@ -133,59 +135,17 @@ pub fn run_replay(args: &ReplayArgs) -> Result<i32> {
 
 /// Builds the program and replays every test of `args.target`, without printing.
 pub fn replay(args: &ReplayArgs) -> Result<ReplayReport> {
-    let timeout = Duration::try_from_secs_f64(args.timeout)
-        .ok()
-        .filter(|t| !t.is_zero())
-        .with_context(|| format!("invalid --timeout {}", args.timeout))?;
-    let (dir, cases) = discover(&args.target)?;
-    let info = read_info(&dir)?;
-    let program = match (&args.program, &info.program) {
-        (Some(program), _) => program.clone(),
-        (None, Some(program)) if program.is_relative() && dir.join(program).is_file() => {
-            dir.join(program)
-        }
-        (None, Some(program)) => program.clone(),
-        (None, None) => bail!(
-            "no program to build: pass --program, or replay an output directory whose \
-             info.json names it ({})",
-            dir.display()
-        ),
+    let timeout = timeout_of(args.timeout)?;
+    let set = TestSet::load(&args.target)?;
+    let program = set.program(args.program.as_deref())?;
+    let extra = ExtraFlags {
+        cflags: &args.cflags,
+        include_dirs: &args.include_dirs,
+        defines: &args.defines,
     };
-    let expected: Vec<Option<ErrInfo>> = cases
-        .iter()
-        .map(|case| {
-            case.err
-                .as_ref()
-                .map(|(path, kind)| errfile::read_err_file(path, kind))
-                .transpose()
-        })
-        .collect::<Result<_>>()?;
-
-    let mut cflags = info.cflags.clone();
-    cflags.extend(
-        args.include_dirs
-            .iter()
-            .map(|d| format!("-I{}", d.display())),
-    );
-    cflags.extend(args.defines.iter().map(|d| format!("-D{d}")));
-    cflags.extend(
-        args.cflags
-            .iter()
-            .flat_map(|f| f.split_whitespace().map(str::to_string)),
-    );
-    let fd_fail = info.posix_model
-        && cases
-            .iter()
-            .any(|c| sear_ktest::KTest::read(&c.ktest).is_ok_and(|k| posix::uses_fd_fail(&k)));
     let build_config = BuildConfig {
-        fd_fail,
-        libraries: info.link_llvm_libs.clone(),
-        posix_model: info.posix_model,
-        clang: BuildConfig::default_clang(),
-        runtime_dir: crate::runtime_dir::locate()?,
-        program: program.clone(),
-        cflags,
-        check_overflow: expected.iter().flatten().any(|e| e.kind == "overflow"),
+        check_overflow: set.expected.iter().flatten().any(|e| e.kind == "overflow"),
+        ..BuildConfig::for_tests(&set, program.clone(), &extra)?
     };
     let work = tempfile::Builder::new()
         .prefix("sear-replay-")
@@ -193,12 +153,12 @@ pub fn replay(args: &ReplayArgs) -> Result<ReplayReport> {
         .context("creating a build directory")?;
     let binary = build::build(&build_config, work.path())?;
 
-    let mut tests = Vec::with_capacity(cases.len());
-    for (case, expected) in cases.iter().zip(expected) {
+    let mut tests = Vec::with_capacity(set.cases.len());
+    for (case, expected) in set.cases.iter().zip(set.expected.iter().cloned()) {
         tests.push(replay_one(
             &binary,
-            &dir,
-            &info,
+            &set.dir,
+            &set.info,
             case,
             expected,
             timeout,
@@ -211,6 +171,43 @@ pub fn replay(args: &ReplayArgs) -> Result<ReplayReport> {
         tests,
         summary,
     })
+}
+
+/// A per-test time limit in seconds as a `Duration` (above zero).
+pub fn timeout_of(seconds: f64) -> Result<Duration> {
+    Duration::try_from_secs_f64(seconds)
+        .ok()
+        .filter(|t| !t.is_zero())
+        .with_context(|| format!("invalid --timeout {seconds}"))
+}
+
+/// The user's compiler flags of `sear replay` and `sear coverage`.
+pub struct ExtraFlags<'a> {
+    /// `--cflags` (each split on whitespace).
+    pub cflags: &'a [String],
+    /// `-I` directories.
+    pub include_dirs: &'a [PathBuf],
+    /// `-D` definitions.
+    pub defines: &'a [String],
+}
+
+impl ExtraFlags<'_> {
+    /// The flags after `base` (info.json's cflags).
+    pub fn after(&self, base: &[String]) -> Vec<String> {
+        let mut cflags = base.to_vec();
+        cflags.extend(
+            self.include_dirs
+                .iter()
+                .map(|d| format!("-I{}", d.display())),
+        );
+        cflags.extend(self.defines.iter().map(|d| format!("-D{d}")));
+        cflags.extend(
+            self.cflags
+                .iter()
+                .flat_map(|f| f.split_whitespace().map(str::to_string)),
+        );
+        cflags
+    }
 }
 
 /// Renders the text report: one line per test, then a summary.
@@ -289,119 +286,7 @@ pub fn format_test_line(test: &TestReport) -> String {
     line
 }
 
-/// `info.json` in an output directory.
-#[derive(Debug, Default, Deserialize)]
-struct RunInfo {
-    program: Option<PathBuf>,
-    #[serde(default)]
-    cflags: Vec<String>,
-    /// The run used the C runtime's entry (argv holds the POSIX model's options).
-    #[serde(default)]
-    posix_model: bool,
-    #[serde(default)]
-    host_files: Vec<posix::HostFile>,
-    /// Bitcode libraries linked with --link-llvm-lib.
-    #[serde(default)]
-    link_llvm_libs: Vec<PathBuf>,
-    /// The program's environment when the run took it from --env-file; otherwise the
-    /// replay's own environment is the program's, as sear's was.
-    #[serde(default)]
-    environment: Option<Vec<String>>,
-}
-
-impl RunInfo {
-    /// The environment to give the native run (entries as name/value pairs).
-    fn program_env(&self) -> Vec<(String, String)> {
-        let entries = match &self.environment {
-            Some(recorded) => sear_runtime::environment::normalise(recorded.iter().cloned()),
-            None => sear_runtime::environment::from_host(),
-        };
-        entries
-            .iter()
-            .map(|e| {
-                let (k, v) = sear_runtime::environment::split_entry(e);
-                (k.to_string(), v.to_string())
-            })
-            .collect()
-    }
-}
-
-fn read_info(dir: &Path) -> Result<RunInfo> {
-    let path = dir.join("info.json");
-    if !path.is_file() {
-        return Ok(RunInfo::default());
-    }
-    let text =
-        std::fs::read_to_string(&path).with_context(|| format!("reading {}", path.display()))?;
-    serde_json::from_str(&text).with_context(|| format!("parsing {}", path.display()))
-}
-
-/// One test to replay: its `.ktest` and its `.err` file with the kind, if any.
-#[derive(Clone, Debug)]
-struct TestCase {
-    ktest: PathBuf,
-    number: u64,
-    err: Option<(PathBuf, String)>,
-}
-
-/// Finds the tests of an output directory (or the one named), in test-number order.
-fn discover(target: &Path) -> Result<(PathBuf, Vec<TestCase>)> {
-    let (dir, only) = if target.is_dir() {
-        (target.to_path_buf(), None)
-    } else if target.is_file() {
-        let name = target
-            .file_name()
-            .and_then(|n| n.to_str())
-            .context("bad .ktest file name")?;
-        let dir = target
-            .parent()
-            .filter(|p| !p.as_os_str().is_empty())
-            .unwrap_or(Path::new("."));
-        (dir.to_path_buf(), Some(name.to_string()))
-    } else {
-        bail!(
-            "{} is neither a directory nor a .ktest file",
-            target.display()
-        );
-    };
-    let mut ktests = Vec::new();
-    let mut errs = Vec::new();
-    for entry in std::fs::read_dir(&dir).with_context(|| format!("listing {}", dir.display()))? {
-        let entry = entry?;
-        let Ok(name) = entry.file_name().into_string() else {
-            continue;
-        };
-        if let Some(stem) = name.strip_suffix(".ktest") {
-            if errfile::is_test_stem(stem) || only.as_deref() == Some(name.as_str()) {
-                ktests.push((stem.to_string(), entry.path()));
-            }
-        } else if let Some((stem, kind)) = errfile::split_err_name(&name) {
-            errs.push((stem.to_string(), kind.to_string(), entry.path()));
-        }
-    }
-    if let Some(only) = &only {
-        ktests.retain(|(stem, _)| format!("{stem}.ktest") == *only);
-        if ktests.is_empty() {
-            bail!("{} is not a .ktest file", target.display());
-        }
-    }
-    errs.sort();
-    let mut cases: Vec<TestCase> = ktests
-        .into_iter()
-        .map(|(stem, ktest)| TestCase {
-            number: stem.trim_start_matches("test").parse().unwrap_or(u64::MAX),
-            err: errs
-                .iter()
-                .find(|(s, _, _)| *s == stem)
-                .map(|(_, kind, path)| (path.clone(), kind.clone())),
-            ktest,
-        })
-        .collect();
-    cases.sort_by(|a, b| (a.number, &a.ktest).cmp(&(b.number, &b.ktest)));
-    Ok((dir, cases))
-}
-
-fn replay_one(
+pub fn replay_one(
     binary: &Path,
     dir: &Path,
     info: &RunInfo,
@@ -474,7 +359,7 @@ fn replay_one(
     })
 }
 
-fn summarize(tests: &[TestReport]) -> Summary {
+pub fn summarize(tests: &[TestReport]) -> Summary {
     let mut s = Summary {
         tests: tests.len(),
         ..Summary::default()

@@ -5,15 +5,23 @@
 //! upper half, as on x86-64). Anything else is refused with an `exec`
 //! error naming the template (KLEE refuses inline assembly it cannot raise to LLVM too).
 //!
-//! The form handled: exactly one output, a register (`=r`, or `+r` which LLVM writes as an
-//! output `=r` tied to input `0`), inputs that are registers or immediates, and clobbers
-//! (`~{...}`) ignored. The template's `$0`/`${0:k}` (LLVM's spelling of `%0`) name operands by
+//! `bsf`/`bsr` (bit scans, as in GMP's and coreutils' longlong.h) give the index of the
+//! lowest/highest set bit of their source, at the source's width.
+//!
+//! The form handled: exactly one output, a register (`=r`, which starts undefined — 0 —, or
+//! `+r` which LLVM writes as an output `=r` tied to input `0`), inputs that are registers or
+//! immediates (`rm` is a register in LLVM's IR: the value itself), and clobbers (`~{...}`)
+//! ignored. The template's `$0`/`${0:k}` (LLVM's spelling of `%0`) name operands by
 //! number; AT&T order: source first, destination last.
+//!
+//! `cpuid` (with the `%rbx` saves of cpuid.h) is answered for a processor without cpuid
+//! leaves or features: every output is 0.
 
 use sear_expr::{BinOp, Expr};
 use sear_ir::{InlineAsm, Inst, Module};
 
-use super::layout::scalar_width;
+use super::intrinsics::{unary_bits, Intrinsic};
+use super::layout::{scalar_width, zero_value};
 use super::step::exec;
 use super::{Exec, Executor};
 use crate::state::State;
@@ -66,9 +74,9 @@ fn parse_src(text: &str) -> Option<Src> {
 
 /// The mnemonic without its AT&T size suffix (`addl` → `add`), when the stem is known.
 fn mnemonic(op: &str) -> Option<&'static str> {
-    const OPS: [&str; 16] = [
+    const OPS: [&str; 18] = [
         "neg", "not", "inc", "dec", "bswap", "add", "sub", "and", "or", "xor", "shl", "shr", "sar",
-        "imul", "rol", "ror",
+        "imul", "rol", "ror", "bsf", "bsr",
     ];
     let op = op.trim();
     OPS.iter().copied().find(|m| {
@@ -116,6 +124,29 @@ fn apply(
                 )
             }
         }
+        ("bsf" | "bsr", 2) => {
+            // The index of the lowest (highest) set bit of the source; a zero source leaves
+            // the destination as it was.
+            let Src::Operand(n) = parse_src(parts[0])? else {
+                return None;
+            };
+            // The scan works at the source's width; the index fits any destination.
+            let src = operand(n)?;
+            let sw = src.width();
+            let (intrinsic, forward) = if op == "bsf" {
+                (Intrinsic::Cttz, true)
+            } else {
+                (Intrinsic::Ctlz, false)
+            };
+            let count = unary_bits(intrinsic, &Value::from_expr(src.clone())).to_expr();
+            let index = if forward {
+                count
+            } else {
+                Expr::binary(BinOp::Sub, Expr::constant(u128::from(sw - 1), sw), count)
+            };
+            let index = Expr::zext_or_trunc(index, width);
+            Expr::select(Expr::eq(src, Expr::constant(0, sw)), x, index)
+        }
         (_, 2) => {
             let src = match parse_src(parts[0])? {
                 Src::Imm(v) => Expr::constant(v as u128, width),
@@ -146,6 +177,25 @@ fn apply(
     })
 }
 
+/// True for a `cpuid` template, alone or with the moves and exchanges that save `%rbx`
+/// around it (clang's and GCC's cpuid.h).
+fn is_cpuid(template: &str) -> bool {
+    let mut instructions = template
+        .split([';', '\n'])
+        .map(str::trim)
+        .filter(|l| !l.is_empty())
+        .map(|l| l.split_whitespace().next().unwrap_or(""));
+    let mut saw_cpuid = false;
+    let only_cpuid = instructions.all(|op| {
+        saw_cpuid |= op == "cpuid";
+        matches!(
+            op,
+            "cpuid" | "xchg" | "xchgq" | "xchgl" | "mov" | "movq" | "movl"
+        )
+    });
+    only_cpuid && saw_cpuid
+}
+
 impl Executor<'_> {
     /// Executes an inline-assembly call.
     pub(crate) fn inline_asm(
@@ -162,6 +212,15 @@ impl Executor<'_> {
                 asm.template
             ))
         };
+        if is_cpuid(&asm.template) {
+            // The modelled processor reports no cpuid leaves (eax = 0 for leaf 0) and no
+            // features: programs probing for extensions (cksum's pclmul) take their
+            // generic code, deterministically.
+            if let Some(dest) = inst.dest {
+                state.frame_mut().locals[dest.0 as usize] = zero_value(module, inst.ty);
+            }
+            return Ok(());
+        }
         let width = scalar_width(module, inst.ty).ok_or_else(refuse)?;
         let constraints: Vec<&str> = asm
             .constraints
@@ -180,7 +239,13 @@ impl Executor<'_> {
             }
             args.get(n - 1).map(Value::to_expr)
         };
-        let x = operand(0).ok_or_else(refuse)?;
+        // An output without a tied input ("=r") starts undefined: 0 here.
+        let tied = constraints.iter().skip(1).any(|c| *c == "0");
+        let x = if tied {
+            operand(0).ok_or_else(refuse)?
+        } else {
+            Expr::constant(0, width)
+        };
         if x.width() != width {
             return Err(refuse());
         }
@@ -202,8 +267,10 @@ impl Executor<'_> {
                 .last()
                 .and_then(|d| operand_ref(d))
                 .ok_or_else(refuse)?;
-            let sub = sub.unwrap_or(width);
-            if dest != 0 || sub > width {
+            // A wider register than the output (`${0:q}` of an `int`): the program sees
+            // the low bits.
+            let sub = sub.unwrap_or(width).min(width);
+            if dest != 0 {
                 return Err(refuse());
             }
             let low = if sub < width {

@@ -490,7 +490,9 @@ fn saturating(op: OverflowOp, a: &Value, b: &Value) -> Result<Value, ops::Unsupp
     Ok(Value::from_expr(Expr::select(flag, clamp, result)))
 }
 
-fn unary_bits(intrinsic: Intrinsic, v: &Value) -> Value {
+/// `llvm.ctlz`, `cttz`, `ctpop`, `bswap`, `bitreverse` and `abs` of `v` (also used by the
+/// inline assembly of `bsf`/`bsr`).
+pub(crate) fn unary_bits(intrinsic: Intrinsic, v: &Value) -> Value {
     let w = v.width();
     if let Value::Concrete(x, _) = v {
         let x = *x;
