@@ -45,6 +45,10 @@ pub(crate) fn shape(e: &Expr) -> (u8, u32, u128) {
         ExprKind::Not(_) => (7, w, 0),
         ExprKind::Binary { op, .. } => (8, w, *op as u128),
         ExprKind::Cmp { op, .. } => (9, w, *op as u128),
+        // Quantified clauses (seed 003 Ch. 6): a bound variable by its number; its
+        // quantifier by its children (variable, bound, body).
+        ExprKind::Var(id) => (10, w, u128::from(*id)),
+        ExprKind::Forall { .. } => (11, w, 0),
     }
 }
 

@@ -288,9 +288,10 @@ impl Executor<'_> {
         let ptr = Value::Concrete(address as u128, 64);
         self.write_bytes(state, &ptr, &bytes)?;
         state.symbolics.push(Symbolic {
-            object: entry.object.id,
+            object: Some(entry.object.id),
             array,
             name: name.to_string(),
+            size: None,
             deindex: Some(Deindex { ty: t, size }),
         });
         self.ix().stats.symbolic_indices += 1;
