@@ -34,7 +34,7 @@ pub struct SolverArgs {
     /// Cross-check every answer against plain Z3 and validate every model.
     #[arg(long)]
     pub validate_solver: bool,
-    /// The core solver. The default, bitwuzla-eager, measured fastest on the bench suite
+    /// The core solver. The default, eager-portfolio, measured fastest on the bench suite
     /// (docs/benchmarks.md, "Defaults").
     #[arg(long, value_name = "CORE", value_enum, default_value_t = CoreKind::default())]
     pub core_solver: CoreKind,
@@ -44,9 +44,9 @@ pub struct SolverArgs {
     /// Confirm every pre-check UNSAT with plain Z3 (a disagreement is a solver failure).
     #[arg(long)]
     pub validate_precheck: bool,
-    /// The portfolio cores' time budget per query for their first core (Z3, or Bitwuzla
-    /// with native arrays) before they ask the eager encoding (seconds, above 0 and at most
-    /// 10^9).
+    /// The portfolio cores' time budget per query for their first core (Z3, Bitwuzla with
+    /// native arrays, or the eager encoding over Bitwuzla) before they ask the second
+    /// (seconds, above 0 and at most 10^9).
     #[arg(long, value_name = "SECS", default_value_t = ArrayConfig::default().portfolio_switch.as_secs_f64(), value_parser = crate::values::positive_seconds)]
     pub core_switch_time: f64,
     /// The pre-check's limit on linear rows per query.

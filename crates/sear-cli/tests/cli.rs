@@ -749,7 +749,7 @@ fn info_json_records_the_whole_configuration_and_options_are_checked() {
     let info: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(tmp.path().join("out2/info.json")).unwrap())
             .unwrap();
-    assert_eq!(info["configuration"]["solver"]["core"], "bitwuzla-eager");
+    assert_eq!(info["configuration"]["solver"]["core"], "eager-portfolio");
     assert_eq!(info["configuration"]["engine"]["array_opt"]["mode"], "all");
     assert_eq!(
         info["configuration"]["engine"]["array_opt"]["limits"]["max_values"],

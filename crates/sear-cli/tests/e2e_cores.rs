@@ -1,7 +1,8 @@
 //! The end-to-end programs under every core solver (spec 001): each program of `tests/c/` runs
 //! with `--core-solver=z3`, `--core-solver=eager`, `--core-solver=cegar --ilp-precheck`,
-//! `--core-solver=bitwuzla`, `--core-solver=bitwuzla-eager` and
-//! `--core-solver=bitwuzla-portfolio` (each with the program's own `// sear-args:` and `// program-args:`), and all runs must end
+//! `--core-solver=bitwuzla`, `--core-solver=bitwuzla-eager`, `--core-solver=bitwuzla-portfolio`
+//! and `--core-solver=eager-portfolio` with a 1 ms switch (so that its second core answers
+//! too), each with the program's own `// sear-args:` and `// program-args:`, and all runs must end
 //! the same paths: equal completed and error path counts, equal test counts, equal reported
 //! errors and equal `trace_digest` (the instruction traces of the ended paths).
 //!
@@ -35,6 +36,7 @@ const CORES: &[&[&str]] = &[
     &["--core-solver=bitwuzla"],
     &["--core-solver=bitwuzla-eager"],
     &["--core-solver=bitwuzla-portfolio"],
+    &["--core-solver=eager-portfolio", "--core-switch-time=0.001"],
 ];
 
 fn programs() -> Vec<PathBuf> {

@@ -21,7 +21,7 @@ fn stdout(o: &Output) -> String {
     String::from_utf8_lossy(&o.stdout).into_owned()
 }
 
-const CORES: [&[&str]; 7] = [
+const CORES: [&[&str]; 8] = [
     &["--core-solver=z3"],
     &["--core-solver=eager"],
     &["--core-solver=cegar"],
@@ -29,6 +29,7 @@ const CORES: [&[&str]; 7] = [
     &["--core-solver=bitwuzla"],
     &["--core-solver=bitwuzla-eager"],
     &["--core-solver=bitwuzla-portfolio"],
+    &["--core-solver=eager-portfolio", "--core-switch-time=0.001"],
 ];
 
 /// A read at a symbolic index far beyond any byte the file mentions, and a contradiction.

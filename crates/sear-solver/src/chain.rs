@@ -57,6 +57,11 @@ pub fn new_core_with(kind: CoreKind, array: &ArrayConfig) -> Box<dyn SatSolver> 
             new_core_with(CoreKind::BitwuzlaEager, array),
             array.portfolio_switch,
         )),
+        CoreKind::EagerPortfolio => Box::new(Portfolio::new(
+            new_core_with(CoreKind::BitwuzlaEager, array),
+            new_core_with(CoreKind::Eager, array),
+            array.portfolio_switch,
+        )),
     }
 }
 

@@ -236,6 +236,13 @@ fn configs() -> Vec<(String, SolverConfig)> {
                 ..plain.clone()
             },
         ),
+        (
+            "eager-portfolio".to_string(),
+            SolverConfig {
+                core: CoreKind::EagerPortfolio,
+                ..plain.clone()
+            },
+        ),
     ];
     for elim in [
         AxiomElim::None,
