@@ -20,7 +20,8 @@ _ORDER = [DONE, DONE_TIMEOUTS, BUDGET, FAILED, KILLED, UNSUPPORTED]
 METRICS = ["time_s", "wall_s", "instructions", "paths", "completed_paths", "error_paths",
            "tests", "queries", "core_queries", "solver_s", "solver_share", "solver_timeouts",
            "largest_array", "covered", "errors", "merges", "merged_states", "constraints_ast",
-           "values_ast"]
+           "values_ast", "pattern_merges", "pattern_ast", "q_queries", "q_strip", "q_duplicate",
+           "q_repair", "q_fallback"]
 
 
 def _median(values):
@@ -168,6 +169,24 @@ def symsize_table(rows: list[dict]) -> list[str]:
             f"{_f(r.get('errors'), '{:.0f}')} | {_f(r.get('merges'), '{:.0f}')} | "
             f"{_f(r.get('merged_states'), '{:.0f}')} | {_f(r.get('constraints_ast'), '{:.0f}')} | "
             f"{_f(r.get('values_ast'), '{:.0f}')} |")
+    lines += pat_table(rows)
+    return lines
+
+
+def pat_table(rows: list[dict]) -> list[str]:
+    """For PAT runs (seed 003 Ch. 6): pattern merges, the AST of their quantified conditions,
+    and the quantified queries answered at strip (SAT or UNSAT), duplicate, repair, or by the
+    core (fallback); nothing when there are none."""
+    pat = [r for r in rows if r.get("sym_mode") == "pat"]
+    if not pat:
+        return []
+    lines = ["", "| program | size | config | pattern merges | pattern cond AST | quantified queries | strip | duplicate | repair | fallback |",
+             "|---|---:|---|---:|---:|---:|---:|---:|---:|---:|"]
+    for r in pat:
+        cells = [_f(r.get(k), '{:.0f}') for k in ("pattern_merges", "pattern_ast", "q_queries",
+                                                   "q_strip", "q_duplicate", "q_repair",
+                                                   "q_fallback")]
+        lines.append(f"| {r['program']} | {r['size']} | {r['config']} | " + " | ".join(cells) + " |")
     return lines
 
 
@@ -176,7 +195,8 @@ CSV_FIELDS = ["program", "size", "config", "reps", "status", "time_s", "time_min
               "queries", "core_queries", "solver_s", "solver_share", "solver_timeouts",
               "largest_array", "ratio", "ratio_kind", "same_paths", "reps_agree", "traces", "message",
               "sym_mode", "covered", "errors", "merges", "merged_states", "constraints_ast",
-              "values_ast"]
+              "values_ast", "pattern_merges", "pattern_ast", "q_queries", "q_strip", "q_duplicate",
+              "q_repair", "q_fallback"]
 
 
 def to_csv(rows: list[dict]) -> str:

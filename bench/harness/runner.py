@@ -201,6 +201,21 @@ def fill(rec: dict, summary: dict) -> None:
         "constraints_ast": sym.get("merged_constraints_ast"),
         "values_ast": sym.get("merged_values_ast"),
     })
+    # PAT (seed 003 Ch. 6): pattern merges and the quantified stage's answers by stage
+    pat = sym.get("pat") or {}
+    layers = summary.get("solver", {}).get("layers", [])
+    quant = next((layer.get("counters") or {} for layer in layers
+                  if layer.get("name") == "quantified"), None)
+    count = (lambda *k: None) if quant is None else (lambda *k: sum(quant.get(x, 0) for x in k))
+    rec.update({
+        "pattern_merges": pat.get("pattern_merges"),
+        "pattern_ast": pat.get("merged_constraints_ast"),
+        "q_queries": count("quantified_queries"),
+        "q_strip": count("strip", "strip_unsat"),
+        "q_duplicate": count("duplicate"),
+        "q_repair": count("repair"),
+        "q_fallback": count("fallback"),
+    })
     rec["solver_s"] = solver_seconds(summary)
     rec["solver_share"] = rec["solver_s"] / rec["time_s"] if rec["time_s"] else None
     if rec["stop_reason"] == "exhausted":

@@ -53,6 +53,20 @@ class RunnerTest(unittest.TestCase):
         runner.fill(r, {"stop_reason": "max-time", "time_s": 1.0})
         self.assertEqual(r["status"], runner.BUDGET)
 
+    def test_fill_reads_pat_and_quantified_counters(self):
+        r = {}
+        runner.fill(r, {"stop_reason": "exhausted", "time_s": 1.0,
+                        "symbolic_size": {"mode": "pat", "pat": {"pattern_merges": 2,
+                                                                 "merged_constraints_ast": 40}},
+                        "solver": {"layers": [{"name": "quantified", "counters": {
+                            "quantified_queries": 9, "strip": 5, "strip_unsat": 2,
+                            "duplicate": 1, "fallback": 1}}]}})
+        self.assertEqual((r["pattern_merges"], r["pattern_ast"]), (2, 40))
+        self.assertEqual((r["q_queries"], r["q_strip"], r["q_duplicate"], r["q_repair"],
+                          r["q_fallback"]), (9, 7, 1, 0, 1))
+        self.assertIn("| 2 | 40 | 9 | 7 | 1 | 0 | 1 |",
+                      "\n".join(report.pat_table([dict(r, program="p", size=1, config="c")])))
+
     def test_trace_digest_is_order_independent(self):
         with tempfile.TemporaryDirectory() as a, tempfile.TemporaryDirectory() as b:
             self.assertIsNone(runner.trace_digest(a))

@@ -378,7 +378,7 @@ fn engine_config(args: &RunArgs, program: &Path, output_dir: PathBuf) -> Result<
     config.debug_log_merge = args.debug_log_merge;
     config.memory_model = args.memory_model;
     args.relocatable.apply(&mut config)?;
-    args.sym_size.apply(&mut config);
+    args.sym_size.apply(&mut config)?;
     config.entry = args.entry.clone();
     config.progress = !args.no_progress;
     args.array.apply(&mut config)?;

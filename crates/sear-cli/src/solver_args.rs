@@ -71,7 +71,7 @@ pub struct SolverArgs {
     /// The core for the quantified queries the procedure leaves open.
     #[arg(long, value_name = "CORE", value_enum, default_value_t = QuantifiedCore::default())]
     pub quantified_core: QuantifiedCore,
-    /// Cross-check every answer of the quantified procedure against the quantified core.
+    /// Cross-check every answer of the quantified procedure against Z3.
     #[arg(long)]
     pub validate_quantified: bool,
 }

@@ -30,15 +30,23 @@ pub struct SymSizeArgs {
     /// back to SMOpt merging (1 to 10^6).
     #[arg(long, value_name = "N", default_value_t = sear_engine::pat::defaults::MAX_PATTERNS as u64, value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
     pub max_patterns: u64,
-    /// PAT: incremental merging inside loops (snapshots at forks, merging of paths that
-    /// reach a snapshot's place with the same live values) (on/off).
-    #[arg(long, value_name = "on|off", default_value = "on", value_parser = ["on", "off"])]
+    /// PAT: incremental merging inside loops (the thesis's §6.3: snapshots at forks,
+    /// merging of paths that reach a snapshot's place with the same live values). Not
+    /// implemented yet: `on` is refused (on/off).
+    #[arg(long, value_name = "on|off", default_value = "off", value_parser = ["on", "off"])]
     pub incremental_merge: String,
 }
 
 impl SymSizeArgs {
-    /// Sets the symbolic-size options in `config`.
-    pub fn apply(&self, config: &mut EngineConfig) {
+    /// Sets the symbolic-size options in `config`; an error for an option sear does not
+    /// implement.
+    pub fn apply(&self, config: &mut EngineConfig) -> anyhow::Result<()> {
+        if self.incremental_merge == "on" {
+            anyhow::bail!(
+                "--incremental-merge=on: PAT's incremental merging (seed 003 §6.3) is not \
+                 implemented; PAT merges at loop exits only (docs/techniques/quantified-merging.md)"
+            );
+        }
         config.sym_size = SymSizeConfig {
             mode: self.sym_size_mode,
             capacity: self.capacity,
@@ -46,8 +54,9 @@ impl SymSizeArgs {
             validate_merge: self.validate_merge,
             pat: sear_engine::pat::PatConfig {
                 max_patterns: self.max_patterns as usize,
-                incremental: self.incremental_merge == "on",
+                incremental: false,
             },
         };
+        Ok(())
     }
 }

@@ -35,7 +35,8 @@ pub mod defaults {
 pub struct PatConfig {
     /// The cap on regular partitions per group. [default: 16]
     pub max_patterns: usize,
-    /// Incremental merging inside contexts (snapshots, live-store comparison). [default: on]
+    /// Incremental merging inside contexts (snapshots, live-store comparison; §6.3). Not
+    /// implemented: the CLI refuses `on`. [default: off]
     pub incremental: bool,
 }
 
@@ -43,7 +44,7 @@ impl Default for PatConfig {
     fn default() -> Self {
         PatConfig {
             max_patterns: defaults::MAX_PATTERNS,
-            incremental: true,
+            incremental: false,
         }
     }
 }
@@ -75,12 +76,6 @@ pub struct PatStats {
     pub validated_merges: u64,
     /// Pattern merges whose check failed.
     pub validation_failures: u64,
-    /// Incremental merges (a new leaf folded into an earlier snapshot).
-    pub incremental_merges: u64,
-    /// Paths discarded by incremental merges (the snapshot's subtree).
-    pub incremental_discarded: u64,
-    /// Snapshots kept at tree nodes.
-    pub snapshots: u64,
     /// Bound constants `k` made (names `pat_kN`).
     pub bounds: u64,
     /// Seconds spent in pattern discovery, synthesis and merging.

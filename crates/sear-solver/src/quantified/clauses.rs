@@ -93,9 +93,12 @@ impl Clauses {
     }
 
     /// `strip(φ)`: the quantifier-free clauses, each clause's first instance under `k ≥ 1`,
-    /// and `¬(1 ≤ t ≤ k)` for every quantifier-free clause that is a negated instance
-    /// `¬ψ[t/i]` of a conjunct of a body (E-matching). `φ ⊨ strip(φ)`. Returns the clauses
-    /// and how many E-matching constraints were added.
+    /// `¬(1 ≤ t ≤ k)` for every quantifier-free clause that is a negated instance
+    /// `¬ψ[t/i]` of a conjunct of a body (E-matching), and `1 ≤ t ≤ k → ψ[t/i]` for every
+    /// write `a[w] := v` of an array the body reads at `e(i)` with `e[t/i] = w` (E-matching
+    /// against the write indices: a string's terminating NUL written at `n − 1` bounds `k`
+    /// below `n` without the quantifier). `φ ⊨ strip(φ)`. Returns the clauses and how many
+    /// E-matching constraints were added.
     pub fn strip(&self) -> (Vec<Expr>, u64) {
         let mut out = self.qf.clone();
         let mut matched = 0u64;
@@ -121,8 +124,45 @@ impl Clauses {
                     break;
                 }
             }
+            for t in c.write_triggers() {
+                let inside = Expr::and(
+                    Expr::ule(one.clone(), t.clone()),
+                    Expr::ule(t.clone(), c.bound.clone()),
+                );
+                out.push(Expr::implies(inside, instantiate(&c.body, &c.var, &t)));
+                matched += 1;
+            }
         }
         (out, matched)
+    }
+}
+
+/// At most this many write-index instances per clause in `strip`.
+const MAX_WRITE_TRIGGERS: usize = 32;
+
+impl Clause {
+    /// The terms `t` (free of `i`) with `e[t/i] = w` for a read `a[e(i)]` of the body and a
+    /// write index `w` of `a`'s update list; distinct, at most [`MAX_WRITE_TRIGGERS`].
+    pub fn write_triggers(&self) -> Vec<Expr> {
+        let mut out: Vec<Expr> = Vec::new();
+        for r in self.vreads() {
+            let ExprKind::Read { updates, index } = r.kind() else {
+                continue;
+            };
+            for node in updates.iter() {
+                if out.len() >= MAX_WRITE_TRIGGERS {
+                    return out;
+                }
+                let Some(t) = matches(index, node.index(), &self.var) else {
+                    continue;
+                };
+                // Any `t` gives a sound instance; a match makes it a useful one.
+                if !mentions(&t, &self.var) && !out.contains(&t) {
+                    out.push(t);
+                }
+            }
+        }
+        out
     }
 }
 
@@ -167,15 +207,36 @@ fn match_into(p: &Expr, t: &Expr, var: &Expr, binding: &mut Option<Expr>) -> boo
     if p.width() != t.width() {
         return false;
     }
-    // c + p'(var) against u: p'(var) against u − c.
+    // a + p'(var) against u (a free of var, e.g. a constant or a base address):
+    // p'(var) against u − a.
     if let ExprKind::Binary {
         op: BinOp::Add,
         lhs,
         rhs,
     } = p.kind()
     {
-        if lhs.is_constant() && mentions(rhs, var) {
-            return match_into(rhs, &Expr::sub(t.clone(), lhs.clone()), var, binding);
+        let (a, rest) = if mentions(lhs, var) {
+            (rhs, lhs)
+        } else {
+            (lhs, rhs)
+        };
+        if !mentions(a, var) && mentions(rest, var) {
+            // A symbolic `a`: first structurally (`a + p'` against `a + u'`).
+            if !a.is_constant() {
+                if let ExprKind::Binary {
+                    op: BinOp::Add,
+                    lhs: tl,
+                    rhs: tr,
+                } = t.kind()
+                {
+                    let saved = binding.clone();
+                    if pair(lhs, rhs, tl, tr, true, var, binding) {
+                        return true;
+                    }
+                    *binding = saved;
+                }
+            }
+            return match_into(rest, &Expr::sub(t.clone(), a.clone()), var, binding);
         }
     }
     // extract(p'(var)) at bit 0 against u: p'(var) against zext(u) (one solution).

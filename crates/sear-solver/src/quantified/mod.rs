@@ -20,9 +20,8 @@
 //!
 //! Only strip can prove UNSAT; every other failure falls back. With
 //! [`QuantifiedConfig::core_only`] every quantified query goes to the core; with
-//! [`QuantifiedConfig::validate`] every answer of stages 1–3 is cross-checked against the
-//! core (`validated`, `validation_failures`: a disagreement is a
-//! [`SolverError::Failure`]).
+//! [`QuantifiedConfig::validate`] every answer of stages 1–3 is cross-checked against Z3
+//! (`validated`, `validation_failures`: a disagreement is a [`SolverError::Failure`]).
 
 pub mod clauses;
 pub mod model;
@@ -76,6 +75,8 @@ impl Stage {
 pub struct QuantifiedStage {
     inner: Box<dyn SatSolver>,
     core: Box<dyn SatSolver>,
+    /// Z3, the oracle of `validate` (a separate instance when the core is not Z3).
+    oracle: Option<Box<dyn SatSolver>>,
     config: QuantifiedConfig,
     memo: FxHashMap<Expr, bool>,
     stats: LayerStats,
@@ -96,6 +97,8 @@ impl QuantifiedStage {
         QuantifiedStage {
             inner,
             core: quantified_core(config.core),
+            oracle: (config.validate && config.core != QuantifiedCore::Z3)
+                .then(|| quantified_core(QuantifiedCore::Z3)),
             config: *config,
             memo: FxHashMap::default(),
             stats: LayerStats::new("quantified"),
@@ -224,7 +227,8 @@ impl QuantifiedStage {
             need_model: true,
             ..query.clone()
         };
-        match self.core.check(&full) {
+        let oracle = self.oracle.as_mut().unwrap_or(&mut self.core);
+        match oracle.check(&full) {
             Ok(o) => {
                 self.stats.bump("validated", 1);
                 if o.is_sat() != result.is_sat() {
@@ -275,6 +279,9 @@ impl SatSolver for QuantifiedStage {
     fn set_timeout(&mut self, timeout: Option<Duration>) {
         self.inner.set_timeout(timeout);
         self.core.set_timeout(timeout);
+        if let Some(oracle) = &mut self.oracle {
+            oracle.set_timeout(timeout);
+        }
     }
 
     fn collect_stats(&self, out: &mut Vec<LayerStats>) {

@@ -192,3 +192,44 @@ fn the_cores_decide_quantified_queries_alone() {
         assert_eq!(check(&mut st, &unsat), SatResult::Unsat, "{core:?}");
     }
 }
+
+/// A string scan: `s` with its NUL written at `n − 1`, scanned from a symbolic start `p < n`
+/// by `∀i. 1≤i≤k → s[p+i−1] ≠ 0`. A scan past the NUL (`p + k ≥ n`) is UNSAT, and strip
+/// proves it with the instance at the write's index (`t = n − p`), without the core.
+#[test]
+fn strip_instantiates_at_write_indices() {
+    let s = Array::with_index_width("s", 8, 64, ArrayKind::SymbolicInput, None);
+    let n = Array::with_index_width("n", 8, 64, ArrayKind::SymbolicInput, None);
+    let p = Array::with_index_width("p", 8, 64, ArrayKind::SymbolicInput, None);
+    let k = Array::with_index_width("k", 8, 64, ArrayKind::Other, None);
+    let (nv, pv, kv) = (word(&n), word(&p), word(&k));
+    let nul = UpdateList::new(s).write(Expr::sub(nv.clone(), c(1)), Expr::constant(0, 8));
+    let i = Expr::fresh_var(64);
+    let at = Expr::add(pv.clone(), Expr::sub(i.clone(), c(1)));
+    let body = Expr::ne(Expr::read(&nul, at), Expr::constant(0, 8));
+    let clause = Expr::forall(i, kv.clone(), body);
+    let mut constraints = vec![
+        Expr::ule(c(1), nv.clone()),
+        Expr::ule(nv.clone(), c(10)),
+        Expr::ult(pv.clone(), nv.clone()),
+        Expr::ule(kv.clone(), c(10)),
+        clause,
+    ];
+    let clauses = Clauses::of(&constraints);
+    assert!(!clauses.q[0].write_triggers().is_empty(), "the NUL's index");
+    let mut st = stage(QuantifiedConfig {
+        stage: true,
+        validate: true,
+        ..Default::default()
+    });
+    match check(&mut st, &constraints) {
+        SatResult::Sat(m) => assert!(m.satisfies(&constraints)),
+        SatResult::Unsat => panic!("a scan before the NUL is satisfiable"),
+    }
+    constraints.push(Expr::ule(nv, Expr::add(pv, kv)));
+    assert_eq!(check(&mut st, &constraints), SatResult::Unsat);
+    assert_eq!(st.last_stage(), Some(Stage::StripUnsat));
+    let mut stats = Vec::new();
+    st.collect_stats(&mut stats);
+    assert_eq!(stats[0].counter("validation_failures"), 0);
+}
