@@ -76,8 +76,7 @@ pub(crate) fn extract(
             continue;
         };
         let array = updates.root();
-        if !array.is_unbounded() || index.is_constant() || sear_expr::quant::contains_var([index])
-        {
+        if !array.is_unbounded() || index.is_constant() || sear_expr::quant::contains_var([index]) {
             continue;
         }
         let Some(i) = model.index_value(index) else {
