@@ -89,9 +89,10 @@ pub trait SatSolver {
     fn set_timeout(&mut self, timeout: Option<Duration>);
     /// Appends this layer's statistics and those of the layers below, top first.
     fn collect_stats(&self, out: &mut Vec<LayerStats>);
-    /// Offers a SAT answer found above the chain (a model the address-aware cache checked
-    /// by evaluation: it satisfies `query`), for the caches below to keep. Layers pass it
-    /// on; the counterexample cache stores it. Default: ignored.
+    /// Offers an answer found above the chain, for the caches below to keep: a SAT answer
+    /// whose model the address-aware cache checked by evaluation (it satisfies `query`), or
+    /// an UNSAT answer of an address-free hit (a renaming of input arrays only, exact).
+    /// Layers pass it on; the counterexample cache stores it. Default: ignored.
     fn learn(&mut self, _query: &SatQuery, _result: &SatResult) {}
 }
 

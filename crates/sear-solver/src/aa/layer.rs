@@ -13,7 +13,8 @@
 //! never rests on the query being address-agnostic); when it does not, the chain decides.
 //! A confirmed model is handed to the chain ([`SatSolver::learn`]): the counterexample
 //! cache keeps it as if the core had found it, so the path's later model queries (its test)
-//! find it there as they would without this cache.
+//! find it there as they would without this cache. An UNSAT hit that reads no base is
+//! handed down too (it is exact); an address-dependent one is not.
 
 use std::rc::Rc;
 use std::time::Instant;
@@ -168,9 +169,10 @@ impl AaLayer {
                         .map(|&i| query.constraints[i].clone())
                         .collect();
                     let holds = model.satisfies(slice.iter().chain([&query.expr]));
-                    if holds {
+                    if holds && hit.renamed {
                         // The counterexample cache below keeps the model, as if the chain
-                        // had found it (later model queries of the path reuse it).
+                        // had found it (later model queries of the path reuse it). A hit
+                        // without renaming repeats a query the chain decided and keeps.
                         let sliced =
                             SatQuery::new(&slice, query.expr.clone(), query.meta, true, true);
                         chain.learn(&sliced, &hit.result);
@@ -184,6 +186,19 @@ impl AaLayer {
                 self.stats.hits_renamed += hit.renamed as u64;
                 if self.validate {
                     self.cross_check(chain, query, &hit.result)?;
+                }
+                if !hit.result.is_sat() && hit.renamed && !key.bases {
+                    // An address-free UNSAT hit is exact (only input arrays were renamed):
+                    // the counterexample cache keeps it, so later queries that contain it
+                    // are answered there as they would be without this cache. An
+                    // address-dependent one rests on the agnostic assumption and is not
+                    // spread further.
+                    let slice: Vec<Expr> = positions
+                        .iter()
+                        .map(|&i| query.constraints[i].clone())
+                        .collect();
+                    let sliced = SatQuery::new(&slice, query.expr.clone(), query.meta, true, false);
+                    chain.learn(&sliced, &hit.result);
                 }
                 self.layer.record(start, true);
                 return Ok(hit.result);

@@ -10,6 +10,7 @@ use super::equisat::Bijection;
 use crate::address::AddressBindings;
 use crate::config::SolverConfig;
 use crate::query::{Query, QueryMeta, SolverError};
+use crate::sat::{SatQuery, SatResult};
 use crate::Solver;
 
 fn base(name: &str) -> ArrayRef {
@@ -276,4 +277,81 @@ fn validation_turns_a_wrong_unsat_hit_into_a_solver_failure() {
     assert_eq!(ask(&mut solver, &far), Ok(false));
     let stats = solver.stats().aa_cache.unwrap();
     assert_eq!((stats.hits, stats.sat_hits_refuted), (0, 1), "{stats:?}");
+}
+
+/// A chain that answers UNSAT and records the answers it is taught.
+#[derive(Default)]
+struct Recorder {
+    checks: usize,
+    learned: usize,
+}
+
+impl crate::sat::SatSolver for Recorder {
+    fn name(&self) -> &'static str {
+        "recorder"
+    }
+    fn check(&mut self, _query: &SatQuery) -> Result<SatResult, SolverError> {
+        self.checks += 1;
+        Ok(SatResult::Unsat)
+    }
+    fn set_timeout(&mut self, _timeout: Option<std::time::Duration>) {}
+    fn collect_stats(&self, _out: &mut Vec<crate::stats::LayerStats>) {}
+    fn learn(&mut self, _query: &SatQuery, _result: &SatResult) {
+        self.learned += 1;
+    }
+}
+
+/// `x < 2 ∧ x + 100 = 0` over the input `x`, or `x < 2 ∧ β + x = 0` with a base `β`, as
+/// the layer receives it: the solver form and the agnostic form are the same expressions.
+fn unsat_query(x: &str, beta: Option<&ArrayRef>) -> (Vec<Expr>, Expr) {
+    let (_, x) = input(x);
+    let pc = vec![Expr::ult(x.clone(), Expr::constant(2, 32))];
+    let e = match beta {
+        None => Expr::eq(Expr::add(x, Expr::constant(100, 32)), Expr::constant(0, 32)),
+        Some(b) => Expr::eq(
+            Expr::add(read64(b), Expr::zext(x, 64)),
+            Expr::constant(0, 64),
+        ),
+    };
+    (pc, e)
+}
+
+#[test]
+fn only_renamed_address_free_unsat_hits_are_taught_to_the_chain() {
+    let meta = QueryMeta::default();
+    let (beta_a, beta_b) = (base("beta_a"), base("beta_b"));
+    let extents: rustc_hash::FxHashMap<ArrayRef, u64> = [(beta_a.clone(), 2), (beta_b.clone(), 2)]
+        .into_iter()
+        .collect();
+    let mut layer = super::layer::AaLayer::new(false);
+    let mut chain = Recorder::default();
+    let mut ask = |layer: &mut super::layer::AaLayer, q: &(Vec<Expr>, Expr)| {
+        let sat = SatQuery::new(&q.0, q.1.clone(), &meta, true, false);
+        let agnostic = super::layer::Agnostic {
+            constraints: &q.0,
+            expr: &q.1,
+            extents: &extents,
+        };
+        assert_eq!(
+            layer.check(&mut chain, &sat, agnostic),
+            Ok(SatResult::Unsat)
+        );
+        (chain.checks, chain.learned)
+    };
+    // A miss is decided by the chain, which keeps the answer itself.
+    let first = unsat_query("x", None);
+    assert_eq!(ask(&mut layer, &first), (1, 0));
+    // The same query again: a hit without renaming, which the chain's caches already hold.
+    assert_eq!(ask(&mut layer, &first), (1, 0));
+    // An address-free hit through a renaming of inputs is exact: taught to the chain.
+    assert_eq!(ask(&mut layer, &unsat_query("y", None)), (1, 1));
+    // An address-dependent UNSAT hit rests on the agnostic assumption: not taught.
+    assert_eq!(ask(&mut layer, &unsat_query("u", Some(&beta_a))), (2, 1));
+    assert_eq!(ask(&mut layer, &unsat_query("v", Some(&beta_b))), (2, 1));
+    let stats = layer.stats();
+    assert_eq!(
+        (stats.hits, stats.hits_renamed, stats.hits_c3),
+        (3, 2, 1),
+        "{stats:?}"
+    );
 }

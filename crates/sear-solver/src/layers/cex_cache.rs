@@ -181,6 +181,23 @@ impl CexCache {
     fn index_unsat(&mut self, pivot: &Expr, id: u64) {
         push_bounded(self.unsat_index.entry(pivot.clone()).or_default(), id);
     }
+
+    /// Stores `query`'s answer under `key`; an unsat key is indexed under its pivot (the
+    /// query's expression, or its largest element when the expression is `true`).
+    fn remember(&mut self, key: Box<[Expr]>, query: &SatQuery, result: &SatResult) {
+        let pivot = if query.expr.is_true() {
+            key.last().cloned()
+        } else {
+            Some(query.expr.clone())
+        };
+        let id = self.next_id;
+        self.store(key, result);
+        if let (SatResult::Unsat, Some(p)) = (result, pivot) {
+            if self.next_id == id + 1 {
+                self.index_unsat(&p, id);
+            }
+        }
+    }
 }
 
 impl SatSolver for CexCache {
@@ -208,18 +225,7 @@ impl SatSolver for CexCache {
         };
         let result = self.inner.check(&sub);
         if let Ok(r) = &result {
-            let pivot = if query.expr.is_true() {
-                key.last().cloned()
-            } else {
-                Some(query.expr.clone())
-            };
-            let id = self.next_id;
-            self.store(key, r);
-            if let (SatResult::Unsat, Some(p)) = (r, pivot) {
-                if self.next_id == id + 1 {
-                    self.index_unsat(&p, id);
-                }
-            }
+            self.remember(key, query, r);
         }
         self.stats.record(start, false);
         result
@@ -235,8 +241,9 @@ impl SatSolver for CexCache {
     }
 
     fn learn(&mut self, query: &SatQuery, result: &SatResult) {
-        if result.is_sat() {
-            self.store(Self::key_of(query), result);
+        if sear_expr::quant::contains_forall(query.conjuncts()) {
+            return;
         }
+        self.remember(Self::key_of(query), query, result);
     }
 }
