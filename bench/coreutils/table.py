@@ -6,8 +6,9 @@ klee-coverage.tsv in RUNS_DIR, default $SEAR_BENCH_CACHE/coreutils-9.1/runs).
 With one tool's coverage: per utility, its tests, line and branch coverage of the utility's
 source file and native crashes, then the medians. With both tools' coverage: the side-by-side
 table on the utilities both measured (lines and branches of the source file, then per tool
-tests, line %, branch %, wall-clock seconds of the run, errors the tool reported and tests
-that crashed in the native replay), the medians over those utilities, and where each tool is
+tests written (and how many were replayed, when coverage.sh --max-tests sampled them),
+line %, branch %, wall-clock seconds of the run, errors the tool reported and tests that
+crashed in the native replay), the medians over those utilities, and where each tool is
 ahead."""
 import os
 import statistics
@@ -68,7 +69,8 @@ def side_by_side(cov, run):
             bold_b = "**" if branch > float(other[8]) else ""
             wall = "-" if r is None else r[3] + (" (killed)" if r[2] in ("124", "137") else "")
             errors = "-" if r is None else r[5]
-            cells += [c[9], f"{bold_l}{c[7]}{bold_l}", f"{bold_b}{c[8]}{bold_b}", wall,
+            tests = c[9] if r is None or r[4] == c[9] else f"{r[4]} ({c[9]} replayed)"
+            cells += [tests, f"{bold_l}{c[7]}{bold_l}", f"{bold_b}{c[8]}{bold_b}", wall,
                       errors, c[10]]
         print(row(cells))
     print()
