@@ -57,12 +57,9 @@ for u in "${utilities[@]}"; do
             rm -rf "$tests"
             mkdir -p "$tests"
             [ -f "$dir/info.json" ] && ln -s "$dir/info.json" "$tests/"
-            python3 - "$max_tests" "${all[@]}" <<'PY' | while read -r t; do ln -s "$t" "$tests/"; done
-import sys
-n, tests = int(sys.argv[1]), sys.argv[2:]
-for i in range(n):
-    print(tests[i * len(tests) // n])
-PY
+            printf '%s\n' "${all[@]}" | awk -v n="$max_tests" -v total=${#all[@]} \
+                '{ t[NR - 1] = $0 } END { for (i = 0; i < n; i++) print t[int(i * total / n)] }' |
+                while read -r t; do ln -s "$t" "$tests/"; done
         fi
     fi
     if "$sear" coverage --json --timeout 5 --program "$bc/$u.bc" --source "/$src" \
