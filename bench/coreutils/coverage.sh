@@ -7,15 +7,21 @@
 # so both tools are measured on the same build. Coverage counts the utility's own source
 # file (src/<utility>.c, or the file that holds its main), as KLEE's paper does; the results
 # go to DIR/<tool>/<utility>.coverage/ and one line per utility to DIR/<tool>-coverage.tsv.
+#
+# --max-tests N replays, for a directory with more than N tests, a uniform sample of N of them
+# (every k-th test in name order, linked into DIR/<tool>/<utility>.sample/), so the coverage
+# of a large test set is a lower bound measured in bounded time; the TSV's tests column is
+# then the sample's size (run.sh's TSV has the full count).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
 cache=${SEAR_BENCH_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/sear}
-tool=sear out=$cache/coreutils-9.1/runs
+tool=sear out=$cache/coreutils-9.1/runs max_tests=0
 while [ $# -gt 0 ]; do
     case $1 in
     --tool) tool=$2; shift 2 ;;
     --out) out=$2; shift 2 ;;
+    --max-tests) max_tests=$2; shift 2 ;;
     -*) echo "coverage.sh: unknown option $1" >&2; exit 2 ;;
     *) break ;;
     esac
@@ -43,9 +49,22 @@ for u in "${utilities[@]}"; do
     report=$dir.coverage
     rm -rf "$report"
     src=$(source_of "$u")
+    tests=$dir
+    if [ "$max_tests" -gt 0 ]; then
+        mapfile -t all < <(find "$dir/" -maxdepth 1 -name 'test*.ktest' | sort)
+        if [ ${#all[@]} -gt "$max_tests" ]; then
+            tests=$dir.sample
+            rm -rf "$tests"
+            mkdir -p "$tests"
+            [ -f "$dir/info.json" ] && ln -s "$dir/info.json" "$tests/"
+            printf '%s\n' "${all[@]}" | awk -v n="$max_tests" -v total=${#all[@]} \
+                '{ t[NR - 1] = $0 } END { for (i = 0; i < n; i++) print t[int(i * total / n)] }' |
+                while read -r t; do ln -s "$t" "$tests/"; done
+        fi
+    fi
     if "$sear" coverage --json --timeout 5 --program "$bc/$u.bc" --source "/$src" \
         --env-file "$here/env.txt" --jobs "${JOBS:-2}" \
-        --output-dir "$report" "$dir" >"$report.json" 2>"$report.log"; then
+        --output-dir "$report" "$tests" >"$report.json" 2>"$report.log"; then
         python3 - "$report.json" "$tool" "$u" "$src" <<'PY' | tee -a "$out/$tool-coverage.tsv"
 import json, sys
 r = json.load(open(sys.argv[1]))
