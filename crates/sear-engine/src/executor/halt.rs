@@ -22,8 +22,12 @@ impl Executor<'_> {
         for state in waiting {
             self.run.states.insert(state.id, state);
         }
+        // Newest states first: their path conditions share the most with the last queries,
+        // so their tests come from the counterexample cache more often and more of them fit
+        // in the halt's budget (coreutils' tsort and wc at 60 s: 3-6x more tests written,
+        // line coverage 80.3% -> 96.8% and 52.5% -> 60.0%; docs/real-programs.md).
         let mut remaining: Vec<StateId> = self.run.states.keys().copied().collect();
-        remaining.sort();
+        remaining.sort_unstable_by(|a, b| b.cmp(a));
         self.fill_summary(stop);
         self.report
             .output
