@@ -1,0 +1,15 @@
+// osip_uri_parse_params on a string of symbolic length (Table 5.1: in libosip 5.2.0, ''
+// over-reads at strchr(params + 1, ';')).
+#include <osipparser2/osip_uri.h>
+#include "common.h"
+
+int main(void) {
+  char *s = symbolic_string("params");
+  osip_uri_t *url;
+  if (osip_uri_init(&url) != 0)
+    return 1;
+  int r = osip_uri_parse_params(url, s);
+  osip_uri_free(url);
+  free(s);
+  return r == 0;
+}
