@@ -1,6 +1,6 @@
 // osip_message_set_via on a string of symbolic length (Table 5.1's first row: in libosip
 // 5.2.0, '/\x01/ ' of length >= 5 over-reads at strchr(host + 1, ' ') in osip_via_parse).
-#include <osipparser2/osip_message.h>
+#include <osipparser2/osip_parser.h>
 #include "common.h"
 
 int main(void) {
