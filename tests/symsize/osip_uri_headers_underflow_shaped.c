@@ -8,15 +8,18 @@
 // it, max and concretize included (the thesis's range "≥ 2"). libosip 5.2.1 fixed it by
 // rejecting input that does not start with '?'.
 //
-// Not run here in sm and smopt: they find both errors too (strncpy's copy and padding
-// loops), but cover 205 instructions to fork-eager's and fork-lazy's 202, which the
-// harness's equal-coverage check rejects; the cause is not yet found (docs/techniques/
-// symbolic-size.md, "Real libosip2").
+// A regression test too: with sm and smopt, the merged pointer of strncpy's writes into
+// the empty hname must be out of bounds, and the path used to go on under an unsatisfiable
+// path condition (covering 3 instructions more than fork-eager, and an error path without
+// a test); the resolution now ends it with the error (memory::model::fork_over). The
+// harness checks that sm and smopt cover what fork-eager and fork-lazy cover.
 // symsize-args: --capacity=8
 // mode concretize: error-in strncpy ptr
 // mode max: error-in strncpy ptr
 // mode fork-eager: error-in strncpy ptr
 // mode fork-lazy: error-in strncpy ptr; completed_paths == 46
+// mode sm: error-in strncpy ptr; completed_paths == 5
+// mode smopt: error-in strncpy ptr; completed_paths == 5
 #include <stdlib.h>
 #include <string.h>
 #include "klee/klee.h"

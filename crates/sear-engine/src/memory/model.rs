@@ -203,6 +203,15 @@ pub(crate) fn fork_over(
         // otherwise grow the path condition by one redundant constraint per access).
         return Ok(Resolution::Single(targets[0].1));
     }
+    // A single hit that was not found by a feasibility query (the object a pointer was
+    // derived from) may be missed by every value of the pointer: then the access is an
+    // error on this path, and taking the hit would continue under an unsatisfiable path
+    // condition (a merged pointer beyond an object of symbolic size does that).
+    if let [(cond, _)] = &targets[..] {
+        if may_be_out && !solver.may_be_true(state, cond, "resolve")? {
+            return Ok(Resolution::Invalid);
+        }
+    }
     Ok(Resolution::Fork {
         targets,
         out_of_bounds: may_be_out.then_some(none),
