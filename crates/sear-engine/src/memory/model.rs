@@ -207,10 +207,8 @@ pub(crate) fn fork_over(
     // derived from) may be missed by every value of the pointer: then the access is an
     // error on this path, and taking the hit would continue under an unsatisfiable path
     // condition (a merged pointer beyond an object of symbolic size does that).
-    if let [(cond, _)] = &targets[..] {
-        if may_be_out && !solver.may_be_true(state, cond, "resolve")? {
-            return Ok(Resolution::Invalid);
-        }
+    if may_be_out && targets.len() == 1 && !solver.may_be_true(state, &targets[0].0, "resolve")? {
+        return Ok(Resolution::Invalid);
     }
     Ok(Resolution::Fork {
         targets,
