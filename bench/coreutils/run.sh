@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Usage: bench/coreutils/run.sh [--tool sear|klee] [--budget SECS] [--out DIR] [UTILITY...]
+# Usage: bench/coreutils/run.sh [--tool sear|klee] [--budget SECS] [--limit SECS] [--out DIR] [UTILITY...]
 #
 # Runs sear (or KLEE 3.2) on coreutils utilities with KLEE's OSDI'08 command line
 #   --sym-args 0 1 10 --sym-args 0 2 2 --sym-files 1 8 --sym-stdin 8 --sym-stdout
@@ -16,12 +16,13 @@ set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
 cache=${SEAR_BENCH_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/sear}
-tool=sear budget=60 out=$cache/coreutils-9.1/runs
+tool=sear budget=60 out=$cache/coreutils-9.1/runs limit=
 while [ $# -gt 0 ]; do
     case $1 in
     --tool) tool=$2; shift 2 ;;
     --budget) budget=$2; shift 2 ;;
     --out) out=$2; shift 2 ;;
+    --limit) limit=$2; shift 2 ;;
     -*) echo "run.sh: unknown option $1" >&2; exit 2 ;;
     *) break ;;
     esac
@@ -46,8 +47,9 @@ for u in "${utilities[@]}"; do
     dir=$out/$tool/$u
     rm -rf "$dir"
     start=$(date +%s.%N)
-    # A hard limit well above the budget: the tools write tests for the states left at the end.
-    limit=$((budget * 3 + 120))
+    # A hard limit well above the budget (--limit SECS overrides it): the tools write tests for
+    # the states left at the end, and what they wrote before the limit is kept.
+    [ -n "$limit" ] || limit=$((budget * 3 + 120))
     set +e
     if [ "$tool" = sear ]; then
         timeout -k 10 "$limit" "$sear" run --no-progress --max-time "$budget" --output-dir "$dir" \
