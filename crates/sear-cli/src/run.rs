@@ -54,7 +54,7 @@ pub struct RunArgs {
     #[arg(long)]
     pub emit_all_errors: bool,
     /// Write a test for every state left when the run halts (a limit or a signal); the halt
-    /// spends at most a tenth of --max-time (1-60 s) on them and counts the rest in
+    /// spends at most a quarter of --max-time (1 s-5 min) on them and counts the rest in
     /// summary.json's tests_not_written.
     #[arg(long, value_name = "BOOL", default_value_t = true, action = clap::ArgAction::Set)]
     pub dump_states_on_halt: bool,
