@@ -28,7 +28,7 @@ import subprocess
 LLVM_BIN = "/usr/lib/llvm-19/bin"
 
 # lit features of a KLEE build comparable to sear: x86-64 Linux, Z3, the POSIX runtime
-# and a libc, LLVM 19, no sanitizer build, no STP or metaSMT, no 32-bit support (deferred).
+# and a libc, LLVM 19, no sanitizer build, no STP or metaSMT.
 FEATURES = {"x86_64", "posix-runtime", "uclibc", "z3", "not-darwin", "not-freebsd",
             "not-asan", "not-ubsan", "not-msan", "not-stp", "not-metasmt", "not-wsl-1"}
 for _v in ("11.0", "11.1", "12.0", "13.0", "14.0", "15.0", "16.0", "17.0", "18.1", "19.1"):

@@ -2,13 +2,15 @@
 # Installs what sear needs on Debian 12 (bookworm): clang/LLVM 19, Z3, flex, lcov (genhtml, for
 # `sear coverage --html`), and what the
 # Bitwuzla core needs to build Bitwuzla (meson, ninja, a C++ compiler, GMP, CaDiCaL, SymFPU),
-# then builds Bitwuzla once per machine (scripts/build-bitwuzla.sh).
+# then builds Bitwuzla once per machine (scripts/build-bitwuzla.sh); the 32-bit glibc headers and
+# libraries (libc6-dev-i386, gcc-multilib) build the i386 runtime and replay -m32 programs.
 # Idempotent: packages already present are not reinstalled. Needs root or sudo.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 packages=(clang-19 llvm-19-dev llvm-19-tools libz3-dev flex python3 python3-venv lcov
-    g++ meson ninja-build pkg-config libgmp-dev libcadical-dev libsymfpu-dev)
+    g++ meson ninja-build pkg-config libgmp-dev libcadical-dev libsymfpu-dev
+    libc6-dev-i386 gcc-multilib)
 missing=()
 for p in "${packages[@]}"; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

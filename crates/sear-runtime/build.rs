@@ -4,7 +4,10 @@
 //!
 //! * `sear-libc.bc`: libc and the POSIX model (`runtime/src/libc`, `runtime/src/posix`),
 //!   linked into programs on demand (`llvm-link --only-needed`);
-//! * `sear-entry.bc`: the entry point (`runtime/src/entry`), linked in whole.
+//! * `sear-entry.bc`: the entry point (`runtime/src/entry`), linked in whole;
+//!
+//! and the same two for i386 (`-m32`, for 32-bit programs): `sear-libc-i386.bc`,
+//! `sear-entry-i386.bc` (they need the 32-bit glibc headers, `libc6-dev-i386`).
 //!
 //! The runtime is compiled at -O0 (without `optnone`) and then only promoted to SSA and
 //! simplified (`sroa`, `early-cse`, `instcombine`): no pass that changes the control flow
@@ -20,6 +23,10 @@ use std::process::Command;
 
 /// The passes run on each compiled file: SSA promotion and local simplification only.
 const PASSES: &str = "function(sroa,early-cse,instcombine)";
+
+/// The same passes for the i386 build, without instcombine's fixpoint check (opt-19 stops
+/// on i386's scanf.c, where one more iteration would still simplify; the result is valid).
+const PASSES_I386: &str = "function(sroa,early-cse,instcombine<no-verify-fixpoint>)";
 
 /// Flags of every runtime compilation; see docs/runtime.md for why each is there.
 const CFLAGS: &[&str] = &[
@@ -81,28 +88,39 @@ fn main() {
             runtime.join("src").display()
         ));
     }
-    let objects = out.join("objects");
-    std::fs::create_dir_all(&objects)
-        .unwrap_or_else(|e| fail(&format!("creating {}: {e}", objects.display())));
-    let compiled = compile_all(&clang, &runtime, &sources, &objects);
-    for (source, bc) in &compiled {
-        simplify(&opt, source, bc);
+    for (suffix, target_flags) in VARIANTS {
+        let objects = out.join(format!("objects{suffix}"));
+        std::fs::create_dir_all(&objects)
+            .unwrap_or_else(|e| fail(&format!("creating {}: {e}", objects.display())));
+        let compiled = compile_all(&clang, &runtime, &sources, &objects, target_flags);
+        let passes = if target_flags.is_empty() {
+            PASSES
+        } else {
+            PASSES_I386
+        };
+        for (source, bc) in &compiled {
+            simplify(&opt, source, bc, passes);
+        }
+        let (entry, libc): (Vec<_>, Vec<_>) = compiled.into_iter().partition(|(src, _)| {
+            src.strip_prefix(runtime.join("src"))
+                .is_ok_and(|rel| rel.starts_with("entry"))
+        });
+        link(
+            &linker,
+            &libc.into_iter().map(|(_, bc)| bc).collect::<Vec<_>>(),
+            &out.join(format!("sear-libc{suffix}.bc")),
+        );
+        link(
+            &linker,
+            &entry.into_iter().map(|(_, bc)| bc).collect::<Vec<_>>(),
+            &out.join(format!("sear-entry{suffix}.bc")),
+        );
     }
-    let (entry, libc): (Vec<_>, Vec<_>) = compiled.into_iter().partition(|(src, _)| {
-        src.strip_prefix(runtime.join("src"))
-            .is_ok_and(|rel| rel.starts_with("entry"))
-    });
-    link(
-        &linker,
-        &libc.into_iter().map(|(_, bc)| bc).collect::<Vec<_>>(),
-        &out.join("sear-libc.bc"),
-    );
-    link(
-        &linker,
-        &entry.into_iter().map(|(_, bc)| bc).collect::<Vec<_>>(),
-        &out.join("sear-entry.bc"),
-    );
 }
+
+/// The runtime's builds: the file-name suffix and the target flags of each (x86-64 is the
+/// host's default target).
+const VARIANTS: &[(&str, &[&str])] = &[("", &[]), ("-i386", &["-m32"])];
 
 fn fail(message: &str) -> ! {
     panic!("\n\nsear-runtime build: {message}\n\n");
@@ -158,6 +176,7 @@ fn compile_all(
     runtime: &Path,
     sources: &[PathBuf],
     objects: &Path,
+    target_flags: &[&str],
 ) -> Vec<(PathBuf, PathBuf)> {
     let jobs = std::thread::available_parallelism()
         .map_or(2, |n| n.get())
@@ -171,6 +190,7 @@ fn compile_all(
             let output = objects.join(Path::new(&name).with_extension("bc"));
             let child = Command::new(clang)
                 .args(CFLAGS)
+                .args(target_flags)
                 .arg("-I")
                 .arg(runtime.join("include"))
                 .arg("-I")
@@ -187,9 +207,15 @@ fn compile_all(
                 .and_then(|c| c.wait_with_output())
                 .unwrap_or_else(|e| fail(&format!("cannot run {}: {e}", clang.display())));
             if !child.status.success() {
+                let hint = if target_flags.is_empty() {
+                    ""
+                } else {
+                    "\n(the i386 runtime needs the 32-bit glibc headers: run scripts/setup.sh)"
+                };
                 fail(&format!(
-                    "compiling {} failed:\n{}",
+                    "compiling {} {} failed:\n{}{hint}",
                     source.display(),
+                    target_flags.join(" "),
                     String::from_utf8_lossy(&child.stderr)
                 ));
             }
@@ -200,9 +226,9 @@ fn compile_all(
 }
 
 /// Runs the clean-up passes on `bc` in place.
-fn simplify(opt: &Path, source: &Path, bc: &Path) {
+fn simplify(opt: &Path, source: &Path, bc: &Path, passes: &str) {
     let result = Command::new(opt)
-        .arg(format!("-passes={PASSES}"))
+        .arg(format!("-passes={passes}"))
         .arg(bc)
         .arg("-o")
         .arg(bc)

@@ -394,11 +394,44 @@ struct model_file {
 static struct model_file model_files[28];
 static int num_model_files = -1;
 
+#ifdef SYS_newfstatat
 static int raw_stat_at(int dirfd, const char *path, struct stat *st, int flags) {
   return (int)syscall(SYS_newfstatat, dirfd, path, st, flags);
 }
 
 static int raw_fstat(int fd, struct stat *st) { return (int)syscall(SYS_fstat, fd, st); }
+#else
+/* i386 (-m32): the kernel's stat64 calls, converted to the program's struct stat. */
+static int from_stat64(int result, const struct stat64 *s, struct stat *st) {
+  if (result != 0)
+    return result;
+  memset(st, 0, sizeof *st);
+  st->st_dev = s->st_dev;
+  st->st_ino = s->st_ino;
+  st->st_mode = s->st_mode;
+  st->st_nlink = s->st_nlink;
+  st->st_uid = s->st_uid;
+  st->st_gid = s->st_gid;
+  st->st_rdev = s->st_rdev;
+  st->st_size = s->st_size;
+  st->st_blksize = s->st_blksize;
+  st->st_blocks = s->st_blocks;
+  st->st_atim = s->st_atim;
+  st->st_mtim = s->st_mtim;
+  st->st_ctim = s->st_ctim;
+  return 0;
+}
+
+static int raw_stat_at(int dirfd, const char *path, struct stat *st, int flags) {
+  struct stat64 s;
+  return from_stat64((int)syscall(SYS_fstatat64, dirfd, path, &s, flags), &s, st);
+}
+
+static int raw_fstat(int fd, struct stat *st) {
+  struct stat64 s;
+  return from_stat64((int)syscall(SYS_fstat64, fd, &s), &s, st);
+}
+#endif
 
 /* Finds the model's status objects among the test's first SEAR_KTEST_SKIP objects. */
 static void load_model_files(void) {
@@ -477,12 +510,53 @@ int fstat(int fd, struct stat *st) { return overlay(raw_fstat(fd, st), st); }
 int fstatat(int dirfd, const char *path, struct stat *st, int flags) {
   return overlay(raw_stat_at(dirfd, path, st, flags), st);
 }
+#if __SIZEOF_POINTER__ == 8
+/* On x86-64, struct stat64 has the layout of struct stat. */
 int stat64(const char *path, struct stat64 *st) { return stat(path, (struct stat *)st); }
 int lstat64(const char *path, struct stat64 *st) { return lstat(path, (struct stat *)st); }
 int fstat64(int fd, struct stat64 *st) { return fstat(fd, (struct stat *)st); }
 int fstatat64(int dirfd, const char *path, struct stat64 *st, int flags) {
   return fstatat(dirfd, path, (struct stat *)st, flags);
 }
+#else
+/* On i386 (a -D_FILE_OFFSET_BITS=64 program), struct stat64 is wider: copied field by
+ * field, as sear's i386 runtime does (runtime/src/posix/stat.c). */
+static int to_stat64(int result, const struct stat *s, struct stat64 *st) {
+  if (result != 0)
+    return result;
+  memset(st, 0, sizeof *st);
+  st->st_dev = s->st_dev;
+  st->st_ino = s->st_ino;
+  st->st_mode = s->st_mode;
+  st->st_nlink = s->st_nlink;
+  st->st_uid = s->st_uid;
+  st->st_gid = s->st_gid;
+  st->st_rdev = s->st_rdev;
+  st->st_size = s->st_size;
+  st->st_blksize = s->st_blksize;
+  st->st_blocks = s->st_blocks;
+  st->st_atim = s->st_atim;
+  st->st_mtim = s->st_mtim;
+  st->st_ctim = s->st_ctim;
+  return 0;
+}
+int stat64(const char *path, struct stat64 *st) {
+  struct stat s;
+  return to_stat64(stat(path, &s), &s, st);
+}
+int lstat64(const char *path, struct stat64 *st) {
+  struct stat s;
+  return to_stat64(lstat(path, &s), &s, st);
+}
+int fstat64(int fd, struct stat64 *st) {
+  struct stat s;
+  return to_stat64(fstat(fd, &s), &s, st);
+}
+int fstatat64(int dirfd, const char *path, struct stat64 *st, int flags) {
+  struct stat s;
+  return to_stat64(fstatat(dirfd, path, &s, flags), &s, st);
+}
+#endif
 
 static int model_is_tty(const struct model_file *m) { return S_ISCHR(m->st.st_mode); }
 
@@ -765,7 +839,9 @@ struct dirent *readdir(DIR *dir) {
   d->ent.d_off = d->pos;
   return &d->ent;
 }
+#if __SIZEOF_POINTER__ == 8 /* on i386 struct dirent64 differs (sear's i386 runtime lacks it) */
 struct dirent64 *readdir64(DIR *dir) { return (struct dirent64 *)readdir(dir); }
+#endif
 int readdir_r(DIR *dir, struct dirent *entry, struct dirent **result) {
   struct dirent *e = readdir(dir);
   if (e != NULL)
@@ -807,12 +883,14 @@ int scandir(const char *path, struct dirent ***list, int (*filter)(const struct 
   *list = out;
   return n;
 }
+#if __SIZEOF_POINTER__ == 8
 int scandir64(const char *path, struct dirent64 ***list,
               int (*filter)(const struct dirent64 *),
               int (*compare)(const struct dirent64 **, const struct dirent64 **)) {
   return scandir(path, (struct dirent ***)list, (int (*)(const struct dirent *))filter,
                  (int (*)(const struct dirent **, const struct dirent **))compare);
 }
+#endif
 #endif
 
 /* ---- klee.h: symbolic inputs ------------------------------------------- */
@@ -1042,8 +1120,10 @@ SEAR_NONDET(pchar, char *)
 SEAR_NONDET(loff_t, long)
 SEAR_NONDET(sector_t, unsigned long)
 SEAR_NONDET(pthread_t, unsigned long)
+#ifdef __SIZEOF_INT128__ /* not on i386 */
 SEAR_NONDET(int128, __int128)
 SEAR_NONDET(uint128, unsigned __int128)
+#endif
 
 void __VERIFIER_assume(int cond) {
   if (!cond)

@@ -180,6 +180,7 @@ pub fn run(args: &RunArgs) -> Result<i32> {
         sear_ir::load_module
     };
     let module = load(&bitcode).with_context(|| format!("loading {}", bitcode.display()))?;
+    let pointer_bits = module.data_model.pointer_bits();
     let mut config = engine_config(args, &program, output_dir.clone())?;
     // With the runtime, main is run by the runtime's entry (the POSIX model's set-up).
     let posix = !args.runtime.no_runtime
@@ -244,6 +245,7 @@ pub fn run(args: &RunArgs) -> Result<i32> {
             &args.entry,
             &summary,
             args.test_comp.as_ref(),
+            pointer_bits,
         )?;
     }
     if let Some((tables, file)) = &cache {
@@ -343,6 +345,19 @@ fn prepare_bitcode(
     // message, before llvm-link would quote it, and gives the program's target to the
     // modules sear links with it.
     let target = sear_ir::module_target(&bitcode).map_err(|e| anyhow::anyhow!("{e}"))?;
+    if target.data_model == sear_ir::DataModel::Ilp32 {
+        // KLEE warns that the module's and the host's targets differ.
+        crate::term::errln!(
+            "sear: WARNING: module and host target triples do not match ({} vs the host's \
+             x86_64): the module runs with its 32-bit data layout (4-byte pointers and long), \
+             linked with sear's i386 runtime",
+            if target.triple.is_empty() {
+                "none"
+            } else {
+                &target.triple
+            }
+        );
+    }
     if args.runtime.no_runtime {
         return Ok((bitcode.clone(), cflags, bitcode));
     }

@@ -204,8 +204,9 @@ impl RuntimeArgs {
         hosts: &[HostFile],
         target: &sear_ir::Target,
     ) -> Result<PathBuf> {
+        let i386 = target.data_model == sear_ir::DataModel::Ilp32;
         let bitcode =
-            sear_runtime::write_bitcode(scratch).context("writing the runtime's bitcode")?;
+            sear_runtime::write_bitcode(scratch, i386).context("writing the runtime's bitcode")?;
         let table = scratch.join("sear-host-files.ll");
         std::fs::write(
             &table,

@@ -272,6 +272,46 @@ fn cover_error_from_a_property_file_stops_at_the_error() {
 }
 
 #[test]
+fn ilp32_task_gets_a_32bit_suite() {
+    // SV-COMP's ILP32 tasks run with -m32: unsigned long is 32 bits, so x + 1 wraps to 0.
+    let tmp = tempfile::tempdir().unwrap();
+    let program = write(
+        tmp.path(),
+        "ilp32.c",
+        "extern unsigned long __VERIFIER_nondet_ulong(void);\n\
+         extern void reach_error(void);\n\
+         int main(void) {\n  unsigned long x = __VERIFIER_nondet_ulong();\n\
+         if (x == 4294967295UL && x + 1 == 0) reach_error();\n  return 0;\n}\n",
+    );
+    let o = sear(
+        &[
+            "run",
+            "--no-progress",
+            "--output-dir",
+            "out",
+            "--cflags=-m32",
+            "--test-comp",
+            "cover-error",
+            "ilp32.c",
+        ],
+        tmp.path(),
+    );
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let suite = tmp.path().join("out/test-suite");
+    validate(&suite, &program);
+    let metadata = std::fs::read_to_string(suite.join("metadata.xml")).unwrap();
+    assert!(
+        metadata.contains("<architecture>32bit</architecture>"),
+        "{metadata}"
+    );
+    let verdict: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(tmp.path().join("out/verdict.json")).unwrap(),
+    )
+    .unwrap();
+    assert_eq!(verdict["verdict"], "FALSE");
+}
+
+#[test]
 fn verdicts_true_and_unknown() {
     let tmp = tempfile::tempdir().unwrap();
     // Every path explored, none reaches reach_error (the one guarded by x*x == 2 never can).

@@ -118,7 +118,7 @@ proptest! {
 
     #[test]
     fn address_space_matches_the_reference(ops in proptest::collection::vec(op(), 1..60)) {
-        let mut allocator = Allocator::new(0x5000_0000_0000);
+        let mut allocator = Allocator::new(0x5000_0000_0000, u64::MAX);
         let mut next_id = 1u64;
         let mut all: Vec<u64> = Vec::new();
         let mut side = Side { space: AddressSpace::default(), reference: Reference::default() };

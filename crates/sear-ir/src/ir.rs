@@ -5,8 +5,8 @@
 //!   `0..params.len()`. Operands are either a slot or an entry of the module's constant
 //!   table, so the executor never looks anything up by name.
 //! * Types are interned in [`Module::types`]; each carries its size, alignment and (for
-//!   structs) field offsets computed from the data layout (x86-64 System V, little endian,
-//!   64-bit pointers).
+//!   structs) field offsets computed from the module's data layout (little endian; x86-64
+//!   System V with 64-bit pointers, or i386 with 32-bit pointers: [`Module::data_model`]).
 //! * `getelementptr` becomes a constant byte offset plus a list of `(index, scale)` terms.
 //! * Phi nodes are kept per block, separately from the body, and evaluated on the edge.
 //! * Every instruction carries its source location (`-g`), when there is one.
@@ -655,6 +655,37 @@ pub struct Module {
     pub aliases: FxHashMap<String, ConstId>,
     /// Inline-assembly statements, indexed by [`AsmId`].
     pub inline_asm: Vec<InlineAsm>,
+    /// The width of pointers (and of `long`), from the data layout's pointer size.
+    pub data_model: DataModel,
+}
+
+/// The data model of a module: the size of its pointers, taken from its data layout.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum DataModel {
+    /// 64-bit pointers and `long` (x86-64).
+    #[default]
+    Lp64,
+    /// 32-bit pointers, `int` and `long` (i386, SV-COMP's `ILP32`).
+    Ilp32,
+}
+
+impl DataModel {
+    /// The data model whose pointers are `bytes` bytes wide, if sear supports it.
+    pub fn from_pointer_size(bytes: u32) -> Option<Self> {
+        match bytes {
+            8 => Some(DataModel::Lp64),
+            4 => Some(DataModel::Ilp32),
+            _ => None,
+        }
+    }
+
+    /// The width of a pointer in bits.
+    pub fn pointer_bits(self) -> u32 {
+        match self {
+            DataModel::Lp64 => 64,
+            DataModel::Ilp32 => 32,
+        }
+    }
 }
 
 impl Module {

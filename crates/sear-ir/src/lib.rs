@@ -59,6 +59,9 @@ pub struct Target {
     pub data_layout: String,
     /// The target triple (empty when the module names none).
     pub triple: String,
+    /// The data model of the layout's pointer size (LP64 for a size sear refuses: loading
+    /// the module reports it).
+    pub data_model: DataModel,
 }
 
 /// Reads `path` (bitcode or textual IR) and returns its target, without lowering it; fails
@@ -66,12 +69,16 @@ pub struct Target {
 pub fn module_target(path: &Path) -> Result<Target, IrError> {
     let parsed = llvm::LlvmModule::parse(path).map_err(|e| hint_c_source(e, path))?;
     let mut data_layout = parsed.data_layout();
-    if data_layout.is_empty() {
+    let data_model = if data_layout.is_empty() {
         data_layout = lower::X86_64_LAYOUT.to_string();
-    }
+        DataModel::Lp64
+    } else {
+        DataModel::from_pointer_size(parsed.layout().pointer_size(0)).unwrap_or_default()
+    };
     Ok(Target {
         data_layout,
         triple: parsed.target_triple(),
+        data_model,
     })
 }
 

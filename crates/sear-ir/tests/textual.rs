@@ -169,12 +169,22 @@ fn unsupported_targets_are_rejected() {
         load_module(&be),
         Err(IrError::UnsupportedTarget { .. })
     ));
+    // 32-bit pointers (i386, ILP32) are executed; 16-bit ones are refused.
     let (_d, p32) = write(
         "p32.ll",
-        b"target datalayout = \"e-m:e-p:32:32-i64:64-n32-S128\"\n",
+        b"target datalayout = \"e-m:e-p:32:32-i64:64-n32-S128\"\n@p = global ptr null\n@l = global [3 x ptr] zeroinitializer\n",
     );
-    let err = load_module(&p32).unwrap_err();
-    assert!(err.to_string().contains("32-bit pointers"), "{err}");
+    let m = load_module(&p32).unwrap();
+    assert_eq!(m.data_model, sear_ir::DataModel::Ilp32);
+    assert_eq!(m.data_model.pointer_bits(), 32);
+    assert_eq!(m.ty(common::global(&m, "p").ty).size, 4);
+    assert_eq!(m.ty(common::global(&m, "l").ty).size, 12);
+    let (_d, p16) = write(
+        "p16.ll",
+        b"target datalayout = \"e-m:e-p:16:16-i64:64-n16-S16\"\n",
+    );
+    let err = load_module(&p16).unwrap_err();
+    assert!(err.to_string().contains("16-bit pointers"), "{err}");
     // No data layout at all: x86-64 is assumed (i64 is 8-byte aligned, unlike LLVM's
     // default layout).
     let (_d, none) = write(

@@ -23,6 +23,13 @@ pub const LIBC_BITCODE: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/sear-l
 /// The runtime's entry point, linked in whole.
 pub const ENTRY_BITCODE: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/sear-entry.bc"));
 
+/// libc and the POSIX model built for i386 (32-bit programs), linked on demand.
+pub const LIBC_BITCODE_I386: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/sear-libc-i386.bc"));
+
+/// The runtime's entry point built for i386, linked in whole.
+pub const ENTRY_BITCODE_I386: &[u8] =
+    include_bytes!(concat!(env!("OUT_DIR"), "/sear-entry-i386.bc"));
+
 /// The function the engine starts at when the runtime's entry is used:
 /// `int __sear_start(int argc, char **argv, char **envp)`.
 pub const ENTRY_FUNCTION: &str = "__sear_start";
@@ -39,14 +46,20 @@ pub struct BitcodeFiles {
     pub entry: PathBuf,
 }
 
-/// Writes the embedded bitcode to `dir/sear-libc.bc` and `dir/sear-entry.bc`.
-pub fn write_bitcode(dir: &Path) -> std::io::Result<BitcodeFiles> {
+/// Writes the embedded bitcode to `dir/sear-libc.bc` and `dir/sear-entry.bc`: the i386
+/// build when `i386` (a program with 32-bit pointers), else the x86-64 one.
+pub fn write_bitcode(dir: &Path, i386: bool) -> std::io::Result<BitcodeFiles> {
     let files = BitcodeFiles {
         libc: dir.join("sear-libc.bc"),
         entry: dir.join("sear-entry.bc"),
     };
-    std::fs::write(&files.libc, LIBC_BITCODE)?;
-    std::fs::write(&files.entry, ENTRY_BITCODE)?;
+    let (libc, entry) = if i386 {
+        (LIBC_BITCODE_I386, ENTRY_BITCODE_I386)
+    } else {
+        (LIBC_BITCODE, ENTRY_BITCODE)
+    };
+    std::fs::write(&files.libc, libc)?;
+    std::fs::write(&files.entry, entry)?;
     Ok(files)
 }
 
@@ -56,7 +69,12 @@ mod tests {
 
     #[test]
     fn embedded_bitcode_is_llvm_bitcode() {
-        for bc in [LIBC_BITCODE, ENTRY_BITCODE] {
+        for bc in [
+            LIBC_BITCODE,
+            ENTRY_BITCODE,
+            LIBC_BITCODE_I386,
+            ENTRY_BITCODE_I386,
+        ] {
             assert!(bc.len() > 64);
             // Raw bitcode starts with "BC\xC0\xDE"; the wrapper format with 0x0B17C0DE.
             assert!(bc.starts_with(b"BC\xC0\xDE") || bc.starts_with(&[0xDE, 0xC0, 0x17, 0x0B]));
@@ -67,9 +85,12 @@ mod tests {
     fn bitcode_is_written_where_announced() {
         let dir = std::env::temp_dir().join(format!("sear-runtime-test-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
-        let files = write_bitcode(&dir).unwrap();
+        let files = write_bitcode(&dir, false).unwrap();
         assert_eq!(std::fs::read(&files.libc).unwrap(), LIBC_BITCODE);
         assert_eq!(std::fs::read(&files.entry).unwrap(), ENTRY_BITCODE);
+        let files = write_bitcode(&dir, true).unwrap();
+        assert_eq!(std::fs::read(&files.libc).unwrap(), LIBC_BITCODE_I386);
+        assert_eq!(std::fs::read(&files.entry).unwrap(), ENTRY_BITCODE_I386);
         std::fs::remove_dir_all(&dir).unwrap();
     }
 }

@@ -32,6 +32,9 @@ pub const FAIL_OBJECTS: [&str; 5] = [
 /// Size of glibc's `struct stat` on x86-64 (the `*-stat` objects).
 pub const STAT_SIZE: usize = 144;
 
+/// Size of glibc's `struct stat` on i386 (the `*-stat` objects of a 32-bit program).
+pub const STAT_SIZE_I386: usize = 88;
+
 /// Most symbolic arguments (as in KLEE).
 pub const MAX_SYM_ARGS: u32 = 100;
 
@@ -258,6 +261,18 @@ struct Cursor<'a> {
 }
 
 impl Cursor<'_> {
+    /// Takes a `*-stat` object: a `struct stat` of x86-64 or of i386 (a 32-bit program).
+    fn take_stat(&mut self, name: &str) -> Result<(), OptionError> {
+        let len = self.take(name, None)?.len();
+        if len != STAT_SIZE && len != STAT_SIZE_I386 {
+            return err(format!(
+                "object '{name}' has {len} bytes, expected {STAT_SIZE} (x86-64) or \
+                 {STAT_SIZE_I386} (i386)"
+            ));
+        }
+        Ok(())
+    }
+
     fn take(&mut self, name: &str, size: Option<usize>) -> Result<&[u8], OptionError> {
         let Some((found, bytes)) = self.objects.get(self.at) else {
             return err(format!(
@@ -366,7 +381,7 @@ pub fn native_inputs(
             } else {
                 Vec::new()
             };
-            c.take(&format!("{name}-data-stat"), Some(STAT_SIZE))?;
+            c.take_stat(&format!("{name}-data-stat"))?;
             out.files.push((name, contents));
         }
         if let Some(len) = options.stdin.filter(|&n| n > 0) {
@@ -376,7 +391,7 @@ pub fn native_inputs(
                 len as usize
             };
             out.stdin = Some(c.take("stdin", Some(size))?.to_vec());
-            c.take("stdin-stat", Some(STAT_SIZE))?;
+            c.take_stat("stdin-stat")?;
         }
         if options.max_fail > 0 {
             out.read_fail = Some(c.int(FAIL_OBJECTS[0])?);
@@ -388,7 +403,7 @@ pub fn native_inputs(
         }
         if options.sym_stdout {
             c.take("stdout", Some(SYM_STDOUT_SIZE))?;
-            c.take("stdout-stat", Some(STAT_SIZE))?;
+            c.take_stat("stdout-stat")?;
         }
         // KLEE 3 writes no model_version object.
         if c.objects

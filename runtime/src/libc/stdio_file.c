@@ -229,7 +229,8 @@ int fseeko(FILE *f, off_t offset, int whence) {
 }
 
 int fseek(FILE *f, long offset, int whence) { return fseeko(f, offset, whence); }
-int fseeko64(FILE *f, off_t offset, int whence) { return fseeko(f, offset, whence); }
+/* The large-file variants take 64-bit offsets (off_t is 32 bits on i386). */
+int fseeko64(FILE *f, off64_t offset, int whence) { return fseeko(f, (off_t)offset, whence); }
 
 off_t ftello(FILE *f) {
   off_t pos = lseek(f->_fileno, 0, SEEK_CUR);
@@ -239,7 +240,7 @@ off_t ftello(FILE *f) {
 }
 
 long ftell(FILE *f) { return ftello(f); }
-off_t ftello64(FILE *f) { return ftello(f); }
+off64_t ftello64(FILE *f) { return ftello(f); }
 void rewind(FILE *f) {
   (void)fseeko(f, 0, SEEK_SET);
   f->_flags &= ~ERR_SEEN;

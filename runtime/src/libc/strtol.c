@@ -154,7 +154,7 @@ int abs(int x) {
   return (int)(((unsigned)x ^ (unsigned)m) - (unsigned)m);
 }
 long labs(long x) {
-  long m = x >> 63;
+  long m = x >> (sizeof(long) * 8 - 1);
   return (long)(((unsigned long)x ^ (unsigned long)m) - (unsigned long)m);
 }
 long long llabs(long long x) { return labs(x); }

@@ -178,7 +178,7 @@ int statx(int dirfd, const char *path, int flags, unsigned mask, struct statx *s
 
 /* The kernel's in-kernel copy is not modelled: callers (cat, cp) fall back to read/write, as
  * on kernels without it. */
-ssize_t copy_file_range(int in, off_t *in_off, int out, off_t *out_off, size_t len,
+ssize_t copy_file_range(int in, off64_t *in_off, int out, off64_t *out_off, size_t len,
                         unsigned flags) {
   (void)in;
   (void)in_off;

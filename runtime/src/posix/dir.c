@@ -116,7 +116,10 @@ struct dirent *readdir(DIR *d) {
   return e;
 }
 
+/* On i386 the *64 structure differs; not modelled there (docs/limits.md). */
+#if __SIZEOF_POINTER__ == 8
 struct dirent64 *readdir64(DIR *d) { return (struct dirent64 *)readdir(d); }
+#endif
 
 int readdir_r(DIR *d, struct dirent *entry, struct dirent **result) {
   struct dirent *e = readdir(d);
@@ -163,6 +166,8 @@ int scandir(const char *path, struct dirent ***list,
   return n;
 }
 
+/* On i386 the *64 structure differs; not modelled there (docs/limits.md). */
+#if __SIZEOF_POINTER__ == 8
 /* The *64 names of large-file builds: struct dirent64 has struct dirent's layout. */
 int alphasort64(const struct dirent64 **a, const struct dirent64 **b) {
   return strcoll((*a)->d_name, (*b)->d_name);
@@ -174,3 +179,4 @@ int scandir64(const char *path, struct dirent64 ***list,
   return scandir(path, (struct dirent ***)list, (int (*)(const struct dirent *))filter,
                  (int (*)(const struct dirent **, const struct dirent **))compare);
 }
+#endif

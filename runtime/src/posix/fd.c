@@ -312,8 +312,12 @@ ssize_t pwrite(int fd, const void *buf, size_t count, off_t offset) {
   return node_write(d->node, buf, count, offset);
 }
 
-ssize_t pread64(int fd, void *buf, size_t count, off_t offset) { return pread(fd, buf, count, offset); }
-ssize_t pwrite64(int fd, const void *buf, size_t count, off_t offset) { return pwrite(fd, buf, count, offset); }
+ssize_t pread64(int fd, void *buf, size_t count, off64_t offset) {
+  return pread(fd, buf, count, (off_t)offset);
+}
+ssize_t pwrite64(int fd, const void *buf, size_t count, off64_t offset) {
+  return pwrite(fd, buf, count, (off_t)offset);
+}
 
 ssize_t readv(int fd, const struct iovec *iov, int n) {
   ssize_t total = 0;
@@ -368,7 +372,7 @@ off_t lseek(int fd, off_t offset, int whence) {
   return d->offset;
 }
 
-off_t lseek64(int fd, off_t offset, int whence) { return lseek(fd, offset, whence); }
+off64_t lseek64(int fd, off64_t offset, int whence) { return lseek(fd, (off_t)offset, whence); }
 
 /* ---- Descriptors ------------------------------------------------------------------ */
 
@@ -539,7 +543,7 @@ int ftruncate(int fd, off_t length) {
   return 0;
 }
 
-int ftruncate64(int fd, off_t length) { return ftruncate(fd, length); }
+int ftruncate64(int fd, off64_t length) { return ftruncate(fd, (off_t)length); }
 
 int truncate(const char *path, off_t length) {
   int fd = open(path, O_WRONLY);

@@ -80,6 +80,8 @@ int fstatvfs(int fd, struct statvfs *s) {
   return 0;
 }
 
+/* On i386 the *64 structure differs; not modelled there (docs/limits.md). */
+#if __SIZEOF_POINTER__ == 8
 /* The *64 structures have the same layout on x86-64. */
 int statfs64(const char *path, struct statfs64 *s) { return statfs(path, (struct statfs *)s); }
 int fstatfs64(int fd, struct statfs64 *s) { return fstatfs(fd, (struct statfs *)s); }
@@ -87,6 +89,7 @@ int statvfs64(const char *path, struct statvfs64 *s) {
   return statvfs(path, (struct statvfs *)s);
 }
 int fstatvfs64(int fd, struct statvfs64 *s) { return fstatvfs(fd, (struct statvfs *)s); }
+#endif
 
 int posix_fadvise(int fd, off_t offset, off_t len, int advice) {
   (void)offset;
@@ -94,6 +97,6 @@ int posix_fadvise(int fd, off_t offset, off_t len, int advice) {
   (void)advice;
   return __sear_get_desc(fd) == NULL ? EBADF : 0;
 }
-int posix_fadvise64(int fd, off_t offset, off_t len, int advice) {
-  return posix_fadvise(fd, offset, len, advice);
+int posix_fadvise64(int fd, off64_t offset, off64_t len, int advice) {
+  return posix_fadvise(fd, (off_t)offset, (off_t)len, advice);
 }

@@ -41,6 +41,7 @@ int fstatat(int dirfd, const char *path, struct stat *st, int flags) {
   return stat(path, st);
 }
 
+#if __SIZEOF_POINTER__ == 8
 /* On x86-64, struct stat64 has the layout of struct stat. */
 int stat64(const char *path, struct stat64 *st) { return stat(path, (struct stat *)st); }
 int lstat64(const char *path, struct stat64 *st) { return stat(path, (struct stat *)st); }
@@ -48,6 +49,41 @@ int fstat64(int fd, struct stat64 *st) { return fstat(fd, (struct stat *)st); }
 int fstatat64(int dirfd, const char *path, struct stat64 *st, int flags) {
   return fstatat(dirfd, path, (struct stat *)st, flags);
 }
+#else
+/* On i386, struct stat64 has 64-bit inode, size and block fields: copied field by field. */
+static int to_stat64(int result, const struct stat *s, struct stat64 *st) {
+  if (result != 0)
+    return result;
+  memset(st, 0, sizeof *st);
+  st->st_dev = s->st_dev;
+  st->st_ino = s->st_ino;
+  st->st_mode = s->st_mode;
+  st->st_nlink = s->st_nlink;
+  st->st_uid = s->st_uid;
+  st->st_gid = s->st_gid;
+  st->st_rdev = s->st_rdev;
+  st->st_size = s->st_size;
+  st->st_blksize = s->st_blksize;
+  st->st_blocks = s->st_blocks;
+  st->st_atim = s->st_atim;
+  st->st_mtim = s->st_mtim;
+  st->st_ctim = s->st_ctim;
+  return 0;
+}
+int stat64(const char *path, struct stat64 *st) {
+  struct stat s;
+  return to_stat64(stat(path, &s), &s, st);
+}
+int lstat64(const char *path, struct stat64 *st) { return stat64(path, st); }
+int fstat64(int fd, struct stat64 *st) {
+  struct stat s;
+  return to_stat64(fstat(fd, &s), &s, st);
+}
+int fstatat64(int dirfd, const char *path, struct stat64 *st, int flags) {
+  struct stat s;
+  return to_stat64(fstatat(dirfd, path, &s, flags), &s, st);
+}
+#endif
 
 int access(const char *path, int mode) {
   struct sear_node *n = __sear_find_node(path);

@@ -100,6 +100,9 @@ pub fn build(config: &BuildConfig, out_dir: &Path) -> Result<PathBuf> {
         "-O0".to_string(),
         "-fno-omit-frame-pointer".to_string(),
     ];
+    // A 32-bit program (-m32) is replayed as a 32-bit executable: the replay library, the
+    // stubs and the link are built for the program's target too.
+    common.extend(target_flags(&config.cflags));
     common.extend(config.instrumentation());
 
     // The runtime gets only our flags, so user flags such as -Werror cannot break it.
@@ -369,6 +372,22 @@ fn build_failure(what: &str, output: &std::process::Output) -> anyhow::Error {
     )
 }
 
+/// The flags among `flags` that choose the target (`-m32`, `-m64`, `--target=T`,
+/// `-target T`), in order.
+pub fn target_flags(flags: &[String]) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut iter = flags.iter();
+    while let Some(flag) = iter.next() {
+        if flag == "-m32" || flag == "-m64" || flag.starts_with("--target=") {
+            out.push(flag.clone());
+        } else if flag == "-target" {
+            out.push(flag.clone());
+            out.extend(iter.next().cloned());
+        }
+    }
+    out
+}
+
 /// Drops flags meant for a bitcode build (`-emit-llvm`, `-c`, `-o <file>`, ...).
 pub fn filter_cflags(flags: &[String]) -> Vec<String> {
     let mut out = Vec::new();
@@ -406,6 +425,18 @@ mod tests {
         let stubs = stubs_source(&undefined_symbols(ld));
         assert!(stubs.contains("void ext_fn(void) {"), "{stubs}");
         assert!(stubs.contains("undefined external function ext_fn called"));
+    }
+
+    #[test]
+    fn target_flags_are_picked_out() {
+        let flags: Vec<String> = ["-O1", "-m32", "-DX", "-target", "i386-linux-gnu", "-g"]
+            .iter()
+            .map(|s| s.to_string())
+            .collect();
+        assert_eq!(
+            target_flags(&flags),
+            vec!["-m32", "-target", "i386-linux-gnu"]
+        );
     }
 
     #[test]

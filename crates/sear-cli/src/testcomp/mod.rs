@@ -116,17 +116,18 @@ pub fn configure(config: &mut EngineConfig, sv_comp: bool, test_comp: Option<&Te
     }
 }
 
-/// After the run: writes the test suite (with `--test-comp`) and `verdict.json`, and prints
-/// the verdict line on stdout.
+/// After the run: writes the test suite (with `--test-comp`; its architecture is the
+/// program's `pointer_bits`) and `verdict.json`, and prints the verdict line on stdout.
 pub fn finish(
     output_dir: &Path,
     program: &Path,
     entry: &str,
     summary: &sear_engine::output::Summary,
     test_comp: Option<&TestCompProperty>,
+    pointer_bits: u32,
 ) -> Result<()> {
     if let Some(property) = test_comp {
-        let written = write_suite(output_dir, program, entry, property)?;
+        let written = write_suite(output_dir, program, entry, property, pointer_bits)?;
         crate::term::errln!(
             "sear: test suite: {} ({} tests)",
             output_dir.join(suite::SUITE_DIR).display(),

@@ -35,16 +35,18 @@ pub struct Written {
     pub other_objects: usize,
 }
 
-/// Writes `OUT/test-suite/` from the tests in `output_dir`.
+/// Writes `OUT/test-suite/` from the tests in `output_dir` (of a program with
+/// `pointer_bits`-bit pointers: Test-Comp's `32bit` or `64bit` architecture).
 pub fn write_suite(
     output_dir: &Path,
     program: &Path,
     entry: &str,
     property: &TestCompProperty,
+    pointer_bits: u32,
 ) -> Result<Written> {
     let dir = output_dir.join(SUITE_DIR);
     std::fs::create_dir_all(&dir).with_context(|| format!("creating {}", dir.display()))?;
-    write_metadata(&dir, program, entry, property)?;
+    write_metadata(&dir, program, entry, property, pointer_bits)?;
     let mut written = Written::default();
     for ktest_path in ktests(output_dir)? {
         let stem = ktest_path
@@ -96,6 +98,7 @@ fn write_metadata(
     program: &Path,
     entry: &str,
     property: &TestCompProperty,
+    pointer_bits: u32,
 ) -> Result<()> {
     let source =
         std::fs::read(program).with_context(|| format!("reading {}", program.display()))?;
@@ -106,6 +109,7 @@ fn write_metadata(
     let created = humantime::format_rfc3339_seconds(std::time::SystemTime::now()).to_string();
     let producer = format!("sear {}", env!("CARGO_PKG_VERSION"));
     let program_file = program.display().to_string();
+    let architecture = format!("{pointer_bits}bit");
     // The order is the DTD's: a sequence.
     let fields: [(&str, &str); 8] = [
         ("sourcecodelang", "C"),
@@ -114,8 +118,8 @@ fn write_metadata(
         ("programfile", &program_file),
         ("programhash", &hash),
         ("entryfunction", entry),
-        // sear's target is x86_64 Linux (LP64).
-        ("architecture", "64bit"),
+        // x86_64 Linux (LP64), or i386 for a -m32 program (ILP32).
+        ("architecture", &architecture),
         ("creationtime", &created),
     ];
     let mut w = document(METADATA_DOCTYPE);

@@ -259,6 +259,11 @@ impl Executor<'_> {
         fixed: usize,
         byval: &[(u32, TypeId)],
     ) -> Exec<Value> {
+        // i386's stack arguments are in 4-byte slots, aligned to 4 (clang's `va_arg`).
+        let (slot, max_align) = match module.data_model {
+            sear_ir::DataModel::Lp64 => (8, 16),
+            sear_ir::DataModel::Ilp32 => (4, 4),
+        };
         let mut layout = Vec::new();
         let mut size = 0u64;
         for i in fixed..args.len() {
@@ -267,11 +272,11 @@ impl Executor<'_> {
                 .find(|(b, _)| *b as usize == i)
                 .map(|(_, t)| *t);
             let ty = pointee.or_else(|| types.get(i).copied());
-            let bytes = ty.map_or(8, |t| module.ty(t).size.max(1));
-            let align = ty.map_or(8, |t| module.ty(t).align.clamp(8, 16));
+            let bytes = ty.map_or(slot, |t| module.ty(t).size.max(1));
+            let align = ty.map_or(slot, |t| module.ty(t).align.clamp(slot, max_align));
             size = size.div_ceil(align) * align;
             layout.push((i, size, ty, pointee.is_some()));
-            size += bytes.div_ceil(8) * 8;
+            size += bytes.div_ceil(slot) * slot;
         }
         let request = AllocRequest::new(size, ObjectKind::Environment, "varargs", Init::Zero);
         let area = self.memory.alloc(state, request);
@@ -338,13 +343,22 @@ impl Executor<'_> {
     }
 
     /// `llvm.va_start`: fills the x86-64 `va_list` so that every argument is read from the
-    /// overflow area (gp_offset = 48, fp_offset = 304: all registers "used").
+    /// overflow area (gp_offset = 48, fp_offset = 304: all registers "used"); i386's is
+    /// the address of the area.
     pub(crate) fn va_start(&mut self, state: &mut State, list: &Value) -> Exec<()> {
         let area = state
             .frame()
             .varargs
             .clone()
             .ok_or_else(|| exec("va_start in a function without variadic arguments"))?;
+        if module_is_32bit(&self.program.module) {
+            // i386's va_list is a pointer to the next argument.
+            let area = area.to_expr();
+            let bytes: Vec<Expr> = (0..4)
+                .map(|i| Expr::extract(area.clone(), 8 * i, 8))
+                .collect();
+            return self.write_bytes(state, list, &bytes);
+        }
         let constant = |bytes: &[u8]| -> Vec<Expr> {
             bytes
                 .iter()
@@ -377,6 +391,10 @@ impl Executor<'_> {
     pub(crate) fn return_width(module: &Module, inst: &Inst) -> u32 {
         scalar_width(module, inst.ty).unwrap_or(32)
     }
+}
+
+fn module_is_32bit(module: &Module) -> bool {
+    module.data_model == sear_ir::DataModel::Ilp32
 }
 
 /// A scalar value truncated or zero-extended to `width` bits.

@@ -10,7 +10,6 @@ use super::layout;
 use super::ops::{self, Scalar};
 use super::step::select_value;
 use super::{EngineError, Executor, Handler};
-use crate::memory::allocator::{Allocator, GLOBAL_BASE, HEAP_BASE, STACK_BASE};
 use crate::memory::{AddressSpace, AllocRequest, Init, ObjectKind};
 use crate::state::{State, StateId};
 use crate::value::Value;
@@ -23,14 +22,16 @@ impl Executor<'_> {
     pub(crate) fn initial_state(&mut self) -> Result<State, EngineError> {
         let module = Arc::clone(&self.program.module);
         let entry = entry_function(&module, &self.config.entry)?;
+        let [heap, stack_alloc, global_alloc] =
+            crate::memory::allocator::initial(module.data_model);
         let mut state = State {
             id: StateId(0),
             stack: Vec::new(),
             memory: AddressSpace::default(),
             addresses: Default::default(),
-            heap: Allocator::new(HEAP_BASE),
-            stack_alloc: Allocator::new(STACK_BASE),
-            global_alloc: Allocator::new(GLOBAL_BASE),
+            heap,
+            stack_alloc,
+            global_alloc,
             constraints: Rc::new(Vec::new()),
             symbolics: Vec::new(),
             depth: 0,
@@ -51,7 +52,7 @@ impl Executor<'_> {
             output: Default::default(),
         };
         self.run.next_state = 1;
-        self.place_globals(&module, &mut state);
+        self.place_globals(&module, &mut state)?;
         self.program.consts = Vec::with_capacity(module.constants.len());
         for i in 0..module.constants.len() {
             let value = self.eval_constant(&module, ConstId(i as u32));
@@ -72,19 +73,25 @@ impl Executor<'_> {
 
     /// Gives every global an object in the initial state (before constants, which may refer
     /// to their addresses).
-    fn place_globals(&mut self, module: &Module, state: &mut State) {
-        self.program.global_addrs = module
-            .globals
-            .iter()
-            .map(|g| {
-                let size = g.size.unwrap_or(8);
-                let mut request = AllocRequest::new(size, ObjectKind::Global, &g.name, Init::Zero)
-                    .aligned(g.align.max(1))
-                    .at(g.loc);
-                request.read_only = g.is_constant;
-                self.memory.alloc(state, request).address
-            })
-            .collect();
+    fn place_globals(&mut self, module: &Module, state: &mut State) -> Result<(), EngineError> {
+        let mut addresses = Vec::with_capacity(module.globals.len());
+        for g in &module.globals {
+            let size = g.size.unwrap_or(8);
+            if !state.global_alloc.fits(size, g.align.max(1)) {
+                return Err(EngineError::AddressSpace(format!(
+                    "global '{}' of {size} bytes does not fit in the globals' region of a \
+                     32-bit program (768 MiB)",
+                    g.name
+                )));
+            }
+            let mut request = AllocRequest::new(size, ObjectKind::Global, &g.name, Init::Zero)
+                .aligned(g.align.max(1))
+                .at(g.loc);
+            request.read_only = g.is_constant;
+            addresses.push(self.memory.alloc(state, request).address);
+        }
+        self.program.global_addrs = addresses;
+        Ok(())
     }
 
     /// Writes every global's initializer.
@@ -155,7 +162,7 @@ impl Executor<'_> {
             }
             Constant::PtrOffset { base, offset } => {
                 let b = c(self, *base).as_concrete().unwrap_or(0);
-                Value::concrete(b.wrapping_add(*offset as u128), 64)
+                layout::fit_pointer(module, Value::concrete(b.wrapping_add(*offset as u128), 64))
             }
             Constant::Cast { op, value, to } => {
                 let v = c(self, *value);
@@ -187,7 +194,11 @@ impl Executor<'_> {
                     TypeKind::Int(w) => Scalar::Int(*w),
                     _ => Scalar::Int(64),
                 };
-                ops::cast(*op, &v, from, to).unwrap_or(Value::Concrete(0, 64))
+                let r = ops::cast(*op, &v, from, to).unwrap_or(Value::Concrete(0, 64));
+                match op {
+                    sear_ir::CastOp::IntToPtr => layout::fit_pointer(module, r),
+                    _ => r,
+                }
             }
             Constant::Binary { op, lhs, rhs } => {
                 let (a, b) = (c(self, *lhs), c(self, *rhs));
@@ -234,10 +245,14 @@ impl Executor<'_> {
             pointers.push(self.memory.alloc(state, request).address);
         }
         pointers.push(0);
-        let table: Vec<u8> = pointers.iter().flat_map(|p| p.to_le_bytes()).collect();
+        let width = self.program.module.data_model.pointer_bits() as usize / 8;
+        let table: Vec<u8> = pointers
+            .iter()
+            .flat_map(|p| p.to_le_bytes()[..width].to_vec())
+            .collect();
         let size = table.len() as u64;
-        let request =
-            AllocRequest::new(size, ObjectKind::Environment, name, Init::Bytes(table)).aligned(8);
+        let request = AllocRequest::new(size, ObjectKind::Environment, name, Init::Bytes(table))
+            .aligned(width as u64);
         self.memory.alloc(state, request).address
     }
 

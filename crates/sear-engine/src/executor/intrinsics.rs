@@ -296,7 +296,12 @@ impl Executor<'_> {
                 None
             }
             VaCopy => {
-                let bytes = self.read_bytes(state, a(1)?, 24)?;
+                // x86-64's va_list is a 24-byte struct, i386's a pointer.
+                let len = match self.program.module.data_model {
+                    sear_ir::DataModel::Lp64 => 24,
+                    sear_ir::DataModel::Ilp32 => 4,
+                };
+                let bytes = self.read_bytes(state, a(1)?, len)?;
                 self.write_bytes(state, a(0)?, &bytes)?;
                 None
             }
@@ -348,10 +353,10 @@ impl Executor<'_> {
                 let mut bytes = self.read_bytes(state, &at, 4)?;
                 bytes.reverse(); // most significant byte first
                 let rel = Expr::sext(Expr::concat_all(&bytes), 64);
-                Some(ops::int_binary(
-                    sear_expr::BinOp::Add,
-                    p,
-                    &Value::from_expr(rel),
+                let module = &self.program.module;
+                Some(super::layout::fit_pointer(
+                    module,
+                    ops::int_binary(sear_expr::BinOp::Add, p, &Value::from_expr(rel)),
                 ))
             }
             PtrMask => {

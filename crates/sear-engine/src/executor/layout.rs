@@ -1,4 +1,8 @@
 //! Converting values to and from the bytes of memory, following the data layout.
+//!
+//! Pointer values are held as 64-bit values whatever the data model; in a 32-bit (ILP32)
+//! module every pointer value is below 2^32 ([`fit_pointer`]) and occupies 4 bytes of
+//! memory: it is truncated when stored and zero-extended when loaded.
 
 use std::rc::Rc;
 
@@ -31,6 +35,57 @@ pub fn scalar_width(module: &Module, ty: TypeId) -> Option<u32> {
     }
 }
 
+/// The bit width of a scalar type in memory: [`scalar_width`], except that a pointer
+/// takes the data layout's pointer size.
+pub fn memory_width(module: &Module, ty: TypeId) -> Option<u32> {
+    match &module.ty(ty).kind {
+        TypeKind::Ptr => Some(module.data_model.pointer_bits()),
+        _ => scalar_width(module, ty),
+    }
+}
+
+/// A pointer value reduced to the module's pointer width (kept in 64 bits): the address
+/// arithmetic of a 32-bit module wraps around at 2^32.
+pub fn fit_pointer(module: &Module, value: Value) -> Value {
+    let bits = module.data_model.pointer_bits();
+    if bits >= 64 {
+        return value;
+    }
+    match value {
+        Value::Concrete(v, w) => Value::Concrete(v & mask(bits), w),
+        Value::Symbolic(e) => {
+            let w = e.width();
+            Value::from_expr(Expr::zext(Expr::extract(e, 0, bits), w))
+        }
+        aggregate => aggregate,
+    }
+}
+
+/// A scalar value of type `ty` as memory holds it (a pointer of a 32-bit module truncated).
+fn to_memory<'v>(module: &Module, ty: TypeId, value: &'v Value) -> std::borrow::Cow<'v, Value> {
+    let pointer = matches!(module.ty(ty).kind, TypeKind::Ptr);
+    match memory_width(module, ty) {
+        Some(m) if pointer && m < value.width() => std::borrow::Cow::Owned(match value {
+            Value::Concrete(v, _) => Value::Concrete(v & mask(m), m),
+            other => Value::from_expr(Expr::extract(other.to_expr(), 0, m)),
+        }),
+        _ => std::borrow::Cow::Borrowed(value),
+    }
+}
+
+/// A scalar value of type `ty` read from memory (`memory_width` bits) as a register holds
+/// it (a pointer of a 32-bit module zero-extended to 64 bits).
+pub fn from_memory(module: &Module, ty: TypeId, value: Value) -> Value {
+    let pointer = matches!(module.ty(ty).kind, TypeKind::Ptr);
+    match scalar_width(module, ty) {
+        Some(r) if pointer && r > value.width() => match value {
+            Value::Concrete(v, _) => Value::Concrete(v, r),
+            other => Value::from_expr(Expr::zext(other.to_expr(), r)),
+        },
+        _ => value,
+    }
+}
+
 /// The byte offsets and types of the elements of an aggregate type.
 pub fn aggregate_elements(module: &Module, ty: TypeId) -> Option<Vec<(u64, TypeId)>> {
     let info = module.ty(ty);
@@ -46,7 +101,7 @@ pub fn aggregate_elements(module: &Module, ty: TypeId) -> Option<Vec<(u64, TypeI
             let stride = module.ty(*elem).size;
             let stride = if matches!(info.kind, TypeKind::Vector { .. }) {
                 // Vector elements are packed by their store size.
-                scalar_width(module, *elem).map_or(stride, |w| store_bytes(w) as u64)
+                memory_width(module, *elem).map_or(stride, |w| store_bytes(w) as u64)
             } else {
                 stride
             };
@@ -64,7 +119,7 @@ pub fn value_to_bytes(
     base: u64,
     out: &mut Vec<(u64, Expr)>,
 ) {
-    match value {
+    match to_memory(module, ty, value).as_ref() {
         Value::Aggregate(items) => {
             let elems = aggregate_elements(module, ty).expect("aggregate value of scalar type");
             for ((offset, elem_ty), item) in elems.iter().zip(items.iter()) {
@@ -94,7 +149,7 @@ pub fn write_value(
     ty: TypeId,
     value: &Value,
 ) {
-    if let Value::Concrete(bits, width) = value {
+    if let Value::Concrete(bits, width) = to_memory(module, ty, value).as_ref() {
         contents.write_concrete(offset as usize, store_bytes(*width) as usize, *bits);
         return;
     }
@@ -144,17 +199,17 @@ pub fn read_value(
     ty: TypeId,
     reads: ReadPolicy,
 ) -> Value {
-    if let Some(width) = scalar_width(module, ty) {
+    if let Some(width) = memory_width(module, ty) {
         let n = store_bytes(width) as usize;
         if let Some(v) = contents.read_concrete(offset as usize, n) {
-            return Value::Concrete(v & mask(width), width);
+            return from_memory(module, ty, Value::Concrete(v & mask(width), width));
         }
         let parts: Vec<Expr> = (0..n)
             .rev()
             .map(|i| contents.read_byte(offset as usize + i, reads))
             .collect();
         let e = Expr::concat_all(&parts);
-        return Value::from_expr(Expr::extract(e, 0, width));
+        return from_memory(module, ty, Value::from_expr(Expr::extract(e, 0, width)));
     }
     let elems = aggregate_elements(module, ty).unwrap_or_default();
     let items: Vec<Value> = elems
@@ -167,10 +222,11 @@ pub fn read_value(
 /// A value of type `ty` from its bytes in memory order (the inverse of
 /// [`value_to_bytes`]).
 pub fn value_from_bytes(module: &Module, ty: TypeId, bytes: &[Expr]) -> Value {
-    if let Some(width) = scalar_width(module, ty) {
+    if let Some(width) = memory_width(module, ty) {
         let n = store_bytes(width) as usize;
         let parts: Vec<Expr> = bytes[..n].iter().rev().cloned().collect();
-        return Value::from_expr(Expr::extract(Expr::concat_all(&parts), 0, width));
+        let value = Value::from_expr(Expr::extract(Expr::concat_all(&parts), 0, width));
+        return from_memory(module, ty, value);
     }
     let elems = aggregate_elements(module, ty).unwrap_or_default();
     Value::Aggregate(Rc::from(

@@ -10,7 +10,7 @@ use std::sync::Arc;
 use sear_expr::Expr;
 use sear_ir::{Inst, Module, RmwOp, Slot, TypeId};
 
-use super::layout::{self, read_value, scalar_width, store_bytes, value_to_bytes, write_value};
+use super::layout::{self, read_value, store_bytes, value_to_bytes, write_value};
 use super::limits::LIMIT_CHECK_BYTES;
 use super::ops;
 use super::sym_alloc::SizeDecision;
@@ -84,6 +84,16 @@ impl Executor<'_> {
             return Err(Termination::error(
                 ErrorKind::Model,
                 format!("alloca of {size} bytes exceeds the allocation limit"),
+            ));
+        }
+        if !state.stack_alloc.fits(size, align) {
+            // A 32-bit program's stack region (1.5 GiB, addresses never reused) is full.
+            return Err(Termination::error(
+                ErrorKind::Ptr,
+                format!(
+                    "memory error: stack overflow: allocation of {size} bytes does not fit in \
+                     the stack region of a 32-bit program"
+                ),
             ));
         }
         state.stack_bytes += size;
@@ -210,12 +220,12 @@ impl Executor<'_> {
         off: &Expr,
         ty: TypeId,
     ) -> Value {
-        if let Some(width) = scalar_width(module, ty) {
+        if let Some(width) = layout::memory_width(module, ty) {
             let reads = self.config.read_policy;
             let e = self.with_symbolic_segment(state, target, off, |segment, off, prefix| {
                 segment.read_symbolic(off, store_bytes(width), prefix, reads)
             });
-            return Value::from_expr(Expr::extract(e, 0, width));
+            return layout::from_memory(module, ty, Value::from_expr(Expr::extract(e, 0, width)));
         }
         let elems = layout::aggregate_elements(module, ty).unwrap_or_default();
         let items: Vec<Value> = elems

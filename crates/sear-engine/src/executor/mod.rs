@@ -75,6 +75,9 @@ pub enum EngineError {
     /// Output files could not be written.
     #[error("output: {0}")]
     Output(#[from] crate::output::OutputError),
+    /// The program's globals do not fit in its address space (a 32-bit program's).
+    #[error("{0}")]
+    AddressSpace(String),
 }
 
 /// Why the run stopped.

@@ -337,7 +337,8 @@ impl Executor<'_> {
                 let out = arg(args, 0)?.clone();
                 let p = self.malloc(module, state, inst, arg(args, 2)?, Init::Garbage)?;
                 if let Some(p) = p {
-                    let bytes: Vec<Expr> = (0..8)
+                    let n = module.data_model.pointer_bits() / 8;
+                    let bytes: Vec<Expr> = (0..n)
                         .map(|i| Expr::extract(p.to_expr(), 8 * i, 8))
                         .collect();
                     self.write_bytes(state, &out, &bytes)?;
@@ -626,6 +627,13 @@ impl Executor<'_> {
         if size > self.config.max_alloc_size {
             self.warn_once(&format!(
                 "allocation of {size} bytes exceeds the limit; returning NULL"
+            ));
+            return Ok(Some(Value::Concrete(0, 64)));
+        }
+        if !state.heap.fits(size, 16) {
+            self.warn_once(&format!(
+                "allocation of {size} bytes does not fit in the 32-bit address space; \
+                 returning NULL"
             ));
             return Ok(Some(Value::Concrete(0, 64)));
         }

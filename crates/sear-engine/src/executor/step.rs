@@ -7,6 +7,7 @@ use sear_ir::{
     BinaryOp, BlockId, CastOp, Inst, InstKind, Module, Operand, Terminator, TypeId, TypeKind,
 };
 
+use super::layout::fit_pointer;
 use super::ops::{self, Scalar, Unsupported};
 use super::{Exec, Executor};
 use crate::state::State;
@@ -137,8 +138,15 @@ impl Executor<'_> {
                 } else {
                     v
                 };
-                let r = ops::lift1(&v, &mut |x| ops::cast(*op, x, from_s, to_s))
-                    .map_err(unsupported)?;
+                let r = ops::lift1(&v, &mut |x| {
+                    let r = ops::cast(*op, x, from_s, to_s)?;
+                    // An integer wider than a 32-bit pointer is truncated to it.
+                    Ok(match op {
+                        CastOp::IntToPtr => fit_pointer(module, r),
+                        _ => r,
+                    })
+                })
+                .map_err(unsupported)?;
                 self.bind(state, inst, r);
             }
             InstKind::Select {
@@ -487,7 +495,8 @@ impl Executor<'_> {
                 }
             }
             if all_concrete {
-                return Value::concrete(address.wrapping_add(offset as u128), 64);
+                let address = Value::concrete(address.wrapping_add(offset as u128), 64);
+                return fit_pointer(&self.program.module, address);
             }
         }
         let mut e = Expr::add(base.to_expr(), Expr::constant(offset as u128, 64));
@@ -495,7 +504,7 @@ impl Executor<'_> {
             let i = Expr::sext_or_trunc(self.operand(state, *op).to_expr(), 64);
             e = Expr::add(e, Expr::mul(Expr::constant(*scale as u128, 64), i));
         }
-        Value::from_expr(e)
+        fit_pointer(&self.program.module, Value::from_expr(e))
     }
 
     fn extract_element(&mut self, state: &mut State, vec: &Value, idx: &Value) -> Exec<Value> {

@@ -41,14 +41,15 @@ pub(crate) fn check_target(llvm: &mut LlvmModule, path: &Path) -> Result<(), IrE
         return Err(unsupported("big-endian data layout".to_string()));
     }
     let pointer_size = layout.pointer_size(0);
-    if pointer_size != 8 {
+    if DataModel::from_pointer_size(pointer_size).is_none() {
         return Err(unsupported(format!(
-            "{}-bit pointers (sear needs 64-bit pointers)",
+            "{}-bit pointers (sear executes 64-bit and 32-bit pointers)",
             pointer_size * 8
         )));
     }
     let triple = llvm.target_triple();
-    if !triple.is_empty() && !triple.starts_with("x86_64") {
+    // A 32-bit module (i386) is executed with its own data layout (sear run warns).
+    if pointer_size == 8 && !triple.is_empty() && !triple.starts_with("x86_64") {
         tracing::warn!(
             "{}: target {triple} is not x86-64; its data layout is honoured but external \
              functions are modelled as on x86-64 Linux",
@@ -61,6 +62,8 @@ pub(crate) fn check_target(llvm: &mut LlvmModule, path: &Path) -> Result<(), IrE
 /// Lowers a parsed module (whose target [`check_target`] accepted).
 pub(crate) fn lower_module(llvm: &LlvmModule, path: &Path) -> Module {
     let mut lowerer = Lowerer::new(llvm.layout());
+    lowerer.module.data_model = DataModel::from_pointer_size(llvm.layout().pointer_size(0))
+        .expect("check_target accepted the pointer size");
     let source = llvm.source_file_name();
     lowerer.module.name = if source.is_empty() {
         path.display().to_string()
