@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Usage: bench/coreutils/run.sh [--tool sear|klee] [--budget SECS] [--out DIR]
-#            [--indexify LIST] [--max-solver-time SECS] [--label NAME] [UTILITY...]
+#            [--indexify LIST] [--max-solver-time SECS] [--label NAME] [--sear-arg ARG]...
+#            [UTILITY...]
 #
 # Runs sear (or KLEE 3.2) on coreutils utilities with KLEE's OSDI'08 command line
 #   --sym-args 0 1 10 --sym-args 0 2 2 --sym-files 1 8 --sym-stdin 8 --sym-stdout
@@ -18,13 +19,15 @@
 # runs under the label `sear-indexify` (DIR/sear-indexify/<utility>, sear-indexify.tsv), so
 # they sit beside the plain runs; --label NAME names them otherwise (coverage.sh --tool NAME
 # measures them). --max-solver-time SECS passes a per-query solver timeout (KLEE's
-# --max-solver-time) to either tool. The TSV's columns: label, utility, exit status,
+# --max-solver-time) to either tool. --sear-arg ARG (repeatable) adds ARG to sear's command
+# line (e.g. `--sear-arg --core-solver=bitwuzla`). The TSV's columns: label, utility, exit status,
 # wall-clock seconds, tests, errors, CPU seconds (user + system, of the tool's process).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
 cache=${SEAR_BENCH_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/sear}
 tool=sear budget=60 out=$cache/coreutils-9.1/runs indexify= label= solver_time=
+sear_args=()
 while [ $# -gt 0 ]; do
     case $1 in
     --tool) tool=$2; shift 2 ;;
@@ -33,6 +36,7 @@ while [ $# -gt 0 ]; do
     --indexify) indexify=$2; shift 2 ;;
     --label) label=$2; shift 2 ;;
     --max-solver-time) solver_time=$2; shift 2 ;;
+    --sear-arg) sear_args+=("$2"); shift 2 ;;
     -*) echo "run.sh: unknown option $1" >&2; exit 2 ;;
     *) break ;;
     esac
@@ -45,11 +49,13 @@ case $tool in
 sear)
     [ -z "$indexify" ] || extra+=("--indexify=$indexify")
     [ -z "$solver_time" ] || extra+=(--max-solver-time "$solver_time")
+    extra+=("${sear_args[@]}")
     bc=$cache/coreutils-9.1/clang-19/bc
     sear=${SEAR:-$root/target/release/sear}
     [ -x "$sear" ] || { echo "run.sh: build sear first (cargo build --release)" >&2; exit 1; } ;;
 klee)
-    [ -z "$indexify" ] || { echo "run.sh: --indexify is sear's" >&2; exit 2; }
+    [ -z "$indexify" ] && [ ${#sear_args[@]} -eq 0 ] ||
+        { echo "run.sh: --indexify and --sear-arg are sear's" >&2; exit 2; }
     [ -z "$solver_time" ] || extra+=("--max-solver-time=${solver_time}s")
     bc=$cache/coreutils-9.1/clang-16/bc
     klee=${KLEE_ROOT:-$HOME/klee}/bin/klee
