@@ -171,7 +171,7 @@ def run_facts(runs, label, u):
 
 def compare(runs, base, labels):
     run = {lab: read_tsv(os.path.join(runs, f"{lab}.tsv"), 6) for lab in [base] + labels}
-    utilities = sorted(u for u in run[base] if all(u in run[lab] for lab in labels))
+    utilities = sorted(u for u in run[base] if any(u in run[lab] for lab in labels))
     header = ["utility", "config", "stop", "time s", "CPU s", "paths", "early (out-of-garden)",
               "solver timeouts / failures", "tests", "\\|G\\|", "line %", "branch %",
               "replayed (crashes, input mismatches)", "outputs reproduced"]
@@ -179,7 +179,7 @@ def compare(runs, base, labels):
     print("|" + "---|" * len(header))
     for u in utilities:
         for lab in [base] + labels:
-            f = run_facts(runs, lab, u)
+            f = run_facts(runs, lab, u) if u in run[lab] else None
             if f is None:
                 continue
             r = run[lab][u]
@@ -188,6 +188,16 @@ def compare(runs, base, labels):
                        f"{f['early']} ({f['oog']})", f"{f['timeouts']} / {f['solver_failures']}",
                        str(f["tests"]), str(f["garden"]), f["line"], f["branch"],
                        f"{f['replayed']} ({f['crashes']}, {f['mismatches']})", f["outputs"]]))
+    print()
+    for lab in [base] + labels:
+        facts = [run_facts(runs, lab, u) for u in utilities if u in run[lab]]
+        facts = [f for f in facts if f is not None and f["branch"] != "-"]
+        if facts:
+            mean = lambda key: statistics.mean(float(f[key]) for f in facts)  # noqa: E731
+            print(f"- {lab}: {len(facts)} utilities, mean line coverage {mean('line'):.1f}%, "
+                  f"mean branch coverage {mean('branch'):.1f}%, finished "
+                  f"{sum(f['stop'] == 'finished' for f in facts)}, solver timeouts "
+                  f"{sum(f['timeouts'] for f in facts)}")
     print()
     header = ["utility", "config", f"branches only {base} covers", "branches only it covers"]
     print(row(header))
