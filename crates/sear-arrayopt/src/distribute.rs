@@ -31,6 +31,10 @@ pub fn distribute(e: &Expr, max_leaves: usize) -> Option<Expr> {
 }
 
 /// Maps every leaf of the constant-leaf tree `t` through `f`.
+///
+/// A boolean (width-1) tree with two different leaves is not kept as a tree: the builder
+/// folds `ite(c, 1, 0)` into `c` (and mixed arms into `and`/`or`). Such a node takes the
+/// values 1 and 0 only, so it maps to `ite(node, f(1), f(0))`.
 pub fn map_leaves(t: &Expr, f: &mut dyn FnMut(u128) -> Expr) -> Expr {
     let mut memo: FxHashMap<Expr, Expr> = FxHashMap::default();
     map_rec(t, f, &mut memo)
@@ -50,6 +54,10 @@ fn map_rec(t: &Expr, f: &mut dyn FnMut(u128) -> Expr, memo: &mut FxHashMap<Expr,
             let a = map_rec(then_expr, f, memo);
             let b = map_rec(else_expr, f, memo);
             Expr::select(cond.clone(), a, b)
+        }
+        _ if t.is_bool() => {
+            let (a, b) = (f(1), f(0));
+            Expr::select(t.clone(), a, b)
         }
         _ => unreachable!("map_leaves on a non-tree"),
     };
@@ -84,7 +92,8 @@ fn has_select_only_leaves(e: &Expr) -> bool {
     select
 }
 
-/// The number of leaves of the tree (shared subtrees counted once per use).
+/// The number of leaves of the tree (shared subtrees counted once per use; a boolean
+/// folded out of a tree, see [`map_leaves`], has two).
 fn leaves(t: &Expr) -> usize {
     fn count(t: &Expr, memo: &mut FxHashMap<Expr, usize>) -> usize {
         if let ExprKind::Select {
@@ -99,6 +108,8 @@ fn leaves(t: &Expr) -> usize {
             let n = count(then_expr, memo).saturating_add(count(else_expr, memo));
             memo.insert(t.clone(), n);
             n
+        } else if t.is_bool() && !t.is_constant() {
+            2
         } else {
             1
         }

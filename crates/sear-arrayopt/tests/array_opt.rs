@@ -734,6 +734,24 @@ fn distribution_combines_two_trees_within_the_leaf_budget() {
     );
 }
 
+#[test]
+fn distribution_goes_through_comparisons_of_trees() {
+    // `(ite(x < 10, 1, 2) < 2) + 4`: the comparison's tree is boolean, which the builder
+    // folds into `x < 10` (no ITE left); its extension must still distribute (coreutils'
+    // expr under --indexify=strings reached this as a panic).
+    let xa = input("x", 1);
+    let x = var(&xa, 1);
+    let tx = Expr::select(Expr::ult(x.clone(), c(10, 8)), c(1, 16), c(2, 16));
+    let flag = Expr::zext(Expr::ult(tx.clone(), c(2, 16)), 16);
+    let e = Expr::add(flag, Expr::mul(tx, c(4, 16)));
+    let t = distribute(&e, MAX_LEAVES).expect("a tree");
+    for xv in [0u8, 9, 10, 200] {
+        let mut m = Assignment::new();
+        m.insert(xa.clone(), vec![xv]);
+        assert_eq!(m.evaluate(&e), m.evaluate(&t), "x = {xv}: {t}");
+    }
+}
+
 // ---- conditions over two input bytes: a DFA after two characters ----
 
 /// `next[4·next[ec[a]] + ec[b]]`: the state after reading `a` then `b` from state 0 of a

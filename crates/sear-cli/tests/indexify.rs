@@ -379,6 +379,53 @@ int main(int argc, char **argv) {
     replay(tmp.path(), "out");
 }
 
+/// Two `--sym-args` strings compared with each other over a garden too large for one
+/// two-dimensional read (|G|² > 2^14 cells): the first is enumerated row by row inside the
+/// table call, whose arguments are concrete pointers (coreutils' `test A = B` ended such
+/// paths with "indexify: row outside a call").
+#[test]
+fn two_arguments_compared_over_a_large_garden() {
+    let tmp = tempfile::tempdir().unwrap();
+    let seeds: String = (0..130).map(|i| format!("\"s{i:03}\"\n")).collect();
+    write(tmp.path(), "seeds.txt", &seeds);
+    write(
+        tmp.path(),
+        "eq.c",
+        r#"#include <string.h>
+int main(int argc, char **argv) {
+  if (argc < 3) return 3;
+  if (strcmp(argv[1], argv[2]) == 0) return 0;
+  return 1;
+}
+"#,
+    );
+    let s = run(
+        tmp.path(),
+        "out",
+        "eq.c",
+        &[
+            "--indexify=strings",
+            "--add-seeds",
+            "seeds.txt",
+            "--sym-args",
+            "2",
+            "2",
+            "4",
+        ],
+    );
+    assert_eq!(s["error_paths"], 0, "{s}");
+    assert!(
+        s["indexify"]["run"]["row_forks"].as_u64().unwrap() >= 1,
+        "{s}"
+    );
+    let exits: std::collections::BTreeSet<i32> = tests(&tmp.path().join("out"))
+        .iter()
+        .filter_map(|t| t.1)
+        .collect();
+    assert_eq!(exits, [0, 1].into(), "{s}");
+    replay(tmp.path(), "out");
+}
+
 /// --output-indexed-ir writes the gardens and the rewritten module.
 #[test]
 fn indexed_ir_is_written() {

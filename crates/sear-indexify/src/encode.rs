@@ -147,31 +147,47 @@ pub fn read(column: &Column, cell: Expr, width: u32) -> Expr {
     }
 }
 
-/// The value matrix of a garden: row `p` holds `width` bytes of value `p` (a string's
-/// bytes, NUL-padded and cut at `width`; a float's little-endian bits).
-pub fn matrix(name: &str, garden: &Garden, width: u32) -> ArrayRef {
-    let mut contents = Vec::with_capacity(garden.len() * width as usize);
-    for v in garden.values() {
-        contents.extend_from_slice(&v.test_bytes(width as usize)[..width as usize]);
-    }
-    if contents.is_empty() {
-        contents.push(0);
-    }
-    Array::new(
-        name,
-        contents.len() as u64,
-        ArrayKind::Other,
-        Some(Arc::from(contents)),
-    )
+/// A value matrix: one constant array per byte position, each with one cell per value, so
+/// that byte `j` of the value at a symbolic position is one read of a column as long as the
+/// garden (not of a `|G| × width` array at `width · position + j`, which the solver's
+/// eager encoding of constant arrays expands over every cell of the whole matrix).
+pub type Matrix = Arc<[ArrayRef]>;
+
+/// The value matrix of a garden: byte `j` of value `p` (a string's bytes, NUL-padded and
+/// cut at `width`; a float's little-endian bits) is cell `p` of column `j`.
+pub fn matrix(name: &str, garden: &Garden, width: u32) -> Matrix {
+    let rows: Vec<Vec<u8>> = garden
+        .values()
+        .iter()
+        .map(|v| v.test_bytes(width as usize))
+        .collect();
+    matrix_of_rows(name, &rows, width)
 }
 
-/// Byte `j` of row `position` of a value matrix of `width` bytes per row.
-pub fn matrix_byte(m: &ArrayRef, position: &Expr, width: u32, j: u32) -> Expr {
-    let at = Expr::add(
-        Expr::mul(position.clone(), Expr::constant(width as u128, 32)),
-        Expr::constant(j as u128, 32),
-    );
-    Expr::read(&UpdateList::new(m.clone()), at)
+/// The value matrix whose row `p` is `rows[p]` (its first `width` bytes, zeros beyond).
+pub fn matrix_of_rows(name: &str, rows: &[Vec<u8>], width: u32) -> Matrix {
+    (0..width as usize)
+        .map(|j| {
+            let mut cells: Vec<u8> = rows
+                .iter()
+                .map(|r| r.get(j).copied().unwrap_or(0))
+                .collect();
+            if cells.is_empty() {
+                cells.push(0);
+            }
+            Array::new(
+                format!("{name}_b{j}"),
+                cells.len() as u64,
+                ArrayKind::Other,
+                Some(Arc::from(cells)),
+            )
+        })
+        .collect()
+}
+
+/// Byte `j` of row `position` of a value matrix.
+pub fn matrix_byte(m: &Matrix, position: &Expr, j: u32) -> Expr {
+    Expr::read(&UpdateList::new(m[j as usize].clone()), position.clone())
 }
 
 #[cfg(test)]
@@ -211,9 +227,12 @@ mod tests {
         g.insert(GValue::str(b"ab"));
         g.insert(GValue::str(b"xyz"));
         let m = matrix("m", &g, 3);
-        let byte = |p: u128, j| matrix_byte(&m, &Expr::constant(p, 32), 3, j).as_constant();
+        let byte = |p: u128, j| matrix_byte(&m, &Expr::constant(p, 32), j).as_constant();
         assert_eq!(byte(0, 1), Some(b'b' as u128));
         assert_eq!(byte(0, 2), Some(0));
         assert_eq!(byte(1, 2), Some(b'z' as u128));
+        // one column per byte, as long as the garden: a symbolic position reads |G| cells
+        assert_eq!(m.len(), 3);
+        assert!(m.iter().all(|c| c.size() == 2));
     }
 }

@@ -5,7 +5,7 @@ use sear_ir::{Callee, FuncId, Inst, Module, Operand, TypeId};
 
 use super::layout::{scalar_width, write_value};
 use super::step::exec;
-use super::{Exec, Executor, Handler};
+use super::{Exec, Executor, Handler, SpecialFn};
 use crate::memory::allocator::FUNCTION_BASE;
 use crate::memory::{AllocRequest, Init, ObjectKind};
 use crate::state::{Frame, State};
@@ -78,8 +78,13 @@ impl Executor<'_> {
         arg_types: &[TypeId],
     ) -> Exec<()> {
         let symbolic = |op: &Operand| self.operand(state, *op).is_symbolic();
-        let may_fork_inside =
-            args.iter().any(symbolic) || matches!(callee, Callee::Indirect(op) if symbolic(&op));
+        // Indexify's table calls read string indices from memory behind concrete pointers
+        // and may fork per row there (`indexify/lookup.rs`), whatever their arguments.
+        let indexify = matches!(callee, Callee::Direct(f)
+            if matches!(self.program.handlers[f.0 as usize], Handler::Special(SpecialFn::Indexify)));
+        let may_fork_inside = indexify
+            || args.iter().any(symbolic)
+            || matches!(callee, Callee::Indirect(op) if symbolic(&op));
         if !may_fork_inside {
             return self.call(module, state, inst, callee, args, arg_types);
         }

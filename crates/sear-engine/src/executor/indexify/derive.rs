@@ -8,7 +8,7 @@
 use std::sync::Arc;
 
 use sear_expr::Expr;
-use sear_indexify::encode::{self, Decode};
+use sear_indexify::encode::{self, Decode, Matrix};
 use sear_indexify::{Ty, BOTTOM, NULL};
 
 use super::out_of_garden;
@@ -155,7 +155,7 @@ impl Executor<'_> {
 
     /// The value matrix of `d`: row `i` holds the `width` bytes of the value at source
     /// position `i` (zeros where it is out of band).
-    pub(super) fn derived_matrix(&mut self, t: Ty, d: &Derived, width: u32) -> sear_expr::ArrayRef {
+    pub(super) fn derived_matrix(&mut self, t: Ty, d: &Derived, width: u32) -> Matrix {
         if d.map.is_none() {
             return self.matrix(t, width);
         }
@@ -163,28 +163,19 @@ impl Executor<'_> {
         if let Some(m) = self.ix().composed_matrices.get(&key) {
             return m.clone();
         }
-        let rows = d.len(0);
-        let mut contents = Vec::with_capacity(rows * width as usize);
-        {
+        let rows: Vec<Vec<u8>> = {
             let s = self.ix();
             let tables = s.tables();
-            for i in 0..rows {
-                let bytes = tables
-                    .value(t, d.at(i))
-                    .map(|v| v.test_bytes(width as usize))
-                    .unwrap_or_else(|| vec![0; width as usize]);
-                contents.extend_from_slice(&bytes[..width as usize]);
-            }
-        }
-        if contents.is_empty() {
-            contents.push(0);
-        }
-        let m = sear_expr::Array::new(
-            format!("garden_{t}_{width}_composed"),
-            contents.len() as u64,
-            sear_expr::ArrayKind::Other,
-            Some(Arc::from(contents)),
-        );
+            (0..d.len(0))
+                .map(|i| {
+                    tables
+                        .value(t, d.at(i))
+                        .map(|v| v.test_bytes(width as usize))
+                        .unwrap_or_default()
+                })
+                .collect()
+        };
+        let m = encode::matrix_of_rows(&format!("garden_{t}_{width}_composed"), &rows, width);
         self.ix().composed_matrices.insert(key, m.clone());
         m
     }

@@ -20,8 +20,8 @@ mod values;
 use std::sync::{Arc, Mutex, MutexGuard};
 
 use rustc_hash::{FxHashMap, FxHashSet};
-use sear_expr::{ArrayRef, Expr};
-use sear_indexify::encode::Column;
+use sear_expr::Expr;
+use sear_indexify::encode::{Column, Matrix};
 use sear_indexify::tables::Key;
 use sear_indexify::{Helper, Tables, Ty};
 use sear_ir::{Inst, Module, TypeId};
@@ -77,7 +77,7 @@ pub(crate) struct Pattern {
     /// The position its bytes were read at (the source's, for a derived index).
     pub at: Expr,
     pub ty: Ty,
-    pub matrix: ArrayRef,
+    pub matrix: Matrix,
     pub width: u32,
     /// For strings: the value is at most this long (bytes from here on read as zero).
     pub max_len: u64,
@@ -98,9 +98,9 @@ pub(crate) struct IndexifyState {
     helpers: FxHashMap<String, Helper>,
     by_function: Vec<Option<Helper>>,
     pub columns: FxHashMap<ColumnKey, Column>,
-    pub matrices: FxHashMap<(Ty, u32, usize), ArrayRef>,
+    pub matrices: FxHashMap<(Ty, u32, usize), Matrix>,
     /// Value matrices of derived indices, by (type, width, map).
-    pub composed_matrices: FxHashMap<(Ty, u32, usize), ArrayRef>,
+    pub composed_matrices: FxHashMap<(Ty, u32, usize), Matrix>,
     /// Index expressions made by lookups, as functions of their source.
     pub derived: FxHashMap<Expr, derive::Derived>,
     /// Every map of `derived`, once (interned by contents).

@@ -5,7 +5,7 @@
 //! bytes — wherever they were copied — gives the index back without a solver query.
 
 use sear_expr::{Array, ArrayKind, Expr, UpdateList};
-use sear_indexify::encode::{self, Column, Decode};
+use sear_indexify::encode::{self, Column, Decode, Matrix};
 use sear_indexify::{GValue, Ty, BOTTOM};
 
 use super::{out_of_garden, Pattern};
@@ -25,7 +25,7 @@ fn user_error(message: impl Into<String>) -> Termination {
 
 impl Executor<'_> {
     /// The value matrix of `t`'s garden with `width` bytes per value.
-    pub(super) fn matrix(&mut self, t: Ty, width: u32) -> sear_expr::ArrayRef {
+    pub(super) fn matrix(&mut self, t: Ty, width: u32) -> Matrix {
         let s = self.ix();
         let len = s.tables().garden(t).map_or(0, |g| g.len());
         if let Some(m) = s.matrices.get(&(t, width, len)) {
@@ -45,7 +45,7 @@ impl Executor<'_> {
         let m = self.derived_matrix(t, &d, width);
         let pos = d.position();
         let bytes: Vec<Expr> = (0..width)
-            .map(|j| encode::matrix_byte(&m, &pos, width, j))
+            .map(|j| encode::matrix_byte(&m, &pos, j))
             .collect();
         if let Some(b0) = bytes.first() {
             if b0.as_constant().is_none() {
@@ -73,7 +73,7 @@ impl Executor<'_> {
         }
         let ok = (0..p.width).all(|j| {
             let b = &bytes[j as usize];
-            *b == encode::matrix_byte(&p.matrix, &p.at, p.width, j)
+            *b == encode::matrix_byte(&p.matrix, &p.at, j)
                 || (u64::from(j) >= p.max_len && b.as_constant() == Some(0))
         });
         ok.then_some(p.index)
