@@ -1,6 +1,5 @@
 //! The initial state: globals, constants and the call of the entry function.
 
-use std::rc::Rc;
 use std::sync::Arc;
 
 use sear_ir::{ConstId, Constant, FloatKind, Module, TypeKind};
@@ -31,8 +30,8 @@ impl Executor<'_> {
             heap: Allocator::new(HEAP_BASE),
             stack_alloc: Allocator::new(STACK_BASE),
             global_alloc: Allocator::new(GLOBAL_BASE),
-            constraints: Rc::new(Vec::new()),
-            symbolics: Vec::new(),
+            constraints: sear_solver::PathCondition::new(),
+            symbolics: imbl::Vector::new(),
             depth: 0,
             instructions: 0,
             insts_since_cov_new: 0,

@@ -451,7 +451,7 @@ impl Executor<'_> {
                 segment.write_byte(at as usize, byte);
             }
         }
-        state.symbolics.push(Symbolic {
+        state.symbolics.push_back(Symbolic {
             object: Some(entry.object.id),
             array,
             name: name.to_string(),
@@ -521,7 +521,7 @@ impl Executor<'_> {
         );
         // A value, not memory: no object is allocated (a program asking for 10^6 inputs must
         // not carry 10^6 objects).
-        state.symbolics.push(Symbolic {
+        state.symbolics.push_back(Symbolic {
             object: None,
             array,
             name: name.to_string(),
