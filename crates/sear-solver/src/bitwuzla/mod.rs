@@ -59,7 +59,7 @@ pub const INSTANCE_QUERY_LIMIT: u64 = 10_000;
 /// branches on `__VERIFIER_nondet_int()`) made each check cost time in proportion to the
 /// queries before it (20 ms per check after 3,000 checks). Queries that share their terms
 /// (the flex scanners' constant tables) translate few new ones and keep their instance.
-pub const INSTANCE_TERM_LIMIT: usize = 2_048;
+pub const INSTANCE_TERM_LIMIT: usize = 256;
 
 /// The Bitwuzla core solver.
 pub struct BitwuzlaCore {
