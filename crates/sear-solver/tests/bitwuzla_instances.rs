@@ -26,7 +26,11 @@ fn fresh_inputs_get_fresh_instances_and_right_answers() {
             sear_solver::SatResult::Sat(m) => m,
             other => panic!("query {i}: {other:?}"),
         };
-        assert_eq!(model.evaluate(&big), 1, "query {i}: the model satisfies v > 1000");
+        assert_eq!(
+            model.evaluate(&big),
+            1,
+            "query {i}: the model satisfies v > 1000"
+        );
         // v > 1000 and v < 0 together: unsatisfiable.
         let both = [big];
         let neg = Expr::slt(v, Expr::constant(0, 32));
