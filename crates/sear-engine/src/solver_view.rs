@@ -28,9 +28,17 @@ pub(crate) fn solver_failure(error: SolverError, during: &str) -> Termination {
     Termination::error(ErrorKind::Solver, message)
 }
 
-/// The query "`expr` under `state`'s path condition and address constraints".
-pub(crate) fn query<'a>(meta: &'a QueryMeta, state: &'a State, expr: Expr) -> Query<'a> {
-    Query::new(&state.constraints, expr, meta).with_addresses(&state.addresses)
+/// The constraints of `state`'s path condition a query about `expr` needs: with the
+/// chain's independence layer on and no address constraints, the factors `expr` touches
+/// (found through the path condition's index: the independence layer would keep exactly
+/// these of the whole list, so the answer is the same and its cost does not grow with the
+/// path); otherwise the whole path condition.
+pub(crate) fn relevant(solver: &Solver, state: &State, expr: &Expr) -> Vec<Expr> {
+    if solver.slices_by_independence() && state.addresses.is_empty() {
+        state.constraints.slice_for(&[expr])
+    } else {
+        state.constraints.to_vec()
+    }
 }
 
 /// The value of `e` under the state's address constraints, when they fix it (no query
@@ -173,8 +181,12 @@ impl SolverView {
             } else {
                 self.opt_condition(state, e.clone())?
             };
+            let constraints = relevant(&self.solver, state, &e);
             return self
-                .timed(state, |sv| ask(&mut sv.solver, &query(&sv.meta, state, e)))
+                .timed(state, |sv| {
+                    let q = Query::new(&constraints, e, &sv.meta).with_addresses(&state.addresses);
+                    ask(&mut sv.solver, &q)
+                })
                 .map_err(|err| self.failure(err, during));
         }
         let constraints: Vec<Expr> = state

@@ -1,10 +1,9 @@
 //! Execution states: one path through the program.
 
-use std::rc::Rc;
-
 use sear_expr::{ArrayRef, Expr};
 use sear_ir::{BlockId, FuncId, Slot};
 use sear_solver::address::AddressBindings;
+use sear_solver::PathCondition;
 
 use crate::memory::{AddressSpace, Allocator, ObjectId};
 use crate::value::Value;
@@ -82,9 +81,12 @@ pub struct State {
     /// Bump allocator for globals.
     pub global_alloc: Allocator,
     /// The path condition: a conjunction of boolean expressions.
-    pub constraints: Rc<Vec<Expr>>,
-    /// Symbolic objects, in creation order.
-    pub symbolics: Vec<Symbolic>,
+    /// Persistent (O(1) to copy at a fork) and indexed by independent factors, so that a
+    /// query's relevant constraints are found without a scan
+    /// ([`sear_solver::PathCondition`]).
+    pub constraints: PathCondition,
+    /// Symbolic objects, in creation order (persistent: O(1) to copy at a fork).
+    pub symbolics: imbl::Vector<Symbolic>,
     /// Number of symbolic branches taken.
     pub depth: u32,
     /// Instructions executed on this path.
@@ -171,7 +173,7 @@ impl State {
             return;
         }
         let parts = conjuncts(&c);
-        Rc::make_mut(&mut self.constraints).extend(parts);
+        self.constraints.extend(parts);
     }
 }
 

@@ -62,6 +62,7 @@ pub mod intervals;
 pub mod layers;
 mod model_cells;
 pub mod parallel;
+pub mod path_condition;
 pub mod portfolio;
 pub mod precheck;
 pub mod quantified;
@@ -78,6 +79,7 @@ pub use config::{
     ArrayConfig, AxiomElim, CegarSelect, CoreKind, LogScope, QuantifiedConfig, QuantifiedCore,
     QueryLog, SolverConfig,
 };
+pub use path_condition::PathCondition;
 pub use query::{AgnosticForm, Query, QueryMeta, SolverError, Validity};
 pub use sat::{SatQuery, SatResult, SatSolver};
 pub use solver::Solver;

@@ -23,6 +23,8 @@ pub struct Solver {
     constant: LayerStats,
     /// The address-aware cache above the chain (`SolverConfig::aa_cache`).
     aa: Option<AaLayer>,
+    /// The chain slices queries by constraint independence (`SolverConfig::independence`).
+    independence: bool,
 }
 
 impl Solver {
@@ -34,6 +36,7 @@ impl Solver {
             aa: config
                 .aa_cache
                 .then(|| AaLayer::new(config.validate_caching)),
+            independence: config.independence,
         })
     }
 
@@ -43,6 +46,7 @@ impl Solver {
             chain,
             constant: LayerStats::new("constant"),
             aa: None,
+            independence: false,
         }
     }
 
@@ -51,6 +55,14 @@ impl Solver {
     pub fn with_aa_cache(mut self, validate: bool) -> Solver {
         self.aa = Some(AaLayer::new(validate));
         self
+    }
+
+    /// True when the chain slices queries by constraint independence: a caller may then
+    /// pass, for a query about `e` (validity or a value), only the constraints of the
+    /// factors `e` touches ([`crate::PathCondition::slice_for`]), which is what the
+    /// independence layer would keep of the whole list.
+    pub fn slices_by_independence(&self) -> bool {
+        self.independence
     }
 
     /// True when the address-aware cache is on (callers then pass address-agnostic forms).

@@ -171,7 +171,8 @@ impl SolverView {
         };
         self.array_opt.validation.checks += 1;
         let same = Expr::eq(original.clone(), transformed.clone());
-        let q = Query::new(&state.constraints, same, &self.meta).with_addresses(&state.addresses);
+        let constraints = state.constraints.to_vec();
+        let q = Query::new(&constraints, same, &self.meta).with_addresses(&state.addresses);
         match validator.must_be_true(&q) {
             Ok(true) => Ok(()),
             Ok(false) => {

@@ -1,6 +1,5 @@
 //! The initial state: globals, constants and the call of the entry function.
 
-use std::rc::Rc;
 use std::sync::Arc;
 
 use sear_ir::{ConstId, Constant, FloatKind, Module, TypeKind};
@@ -32,8 +31,8 @@ impl Executor<'_> {
             heap,
             stack_alloc,
             global_alloc,
-            constraints: Rc::new(Vec::new()),
-            symbolics: Vec::new(),
+            constraints: sear_solver::PathCondition::new(),
+            symbolics: imbl::Vector::new(),
             depth: 0,
             instructions: 0,
             insts_since_cov_new: 0,

@@ -4,7 +4,6 @@
 //! The data structures are in `crate::loop_merge`, the merge itself in
 //! `crate::merge::group`.
 
-use std::rc::Rc;
 use std::time::Instant;
 
 use sear_expr::Expr;
@@ -280,11 +279,11 @@ impl Executor<'_> {
         let suffixes = Expr::or_all(
             members
                 .iter()
-                .map(|m| Expr::and_all(m.constraints[prefix_len..].iter().cloned())),
+                .map(|m| Expr::and_all(m.constraints.suffix(prefix_len))),
         );
         let iff = Expr::eq(record.condition.clone(), suffixes);
         let mut probe = merged.clone();
-        probe.constraints = Rc::new(members[0].constraints[..prefix_len].to_vec());
+        probe.constraints = members[0].constraints.prefix(prefix_len);
         ok &= matches!(
             self.sv.must_be_true(&probe, &iff, "merge validation"),
             Ok(true)

@@ -307,6 +307,7 @@ impl<'o> Executor<'o> {
                 break;
             };
             let result = self.run_quantum(&mut state);
+            self.run.searcher.ran(id);
             let forked = !self.run.pending.is_empty();
             let alive = result.is_ok();
             match result {

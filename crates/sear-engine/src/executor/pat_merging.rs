@@ -3,7 +3,6 @@
 //! is merged into one state with a quantified path condition, and the rest is left to
 //! SMOpt (`executor/loop_merging.rs`).
 
-use std::rc::Rc;
 use std::time::Instant;
 
 use sear_expr::quant::{conjuncts, instantiate};
@@ -121,9 +120,9 @@ impl Executor<'_> {
         let (mut merged, record) = group::states(&refs, ctx.prefix_len, &mut enc, validate)?;
         // The condition's conjuncts as separate constraints (the quantified stage sees the
         // quantifier-free ones for E-matching).
-        let constraints = Rc::make_mut(&mut merged.constraints);
-        constraints.truncate(ctx.prefix_len);
+        let mut constraints = merged.constraints.prefix(ctx.prefix_len);
         constraints.extend(conjuncts(&record.condition));
+        merged.constraints = constraints;
         let stats = &mut self.run.pat_stats;
         stats.term_values += enc.terms;
         stats.ite_values += enc.ites;
@@ -157,10 +156,10 @@ impl Executor<'_> {
     ) {
         let mut ok = true;
         let mut probe = merged.clone();
-        probe.constraints = Rc::new(members[0].constraints[..prefix_len].to_vec());
+        probe.constraints = members[0].constraints.prefix(prefix_len);
         for (j, member) in members.iter().enumerate() {
             let at = |e: &Expr| expand(&at_bound(e, &enc.k, enc.points[j]));
-            let suffix = Expr::and_all(member.constraints[prefix_len..].iter().cloned());
+            let suffix = Expr::and_all(member.constraints.suffix(prefix_len));
             let iff = Expr::eq(at(&record.condition), suffix);
             ok &= matches!(
                 self.sv

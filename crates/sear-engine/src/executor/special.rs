@@ -452,7 +452,7 @@ impl Executor<'_> {
                 segment.write_byte(at as usize, byte);
             }
         }
-        state.symbolics.push(Symbolic {
+        state.symbolics.push_back(Symbolic {
             object: Some(entry.object.id),
             array,
             name: name.to_string(),
@@ -522,7 +522,7 @@ impl Executor<'_> {
         );
         // A value, not memory: no object is allocated (a program asking for 10^6 inputs must
         // not carry 10^6 objects).
-        state.symbolics.push(Symbolic {
+        state.symbolics.push_back(Symbolic {
             object: None,
             array,
             name: name.to_string(),

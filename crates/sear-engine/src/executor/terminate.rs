@@ -131,7 +131,7 @@ impl Executor<'_> {
             test_timeout = Some(test_timeout.map_or(left, |t| t.min(left)));
         }
         self.sv.solver.set_timeout(test_timeout);
-        let mut constraints: Vec<Expr> = state.constraints.as_ref().clone();
+        let mut constraints: Vec<Expr> = state.constraints.to_vec();
         for preference in &state.cex_preferences {
             let q = sear_solver::Query::new(&constraints, preference.clone(), &self.sv.meta)
                 .with_addresses(&state.addresses);

@@ -25,7 +25,7 @@ impl Disjunction {
         Disjunction {
             guards: members
                 .iter()
-                .map(|m| Expr::and_all(m.constraints[prefix_len..].iter().cloned()))
+                .map(|m| Expr::and_all(m.constraints.suffix(prefix_len)))
                 .collect(),
         }
     }
@@ -101,7 +101,7 @@ pub fn extras(tree: &ExecTree, member: &State, leaf: NodeId, prefix_len: usize) 
         .flat_map(conjuncts)
         .collect();
     let mut extra = Vec::new();
-    for c in &member.constraints[prefix_len..] {
+    for c in &member.constraints.suffix(prefix_len) {
         match on_path.iter().position(|p| p == c) {
             Some(i) => {
                 on_path.swap_remove(i);

@@ -9,7 +9,6 @@
 //! an object's capacity) gets the encoding's [`MergeEncoding::value`]. Locations whose values
 //! agree in every member are kept as they are.
 
-use std::rc::Rc;
 use std::sync::Arc;
 
 use sear_expr::{Expr, ReadPolicy};
@@ -59,8 +58,12 @@ pub fn group_compatible(members: &[&State], prefix_len: usize) -> bool {
         compatible(first, m)
             && m.open_merges == first.open_merges
             && m.constraints.len() >= prefix_len
-            && (Rc::ptr_eq(&m.constraints, &first.constraints)
-                || m.constraints[..prefix_len] == first.constraints[..prefix_len])
+            && (m.constraints.ptr_eq(&first.constraints)
+                || m.constraints
+                    .iter()
+                    .zip(first.constraints.iter())
+                    .take(prefix_len)
+                    .all(|(x, y)| x == y))
             && same_objects(&first.memory, &m.memory)
     })
 }
@@ -157,12 +160,12 @@ pub fn states(
     }
     // The path condition.
     let condition = encoding.condition();
-    let mut constraints: Vec<Expr> = first.constraints[..prefix_len].to_vec();
+    let mut constraints = first.constraints.prefix(prefix_len);
     if !condition.is_true() {
         constraints.push(condition.clone());
     }
     rec.condition = condition;
-    merged.constraints = Rc::new(constraints);
+    merged.constraints = constraints;
     // Bookkeeping.
     for m in &members[1..] {
         for preference in &m.cex_preferences {

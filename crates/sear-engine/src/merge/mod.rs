@@ -161,8 +161,8 @@ pub fn states(a: &State, b: &State) -> Option<State> {
         .zip(b.constraints.iter())
         .take_while(|(x, y)| x == y)
         .count();
-    let in_a = Expr::and_all(a.constraints[common..].iter().cloned());
-    let in_b = Expr::and_all(b.constraints[common..].iter().cloned());
+    let in_a = Expr::and_all(a.constraints.suffix(common));
+    let in_b = Expr::and_all(b.constraints.suffix(common));
     let mut merged = a.clone();
     merged.memory = address_spaces(&in_a, &a.memory, &b.memory)?;
     for (frame, (f, g)) in merged.stack.iter_mut().zip(a.stack.iter().zip(&b.stack)) {
@@ -170,12 +170,12 @@ pub fn states(a: &State, b: &State) -> Option<State> {
             *local = slot(&in_a, x, y);
         }
     }
-    let mut constraints: Vec<Expr> = a.constraints[..common].to_vec();
+    let mut constraints = a.constraints.prefix(common);
     let either = Expr::or(in_a, in_b);
     if !either.is_true() {
         constraints.push(either);
     }
-    merged.constraints = Rc::new(constraints);
+    merged.constraints = constraints;
     for preference in &b.cex_preferences {
         if !merged.cex_preferences.contains(preference) {
             merged.cex_preferences.push(preference.clone());

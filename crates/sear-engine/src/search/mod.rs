@@ -37,6 +37,8 @@ pub trait Searcher {
     fn remove(&mut self, id: StateId);
     /// Notes that state `id` just forked (its new siblings were added already).
     fn forked(&mut self, _id: StateId) {}
+    /// `id` ran a quantum (whoever selected it): what a searcher knows of it may be stale.
+    fn ran(&mut self, _id: StateId) {}
 }
 
 /// Builds the searcher for a list of kinds (interleaved when there are several).
@@ -159,6 +161,11 @@ impl Searcher for Interleaved {
     fn forked(&mut self, id: StateId) {
         for s in &mut self.searchers {
             s.forked(id);
+        }
+    }
+    fn ran(&mut self, id: StateId) {
+        for s in &mut self.searchers {
+            s.ran(id);
         }
     }
 }

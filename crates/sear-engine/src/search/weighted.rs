@@ -115,6 +115,15 @@ impl Weight {
             }
         }
     }
+
+    /// True when the weight depends on the state alone, which changes only while it runs:
+    /// such weights are kept between selections ([`Weighted`]).
+    fn is_local(self) -> bool {
+        matches!(
+            self,
+            Weight::CovNew | Weight::Depth | Weight::RandomPath | Weight::QueryCost
+        )
+    }
 }
 
 /// The state's next instruction: (function, block, index).
@@ -167,6 +176,12 @@ fn min_dist_to_uncovered(state: &State, module: &Module, coverage: &Coverage) ->
 pub struct Weighted {
     weight: Weight,
     states: Vec<StateId>,
+    /// Per state (parallel to `states`): its weight when it depends on the state alone
+    /// ([`Weight::is_local`]), computed at the first selection after the state was added
+    /// or ran; NaN when not known. Without it each selection looked up and weighed every
+    /// state (a run of 10^5 states spent most of its time there); the weights, their order
+    /// and their sum are the same, so the choice is too.
+    cached: Vec<f64>,
     /// md2u per position, valid while the number of covered instructions is `cache_at`
     /// (states forked at one branch share positions; coverage grows ever more rarely).
     md2u_cache: FxHashMap<(u32, u32, usize), f64>,
@@ -179,6 +194,7 @@ impl Weighted {
         Weighted {
             weight,
             states: Vec::new(),
+            cached: Vec::new(),
             md2u_cache: FxHashMap::default(),
             cache_at: u64::MAX,
         }
@@ -201,13 +217,25 @@ impl Searcher for Weighted {
                 .or_insert_with(|| min_dist_to_uncovered(s, module, coverage)),
             None => FAR,
         };
+        let local = self.weight.is_local();
         let weights: Vec<f64> = self
             .states
             .iter()
-            .map(|id| {
-                ctx.states
-                    .get(id)
-                    .map_or(0.0, |s| self.weight.of(s, coverage, &mut md2u))
+            .zip(self.cached.iter_mut())
+            .map(|(id, cached)| {
+                if local && !cached.is_nan() {
+                    return *cached;
+                }
+                match ctx.states.get(id) {
+                    Some(s) => {
+                        let w = self.weight.of(s, coverage, &mut md2u);
+                        if local {
+                            *cached = w;
+                        }
+                        w
+                    }
+                    None => 0.0,
+                }
             })
             .collect();
         let total: f64 = weights.iter().sum();
@@ -226,10 +254,17 @@ impl Searcher for Weighted {
     }
     fn add(&mut self, id: StateId) {
         self.states.push(id);
+        self.cached.push(f64::NAN);
     }
     fn remove(&mut self, id: StateId) {
         if let Some(pos) = self.states.iter().position(|s| *s == id) {
             self.states.remove(pos);
+            self.cached.remove(pos);
+        }
+    }
+    fn ran(&mut self, id: StateId) {
+        if let Some(pos) = self.states.iter().rposition(|s| *s == id) {
+            self.cached[pos] = f64::NAN;
         }
     }
 }

@@ -287,7 +287,7 @@ impl Executor<'_> {
         };
         let ptr = Value::Concrete(address as u128, 64);
         self.write_bytes(state, &ptr, &bytes)?;
-        state.symbolics.push(Symbolic {
+        state.symbolics.push_back(Symbolic {
             object: Some(entry.object.id),
             array,
             name: name.to_string(),

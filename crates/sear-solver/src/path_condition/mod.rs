@@ -1,0 +1,246 @@
+//! A path condition that forks in O(1) and knows its independent factors.
+//!
+//! [`PathCondition`] is a state's list of constraints together with the partition of that
+//! list into factors connected by the array bytes they read (the connections of
+//! [`crate::layers::Independence`], from [`Footprint`]). Both are persistent structures
+//! (`imbl`): a fork clones the path condition in O(1) and the two paths share everything
+//! until one adds a constraint, which costs O(log n) plus the merge of the factors it joins
+//! (the smaller factors' constraints move into the largest, so each constraint moves
+//! O(log n) times over a path).
+//!
+//! [`PathCondition::slice_for`] gives the constraints of the factors an expression touches,
+//! in list order, without looking at the others: exactly the constraints the independence
+//! layer keeps for a query about that expression under the whole list. A query about a
+//! branch on a fresh input therefore costs the same after 10 constraints as after 10^5.
+
+use std::fmt;
+
+use sear_expr::{ArrayRef, Expr};
+
+use crate::layers::independence::Footprint;
+
+/// A factor's identity: the position of its first constraint.
+type FactorId = u32;
+
+/// The constraints of a path, in order, with their factors (see the module docs).
+#[derive(Clone, Default)]
+pub struct PathCondition {
+    list: imbl::Vector<Expr>,
+    /// A factor merged into another points to it (union by size, no path compression:
+    /// chains are at most O(log n) long); roots are absent.
+    parent: imbl::HashMap<FactorId, FactorId>,
+    /// Per root factor: its constraints by position.
+    members: imbl::HashMap<FactorId, imbl::OrdMap<FactorId, Expr>>,
+    /// Per array: the first constraint reading it whole (at a symbolic index).
+    whole: imbl::HashMap<ArrayRef, FactorId>,
+    /// Per array and constant index: the first constraint reading that byte.
+    bytes: imbl::HashMap<ArrayRef, imbl::HashMap<u128, FactorId>>,
+}
+
+impl PathCondition {
+    /// An empty path condition.
+    pub fn new() -> Self {
+        PathCondition::default()
+    }
+
+    /// The number of constraints.
+    pub fn len(&self) -> usize {
+        self.list.len()
+    }
+
+    /// True when there is no constraint.
+    pub fn is_empty(&self) -> bool {
+        self.list.is_empty()
+    }
+
+    /// The constraints in order.
+    pub fn iter(&self) -> impl Iterator<Item = &Expr> + '_ {
+        self.list.iter()
+    }
+
+    /// The constraints in order, copied into a vector (O(n): for a path's end, merges).
+    pub fn to_vec(&self) -> Vec<Expr> {
+        self.list.iter().cloned().collect()
+    }
+
+    /// The first `n` constraints as a path condition of their own.
+    pub fn prefix(&self, n: usize) -> PathCondition {
+        self.list.iter().take(n).cloned().collect()
+    }
+
+    /// The constraints after the first `n`, in order.
+    pub fn suffix(&self, n: usize) -> Vec<Expr> {
+        self.list.skip(n.min(self.list.len())).into_iter().collect()
+    }
+
+    /// True when both certainly share their storage (a fork's siblings before either added
+    /// anything); false says nothing (small lists are stored inline).
+    pub fn ptr_eq(&self, other: &PathCondition) -> bool {
+        self.list.ptr_eq(&other.list)
+    }
+
+    /// The number of factors.
+    pub fn factor_count(&self) -> usize {
+        self.members.len()
+    }
+
+    /// Appends one constraint (kept as it is: no splitting, no dropping of `true`).
+    pub fn push(&mut self, c: Expr) {
+        let i = self.list.len() as FactorId;
+        let fp = Footprint::of(&c);
+        self.list.push_back(c.clone());
+        self.members.insert(i, imbl::OrdMap::unit(i, c));
+        let mut joined: Vec<FactorId> = Vec::new();
+        for a in &fp.whole {
+            match self.whole.get(a) {
+                Some(&w) => joined.push(w),
+                None => {
+                    self.whole.insert(a.clone(), i);
+                    // Every earlier reader of a byte of `a` joins the first whole read.
+                    if let Some(readers) = self.bytes.get(a) {
+                        joined.extend(readers.values().copied());
+                    }
+                }
+            }
+        }
+        for (a, idx) in &fp.indices {
+            if let Some(&w) = self.whole.get(a) {
+                joined.push(w);
+            }
+            let mut readers = self.bytes.get(a).cloned().unwrap_or_default();
+            for &b in idx {
+                match readers.get(&b) {
+                    Some(&j) => joined.push(j),
+                    None => {
+                        readers.insert(b, i);
+                    }
+                }
+            }
+            self.bytes.insert(a.clone(), readers);
+        }
+        for j in joined {
+            self.union(i, j);
+        }
+    }
+
+    fn find(&self, mut x: FactorId) -> FactorId {
+        while let Some(&p) = self.parent.get(&x) {
+            x = p;
+        }
+        x
+    }
+
+    /// Joins the factors of `a` and `b`: the smaller's constraints move into the larger.
+    fn union(&mut self, a: FactorId, b: FactorId) {
+        let (ra, rb) = (self.find(a), self.find(b));
+        if ra == rb {
+            return;
+        }
+        let size = |r| self.members.get(&r).map_or(0, imbl::OrdMap::len);
+        let (small, big) = if size(ra) <= size(rb) {
+            (ra, rb)
+        } else {
+            (rb, ra)
+        };
+        let moved = self.members.remove(&small).unwrap_or_default();
+        let target = self.members.entry(big).or_default();
+        for (pos, e) in moved {
+            target.insert(pos, e);
+        }
+        self.parent.insert(small, big);
+    }
+
+    /// The root factors an expression with footprint `fp` is connected to.
+    fn touched_by(&self, fp: &Footprint, out: &mut Vec<FactorId>) {
+        let mut touch = |j: FactorId| {
+            let r = self.find(j);
+            if !out.contains(&r) {
+                out.push(r);
+            }
+        };
+        for a in &fp.whole {
+            match self.whole.get(a) {
+                // Every reader of a byte of `a` is in the whole read's factor.
+                Some(&w) => touch(w),
+                None => {
+                    for &j in self.bytes.get(a).into_iter().flat_map(|b| b.values()) {
+                        touch(j);
+                    }
+                }
+            }
+        }
+        for (a, idx) in &fp.indices {
+            if let Some(&w) = self.whole.get(a) {
+                touch(w);
+                continue;
+            }
+            if let Some(bytes) = self.bytes.get(a) {
+                for b in idx {
+                    if let Some(&j) = bytes.get(b) {
+                        touch(j);
+                    }
+                }
+            }
+        }
+    }
+
+    /// The constraints of the factors connected to any of `exprs`, in list order: what the
+    /// independence layer passes down for a query about `exprs` under this path condition
+    /// (known satisfiable, no full model needed). Costs the size of those factors, not of
+    /// the path condition.
+    pub fn slice_for(&self, exprs: &[&Expr]) -> Vec<Expr> {
+        let mut roots = Vec::new();
+        for e in exprs {
+            self.touched_by(&Footprint::of(e), &mut roots);
+        }
+        match roots[..] {
+            [] => Vec::new(),
+            [r] => self.members[&r].values().cloned().collect(),
+            _ => {
+                let mut tagged: Vec<(FactorId, &Expr)> = roots
+                    .iter()
+                    .flat_map(|r| self.members[r].iter().map(|(p, e)| (*p, e)))
+                    .collect();
+                tagged.sort_unstable_by_key(|(p, _)| *p);
+                tagged.into_iter().map(|(_, e)| e.clone()).collect()
+            }
+        }
+    }
+}
+
+impl FromIterator<Expr> for PathCondition {
+    fn from_iter<I: IntoIterator<Item = Expr>>(iter: I) -> Self {
+        let mut pc = PathCondition::new();
+        pc.extend(iter);
+        pc
+    }
+}
+
+impl Extend<Expr> for PathCondition {
+    fn extend<I: IntoIterator<Item = Expr>>(&mut self, iter: I) {
+        for c in iter {
+            self.push(c);
+        }
+    }
+}
+
+impl From<Vec<Expr>> for PathCondition {
+    fn from(v: Vec<Expr>) -> Self {
+        v.into_iter().collect()
+    }
+}
+
+impl PartialEq for PathCondition {
+    fn eq(&self, other: &Self) -> bool {
+        self.list == other.list
+    }
+}
+
+impl fmt::Debug for PathCondition {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_list().entries(self.list.iter()).finish()
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,148 @@
+use std::time::Duration;
+
+use sear_expr::{Array, ArrayKind, Assignment, Expr, UpdateList};
+
+use super::PathCondition;
+use crate::layers::Independence;
+use crate::query::{QueryMeta, SolverError};
+use crate::sat::{SatQuery, SatResult, SatSolver};
+use crate::stats::LayerStats;
+use crate::testing::{PathGen, Recorder};
+
+fn input(name: &str, size: u64) -> UpdateList {
+    UpdateList::new(Array::new(name, size, ArrayKind::SymbolicInput, None))
+}
+
+/// `in[0..4] as i32 < 0`.
+fn negative(u: &UpdateList) -> Expr {
+    let v = Expr::read_lsb(u, Expr::constant(0, 32), 4);
+    Expr::slt(v, Expr::constant(0, 32))
+}
+
+#[test]
+fn a_fresh_input_has_an_empty_slice_whatever_the_length() {
+    let mut pc = PathCondition::new();
+    let inputs: Vec<UpdateList> = (0..2000).map(|i| input(&format!("x{i}"), 4)).collect();
+    for x in &inputs {
+        pc.push(negative(x));
+    }
+    assert_eq!(pc.len(), 2000);
+    assert_eq!(pc.factor_count(), 2000);
+    let fresh = negative(&input("fresh", 4));
+    assert!(pc.slice_for(&[&fresh]).is_empty());
+    // One earlier input: exactly its constraint.
+    let x7 = &inputs[7];
+    let again = Expr::eq(
+        Expr::read_lsb(x7, Expr::constant(0, 32), 4),
+        Expr::constant(5, 32),
+    );
+    let slice = pc.slice_for(&[&again]);
+    assert_eq!(slice, vec![negative(x7)]);
+}
+
+#[test]
+fn factors_join_through_shared_bytes_and_keep_list_order() {
+    let (a, b, c) = (input("a", 4), input("b", 4), input("c", 4));
+    let ra = Expr::read_lsb(&a, Expr::constant(0, 32), 4);
+    let rb = Expr::read_lsb(&b, Expr::constant(0, 32), 4);
+    let rc = Expr::read_lsb(&c, Expr::constant(0, 32), 4);
+    let c0 = Expr::slt(ra.clone(), Expr::constant(3, 32));
+    let c1 = Expr::slt(rc.clone(), Expr::constant(9, 32));
+    let c2 = Expr::slt(rb.clone(), Expr::constant(4, 32));
+    let c3 = Expr::ult(ra.clone(), rb.clone());
+    let pc: PathCondition = vec![c0.clone(), c1.clone(), c2.clone(), c3.clone()].into();
+    assert_eq!(pc.factor_count(), 2);
+    let q = Expr::eq(rb.clone(), Expr::constant(1, 32));
+    assert_eq!(
+        pc.slice_for(&[&q]),
+        vec![c0.clone(), c2.clone(), c3.clone()]
+    );
+    let both = Expr::eq(rc, rb);
+    assert_eq!(pc.slice_for(&[&both]), vec![c0, c1, c2, c3]);
+}
+
+#[test]
+fn a_read_at_a_symbolic_index_joins_every_reader_of_the_array() {
+    let (a, i) = (input("a", 8), input("i", 1));
+    let byte = |k: u128| Expr::read(&a, Expr::constant(k, 32));
+    let c0 = Expr::eq(byte(0), Expr::constant(1, 8));
+    let c1 = Expr::eq(byte(5), Expr::constant(2, 8));
+    let mut pc: PathCondition = vec![c0.clone(), c1.clone()].into();
+    assert_eq!(pc.factor_count(), 2);
+    let idx = Expr::zext(Expr::read(&i, Expr::constant(0, 32)), 32);
+    let sym = Expr::eq(Expr::read(&a, idx), Expr::constant(7, 8));
+    pc.push(sym.clone());
+    assert_eq!(pc.factor_count(), 1);
+    let later = Expr::eq(byte(6), Expr::constant(0, 8));
+    assert_eq!(pc.slice_for(&[&later]), vec![c0, c1, sym]);
+}
+
+#[test]
+fn forks_share_until_one_adds() {
+    let mut parent = PathCondition::new();
+    parent.push(negative(&input("p", 4)));
+    let mut left = parent.clone();
+    let right = parent.clone();
+    assert_eq!(left, right);
+    let x = input("x", 4);
+    left.push(negative(&x));
+    assert!(!left.ptr_eq(&right));
+    assert_eq!(left.len(), 2);
+    assert_eq!(right.len(), 1);
+    let nx = negative(&x);
+    assert!(right.slice_for(&[&nx]).is_empty());
+    assert_eq!(left.slice_for(&[&nx]), vec![nx.clone()]);
+    assert_eq!(left.prefix(1), right);
+    assert_eq!(left.to_vec().len(), 2);
+}
+
+/// A core stand-in for the comparison below: the recorder above it is what is compared,
+/// the answer is never looked at.
+struct Sat;
+
+impl SatSolver for Sat {
+    fn name(&self) -> &'static str {
+        "sat"
+    }
+    fn check(&mut self, _: &SatQuery) -> Result<SatResult, SolverError> {
+        Ok(SatResult::Sat(Assignment::new()))
+    }
+    fn set_timeout(&mut self, _: Option<Duration>) {}
+    fn collect_stats(&self, _: &mut Vec<LayerStats>) {}
+}
+
+/// On random paths (byte reads, symbolic-index reads, writes through memory), the slice
+/// of the persistent index is exactly what the independence layer passes below for the
+/// same query under the whole list.
+#[test]
+fn slices_equal_the_independence_layers_on_random_paths() {
+    let meta = QueryMeta::default();
+    for seed in 0..300 {
+        let mut g = PathGen::new(seed);
+        let (rec, seen) = Recorder::new(Box::new(Sat));
+        let mut layer = Independence::new(Box::new(rec));
+        let mut pc = PathCondition::new();
+        let mut list: Vec<Expr> = Vec::new();
+        for _ in 0..12 {
+            let mut side = Vec::new();
+            let cond = g.condition(2, &mut side);
+            for c in side.into_iter().chain([cond.clone()]) {
+                // Ask first (the path's branch query), then add (the branch taken).
+                let q = SatQuery::new(&list, c.clone(), &meta, true, false);
+                seen.borrow_mut().clear();
+                layer.check(&q).unwrap();
+                let below = seen.borrow().first().map(|s| s.constraints.clone());
+                let mine = pc.slice_for(&[&c]);
+                match below {
+                    Some(b) => assert_eq!(b, mine, "seed {seed}: slice of {c}"),
+                    None => assert!(mine.is_empty(), "seed {seed}"),
+                }
+                if !c.is_true() && c.as_constant().is_none() {
+                    list.push(c.clone());
+                    pc.push(c);
+                }
+            }
+        }
+        assert_eq!(pc.to_vec(), list);
+    }
+}
