@@ -83,7 +83,7 @@ impl Executor<'_> {
     }
 
     /// Ends a state left at the halt without solving for its test.
-    fn end_without_test(&mut self, state: State) {
+    pub(super) fn end_without_test(&mut self, state: State) {
         self.run.searcher.remove(state.id);
         self.run.ptree.remove(state.ptree_node);
         self.run.trace_hashes.push(state.trace_hash);

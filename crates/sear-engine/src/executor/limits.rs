@@ -56,6 +56,21 @@ impl Executor<'_> {
         Ok(())
     }
 
+    /// The time one drop of states may spend writing their tests: a twentieth of
+    /// `--max-time` (between 0.1 s and 5 s), or 5 s without a time limit.
+    fn drop_budget(&self) -> Duration {
+        self.config.max_time.map_or(Duration::from_secs(5), |t| {
+            (t / 20).clamp(Duration::from_millis(100), Duration::from_secs(5))
+        })
+    }
+
+    /// Whether the run is past `--max-time`.
+    fn out_of_time(&self) -> bool {
+        self.config
+            .max_time
+            .is_some_and(|limit| self.run.start.elapsed() >= limit)
+    }
+
     /// Drops random states while the process uses more memory than allowed; the last state
     /// too, which ends the run (`stop_reason` "max-memory").
     fn enforce_memory_limit(&mut self, limit_mib: u64) {
@@ -71,14 +86,30 @@ impl Executor<'_> {
             .clamp(1, self.run.states.len());
         let mut ids: Vec<StateId> = self.run.states.keys().copied().collect();
         ids.sort();
+        // Dropped states get tests (as KLEE's do) within a budget: each test solves the
+        // state's whole path, and a drop of thousands of deep states would otherwise hold
+        // the run far past --max-time (an SV-COMP task at 10^5 states: killed at 91 s of a
+        // 60 s budget). The tests' queries are bounded like the halt's.
+        let deadline = Instant::now() + self.drop_budget();
+        let outer_deadline = self.run.halt_deadline.replace(deadline);
         for _ in 0..to_drop {
             let i = self.run.rng.usize(..ids.len());
             let id = ids.swap_remove(i);
             if let Some(state) = self.run.states.remove(&id) {
                 self.run.stats.dropped_states += 1;
-                self.terminate(state, Termination::Early("memory limit exceeded".into()));
+                if Instant::now() < deadline && !self.out_of_time() {
+                    self.terminate(state, Termination::Early("memory limit exceeded".into()));
+                } else {
+                    // As `terminate` does, but without solving for a test.
+                    if state.loop_member.is_some() {
+                        self.end_in_loop_context(&state);
+                    }
+                    self.leave_merge_groups(&state);
+                    self.end_without_test(state);
+                }
             }
         }
+        self.run.halt_deadline = outer_deadline;
         if self.run.states.is_empty() && self.run.pending.is_empty() {
             self.run.stop = Some(StopReason::MaxMemory);
         }
