@@ -9,17 +9,17 @@
 // patterns (13 paths after `c == 2`). With it (DFS) the 'a' side of each iteration is
 // explored first, so the merges happen at iterations 2, 1, 2, then 0 (which drops the
 // 5 paths below it), then 2, 1, 2 again on the merged path: 7 merges, 15 paths
-// subsumed. The tree then has the shape of Fig. 6.2 and PAT merges the exit group into
-// 2 pattern states of 4 leaves (the first iteration's merged condition is ordered
-// differently by the expression builder, so its leaf joins no pattern) and one SMOpt
-// state: 5 paths, as for chars = "a" (memspn.c). SMOpt merges everything at the exit
-// either way (2 paths). Same coverage and errors in every mode (the harness checks).
+// subsumed. The tree then has the shape of Fig. 6.2 with the disjunctions, and PAT
+// applies as for chars = "a" (memspn.c): 2 pattern merges of 5 leaves (the condition
+// hash takes the operands of `∨`/`∧` in any order: the builder orders them differently at
+// different iterations), 5 paths. SMOpt merges everything at the exit either way (2
+// paths). Same coverage and errors in every mode (the harness checks).
 // symsize-args: --capacity=3
 // mode fork-lazy: completed_paths == 22; error_paths == 0
 // mode smopt: completed_paths == 2
 // mode smopt+inc: completed_paths == 2; symbolic_size.incremental.merges == 7; symbolic_size.incremental.subsumed_states == 15; symbolic_size.incremental.splices == 7; symbolic_size.incremental.dead_values > 0
 // mode pat: completed_paths == 13; symbolic_size.pat.pattern_merges == 10
-// mode pat+inc: completed_paths == 5; symbolic_size.incremental.merges == 7; symbolic_size.pat.pattern_merges == 2; symbolic_size.pat.pattern_leaves == 4; symbolic_size.pat.validated_merges == 2; forall_queries > 0
+// mode pat+inc: completed_paths == 5; symbolic_size.incremental.merges == 7; symbolic_size.pat.pattern_merges == 2; symbolic_size.pat.pattern_leaves == 5; symbolic_size.pat.validated_merges == 2; forall_queries > 0
 #include <stdlib.h>
 #include "klee/klee.h"
 
