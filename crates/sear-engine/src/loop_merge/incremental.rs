@@ -116,6 +116,7 @@ pub fn equal_live_store(
             continue;
         }
         if live.contains(&set, Var::Slot(i as u32)) {
+            tracing::trace!(target: "sear::incremental", "live register {i} differs");
             return None;
         }
         b.frame_mut().locals[i] = x.clone();
@@ -135,6 +136,7 @@ pub fn equal_live_store(
         }
     }
     if !same_memory(&a.memory, &b.memory, &dead) {
+        tracing::trace!(target: "sear::incremental", "memory differs (dead allocas {dead:?})");
         return None;
     }
     for address in dead {

@@ -154,6 +154,7 @@ pub fn same_memory(a: &AddressSpace, b: &AddressSpace, skip: &[u64]) -> bool {
             _ => false,
         };
         if !equal {
+            tracing::trace!(target: "sear::incremental", "object {} ({} bytes at {:#x}) differs", x.object.name, x.object.size, x.object.address);
             return false;
         }
     }
