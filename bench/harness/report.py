@@ -21,7 +21,7 @@ METRICS = ["time_s", "wall_s", "instructions", "paths", "completed_paths", "erro
            "tests", "queries", "core_queries", "solver_s", "solver_share", "solver_timeouts",
            "largest_array", "covered", "errors", "merges", "merged_states", "constraints_ast",
            "values_ast", "pattern_merges", "pattern_ast", "q_queries", "q_strip", "q_duplicate",
-           "q_repair", "q_fallback"]
+           "q_repair", "q_fallback", "inc_merges", "inc_subsumed"]
 
 
 def _median(values):
@@ -170,6 +170,7 @@ def symsize_table(rows: list[dict]) -> list[str]:
             f"{_f(r.get('merged_states'), '{:.0f}')} | {_f(r.get('constraints_ast'), '{:.0f}')} | "
             f"{_f(r.get('values_ast'), '{:.0f}')} |")
     lines += pat_table(rows)
+    lines += incremental_table(rows)
     return lines
 
 
@@ -190,13 +191,28 @@ def pat_table(rows: list[dict]) -> list[str]:
     return lines
 
 
+def incremental_table(rows: list[dict]) -> list[str]:
+    """For runs with incremental merging (seed 003 §6.3): merges into tree nodes and the
+    paths they subsumed; nothing when there are none."""
+    inc = [r for r in rows if r.get("inc_merges") is not None]
+    if not inc:
+        return []
+    lines = ["", "| program | size | config | incremental merges | paths subsumed | paths | CPU s |",
+             "|---|---:|---|---:|---:|---:|---:|"]
+    for r in inc:
+        lines.append(f"| {r['program']} | {r['size']} | {r['config']} | "
+                     f"{_f(r.get('inc_merges'), '{:.0f}')} | {_f(r.get('inc_subsumed'), '{:.0f}')} | "
+                     f"{_f(r.get('paths'), '{:.0f}')} | {_f(r.get('time_s'), '{:.2f}')} |")
+    return lines
+
+
 CSV_FIELDS = ["program", "size", "config", "reps", "status", "time_s", "time_min", "time_max",
               "wall_s", "paths", "completed_paths", "error_paths", "instructions", "tests",
               "queries", "core_queries", "solver_s", "solver_share", "solver_timeouts",
               "largest_array", "ratio", "ratio_kind", "same_paths", "reps_agree", "traces", "message",
               "sym_mode", "covered", "errors", "merges", "merged_states", "constraints_ast",
               "values_ast", "pattern_merges", "pattern_ast", "q_queries", "q_strip", "q_duplicate",
-              "q_repair", "q_fallback"]
+              "q_repair", "q_fallback", "inc_merges", "inc_subsumed"]
 
 
 def to_csv(rows: list[dict]) -> str:

@@ -216,6 +216,9 @@ def fill(rec: dict, summary: dict) -> None:
         "q_repair": count("repair"),
         "q_fallback": count("fallback"),
     })
+    # incremental merging (seed 003 §6.3)
+    inc = sym.get("incremental") or {}
+    rec.update({"inc_merges": inc.get("merges"), "inc_subsumed": inc.get("subsumed_states")})
     rec["solver_s"] = solver_seconds(summary)
     rec["solver_share"] = rec["solver_s"] / rec["time_s"] if rec["time_s"] else None
     if rec["stop_reason"] == "exhausted":

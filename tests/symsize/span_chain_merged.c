@@ -11,6 +11,7 @@
 // mode fork-lazy: completed_paths == 66
 // mode sm: completed_paths == 4; symbolic_size.contexts == 2; symbolic_size.merges == 4
 // mode smopt: completed_paths == 4; symbolic_size.contexts == 2; symbolic_size.merges == 4
+// mode smopt+inc: completed_paths == 4; symbolic_size.incremental.merges > 0
 #include <stdlib.h>
 #include "klee/klee.h"
 

@@ -30,9 +30,9 @@ pub struct SymSizeArgs {
     /// back to SMOpt merging (1 to 10^6).
     #[arg(long, value_name = "N", default_value_t = sear_engine::pat::defaults::MAX_PATTERNS as u64, value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
     pub max_patterns: u64,
-    /// PAT: incremental merging inside loops (the thesis's §6.3: snapshots at forks,
-    /// merging of paths that reach a snapshot's place with the same live values). Not
-    /// implemented yet: `on` is refused (on/off).
+    /// Incremental merging inside size-dependent loops (seed 003 §6.3; sm, smopt, pat): a new
+    /// path of a loop's execution tree merges with the highest earlier node at the same place
+    /// with the same live variables; snapshots of the tree's nodes are kept (on/off).
     #[arg(long, value_name = "on|off", default_value = "off", value_parser = ["on", "off"])]
     pub incremental_merge: String,
 }
@@ -41,10 +41,12 @@ impl SymSizeArgs {
     /// Sets the symbolic-size options in `config`; an error for an option sear does not
     /// implement.
     pub fn apply(&self, config: &mut EngineConfig) -> anyhow::Result<()> {
-        if self.incremental_merge == "on" {
+        let incremental = self.incremental_merge == "on";
+        if incremental && !self.sym_size_mode.merges() {
             anyhow::bail!(
-                "--incremental-merge=on: PAT's incremental merging (seed 003 §6.3) is not \
-                 implemented; PAT merges at loop exits only (docs/techniques/quantified-merging.md)"
+                "--incremental-merge=on merges inside size-dependent loops: it needs \
+                 --sym-size-mode=sm, smopt or pat (got {})",
+                self.sym_size_mode.name()
             );
         }
         config.sym_size = SymSizeConfig {
@@ -54,7 +56,7 @@ impl SymSizeArgs {
             validate_merge: self.validate_merge,
             pat: sear_engine::pat::PatConfig {
                 max_patterns: self.max_patterns as usize,
-                incremental: false,
+                incremental,
             },
         };
         Ok(())

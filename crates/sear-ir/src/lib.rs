@@ -8,6 +8,7 @@
 pub mod error;
 pub mod frontend;
 pub mod ir;
+pub mod liveness;
 mod llvm;
 pub mod loops;
 mod lower;

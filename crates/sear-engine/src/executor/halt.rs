@@ -154,6 +154,14 @@ impl Executor<'_> {
                 map.insert("pat".into(), pat);
             }
         }
+        if self.config.sym_size.pat.incremental {
+            if let (Some(map), Ok(inc)) = (
+                v.as_object_mut(),
+                serde_json::to_value(&self.run.incremental_stats),
+            ) {
+                map.insert("incremental".into(), inc);
+            }
+        }
         v
     }
 }

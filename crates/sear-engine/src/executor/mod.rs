@@ -18,6 +18,7 @@ mod calls;
 mod cells;
 mod fork;
 mod halt;
+mod incremental_merging;
 mod indexify;
 mod init;
 mod intrinsics;
@@ -171,6 +172,10 @@ pub(crate) struct Run {
     pub loop_stats: crate::loop_merge::MergeStats,
     /// Counters of PAT (`--sym-size-mode=pat`).
     pub pat_stats: crate::pat::PatStats,
+    /// Counters of incremental merging (`--incremental-merge=on`).
+    pub incremental_stats: crate::loop_merge::incremental::IncrementalStats,
+    /// The liveness of the functions incremental merging looked at.
+    pub liveness: rustc_hash::FxHashMap<sear_ir::FuncId, std::rc::Rc<sear_ir::liveness::Liveness>>,
     /// The state as it was before the whole operation being executed
     /// (`fork::Executor::whole`): paths forked inside it restart from it.
     pub restart_snapshot: Option<Box<State>>,
@@ -268,6 +273,8 @@ impl<'o> Executor<'o> {
                 loop_contexts: Default::default(),
                 loop_stats: Default::default(),
                 pat_stats: Default::default(),
+                incremental_stats: Default::default(),
+                liveness: Default::default(),
                 restart_snapshot: None,
             },
             report: Report {

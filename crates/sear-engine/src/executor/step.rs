@@ -20,6 +20,9 @@ impl Executor<'_> {
         if state.loop_member.is_some() && self.left_loop(state) {
             return Err(Termination::LoopExit);
         }
+        if self.config.sym_size.pat.incremental && state.loop_member.is_some() {
+            self.incremental_arrive(state);
+        }
         let frame = state.frame();
         let (func_id, block_id, index) = (frame.func, frame.block, frame.inst);
         let block = &module.function(func_id).blocks[block_id.0 as usize];

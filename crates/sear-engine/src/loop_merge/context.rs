@@ -37,6 +37,8 @@ pub struct Context {
     pub waiting: Vec<State>,
     /// The execution tree of the context's paths.
     pub tree: ExecTree,
+    /// Snapshots of the tree's nodes (`--incremental-merge=on`).
+    pub snapshots: super::incremental::Snapshots,
 }
 
 /// Where a waiting path is: its group in the merge (same exit block, same place).
@@ -74,6 +76,7 @@ impl Contexts {
                 ended: 0,
                 waiting: Vec::new(),
                 tree,
+                snapshots: Default::default(),
             },
         );
         Member { ctx: id, node }

@@ -23,7 +23,9 @@
 
 pub mod context;
 pub mod encoding;
+pub mod incremental;
 pub mod tree;
+pub mod tree_merge;
 
 pub use context::{Context, Contexts, Member};
 pub use tree::{ExecTree, NodeId};

@@ -38,12 +38,15 @@ pub struct Node {
     pub children: Option<(NodeId, NodeId)>,
     /// The path at a leaf.
     pub state: StateId,
+    /// True when incremental merging took a region out of this node's subtree (the
+    /// subtree's leaves no longer cover the node's condition): it never collapses.
+    pub pruned: bool,
 }
 
 /// The execution tree of one merging context.
 #[derive(Clone, Debug)]
 pub struct ExecTree {
-    nodes: Vec<Node>,
+    pub(super) nodes: Vec<Node>,
 }
 
 /// Per leaf in a set: its extra constraints (none: `true`).
@@ -58,6 +61,7 @@ impl ExecTree {
                 parent: None,
                 children: None,
                 state,
+                pruned: false,
             }],
         }
     }
@@ -100,12 +104,14 @@ impl ExecTree {
             parent: Some(leaf),
             children: None,
             state: child,
+            pruned: false,
         });
         self.nodes.push(Node {
             cond: negated,
             parent: Some(leaf),
             children: None,
             state: parent,
+            pruned: false,
         });
         self.nodes[leaf.0 as usize].children = Some((left, right));
         (left, right)
@@ -123,6 +129,10 @@ impl ExecTree {
         while let Some(parent) = self.node(at).parent {
             out.push(self.node(at).cond.clone());
             at = parent;
+        }
+        // Incremental merging may leave a condition at the root (`tree_merge`).
+        if !self.node(at).cond.is_true() {
+            out.push(self.node(at).cond.clone());
         }
         out.reverse();
         out
@@ -168,7 +178,9 @@ impl ExecTree {
                         (Some(p), None) | (None, Some(p)) => {
                             (false, Some(Expr::and(node.cond.clone(), p)))
                         }
-                        (Some(_), Some(_)) if fl && fr => (true, Some(node.cond.clone())),
+                        (Some(_), Some(_)) if fl && fr && !node.pruned => {
+                            (true, Some(node.cond.clone()))
+                        }
                         (Some(a), Some(b)) => {
                             (false, Some(Expr::and(node.cond.clone(), Expr::or(a, b))))
                         }

@@ -132,6 +132,49 @@ pub fn address_spaces(cond: &Expr, a: &AddressSpace, b: &AddressSpace) -> Option
     Some(merged)
 }
 
+/// True when `a` and `b` hold the same objects at the same places with the same bytes,
+/// except the objects at the base addresses in `skip` (their bytes are not compared).
+pub fn same_memory(a: &AddressSpace, b: &AddressSpace, skip: &[u64]) -> bool {
+    if a.len() != b.len() || !a.same_quarantine(b) {
+        return false;
+    }
+    for (x, y) in a.iter().zip(b.iter()) {
+        if x.object.id != y.object.id
+            || x.object.address != y.object.address
+            || x.object.size != y.object.size
+        {
+            return false;
+        }
+        if skip.contains(&x.object.address) {
+            continue;
+        }
+        let equal = match (&x.storage, &y.storage) {
+            (Storage::Own(s), Storage::Own(t)) => Arc::ptr_eq(s, t) || same_segment(s, t),
+            (Storage::Chunks(s), Storage::Chunks(t)) => s == t,
+            _ => false,
+        };
+        if !equal {
+            tracing::trace!(target: "sear::incremental", "object {} ({} bytes at {:#x}) differs", x.object.name, x.object.size, x.object.address);
+            return false;
+        }
+    }
+    let (sa, sb) = (a.shared_segments_by_id(), b.shared_segments_by_id());
+    sa.len() == sb.len()
+        && sa.iter().all(|(id, s)| {
+            sb.iter()
+                .find(|(other, _)| other == id)
+                .is_some_and(|(_, t)| Arc::ptr_eq(s, t) || same_segment(s, t))
+        })
+}
+
+/// True when two segments hold the same bytes.
+fn same_segment(a: &Segment, b: &Segment) -> bool {
+    a.size() == b.size()
+        && a.differing_bytes(b)
+            .into_iter()
+            .all(|i| a.read_byte(i, ReadPolicy::Fold) == b.read_byte(i, ReadPolicy::Fold))
+}
+
 /// True when `a` and `b` may be merged apart from their memory: the same place in every
 /// frame, the same inputs, outputs, address constraints and forking setting.
 pub fn compatible(a: &State, b: &State) -> bool {

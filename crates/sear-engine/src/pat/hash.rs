@@ -1,6 +1,7 @@
 //! The condition hash of pattern discovery (spec 003 §5.3): the structural hash with every
 //! constant mapped to one value, so `n > 0` and `n > 1` (or `s[0] = 97` and `s[1] = 97`)
-//! hash alike while a condition and its negation do not. Path hashes are the sequences of
+//! hash alike while a condition and its negation do not; the operands of commutative
+//! operators hash in any order. Path hashes are the sequences of
 //! the condition hashes on the way from a context's root to a leaf.
 
 use std::hash::{Hash, Hasher};
@@ -49,9 +50,14 @@ impl ConditionHash {
                 ExprKind::Var(id) => id.hash(&mut h),
                 _ => {}
             }
-            for c in &kids {
-                self.memo[c].hash(&mut h);
+            let mut hashes: Vec<u64> = kids.iter().map(|c| self.memo[c]).collect();
+            // The builder orders the operands of commutative operators by their own hash,
+            // constants included, so instances of one condition may come in either order
+            // (`synth` aligns them the same way).
+            if super::synth::commutative(&x) {
+                hashes.sort_unstable();
             }
+            hashes.hash(&mut h);
             let v = h.finish();
             self.memo.insert(x, v);
         }

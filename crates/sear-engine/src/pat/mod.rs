@@ -35,8 +35,8 @@ pub mod defaults {
 pub struct PatConfig {
     /// The cap on regular partitions per group. [default: 16]
     pub max_patterns: usize,
-    /// Incremental merging inside contexts (snapshots, live-store comparison; §6.3). Not
-    /// implemented: the CLI refuses `on`. [default: off]
+    /// Incremental merging inside contexts (snapshots, live-store comparison; §6.3;
+    /// `crate::loop_merge::incremental`), in every merging mode. [default: off]
     pub incremental: bool,
 }
 

@@ -69,7 +69,7 @@ fn zip(nodes: &[Expr], points: &[u128], x: &Expr, shapes: &mut ConditionHash) ->
 }
 
 /// True for the operators whose operands the builder may swap.
-fn commutative(e: &Expr) -> bool {
+pub(crate) fn commutative(e: &Expr) -> bool {
     match e.kind() {
         ExprKind::Binary { op, .. } => op.is_commutative(),
         ExprKind::Cmp { op, .. } => *op == sear_expr::CmpOp::Eq,
