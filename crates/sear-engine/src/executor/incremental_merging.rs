@@ -113,11 +113,12 @@ impl Executor<'_> {
                 .zip(prepared.constraints.iter())
                 .take_while(|(x, y)| x == y)
                 .count();
-            let cond = if merged.constraints.len() > common {
-                merged.constraints[common].clone()
-            } else {
-                Expr::true_()
-            };
+            let cond = merged
+                .constraints
+                .iter()
+                .nth(common)
+                .cloned()
+                .unwrap_or_else(Expr::true_);
             // n2's paths go: their inputs are the merged path's now.
             for id in &leaves {
                 if let Some(s) = run.states.remove(id) {
