@@ -394,6 +394,25 @@ struct model_file {
 static struct model_file model_files[28];
 static int num_model_files = -1;
 
+/* Copies the fields struct stat and struct stat64 share, in either direction (on i386 their
+ * layouts differ: 64-bit inode, size and block fields in stat64). */
+#define COPY_STAT_FIELDS(dst, src)                                                          \
+  do {                                                                                     \
+    (dst)->st_dev = (src)->st_dev;                                                         \
+    (dst)->st_ino = (src)->st_ino;                                                         \
+    (dst)->st_mode = (src)->st_mode;                                                       \
+    (dst)->st_nlink = (src)->st_nlink;                                                     \
+    (dst)->st_uid = (src)->st_uid;                                                         \
+    (dst)->st_gid = (src)->st_gid;                                                         \
+    (dst)->st_rdev = (src)->st_rdev;                                                       \
+    (dst)->st_size = (src)->st_size;                                                       \
+    (dst)->st_blksize = (src)->st_blksize;                                                 \
+    (dst)->st_blocks = (src)->st_blocks;                                                   \
+    (dst)->st_atim = (src)->st_atim;                                                       \
+    (dst)->st_mtim = (src)->st_mtim;                                                       \
+    (dst)->st_ctim = (src)->st_ctim;                                                       \
+  } while (0)
+
 #ifdef SYS_newfstatat
 static int raw_stat_at(int dirfd, const char *path, struct stat *st, int flags) {
   return (int)syscall(SYS_newfstatat, dirfd, path, st, flags);
@@ -406,19 +425,7 @@ static int from_stat64(int result, const struct stat64 *s, struct stat *st) {
   if (result != 0)
     return result;
   memset(st, 0, sizeof *st);
-  st->st_dev = s->st_dev;
-  st->st_ino = s->st_ino;
-  st->st_mode = s->st_mode;
-  st->st_nlink = s->st_nlink;
-  st->st_uid = s->st_uid;
-  st->st_gid = s->st_gid;
-  st->st_rdev = s->st_rdev;
-  st->st_size = s->st_size;
-  st->st_blksize = s->st_blksize;
-  st->st_blocks = s->st_blocks;
-  st->st_atim = s->st_atim;
-  st->st_mtim = s->st_mtim;
-  st->st_ctim = s->st_ctim;
+  COPY_STAT_FIELDS(st, s);
   return 0;
 }
 
@@ -525,19 +532,7 @@ static int to_stat64(int result, const struct stat *s, struct stat64 *st) {
   if (result != 0)
     return result;
   memset(st, 0, sizeof *st);
-  st->st_dev = s->st_dev;
-  st->st_ino = s->st_ino;
-  st->st_mode = s->st_mode;
-  st->st_nlink = s->st_nlink;
-  st->st_uid = s->st_uid;
-  st->st_gid = s->st_gid;
-  st->st_rdev = s->st_rdev;
-  st->st_size = s->st_size;
-  st->st_blksize = s->st_blksize;
-  st->st_blocks = s->st_blocks;
-  st->st_atim = s->st_atim;
-  st->st_mtim = s->st_mtim;
-  st->st_ctim = s->st_ctim;
+  COPY_STAT_FIELDS(st, s);
   return 0;
 }
 int stat64(const char *path, struct stat64 *st) {
