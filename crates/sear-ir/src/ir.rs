@@ -506,6 +506,54 @@ pub enum InstKind {
     Unsupported(String),
 }
 
+impl InstKind {
+    /// The operands an instruction reads (an indirect call's callee among them).
+    pub fn operands(&self) -> Vec<&Operand> {
+        match self {
+            InstKind::Binary { lhs, rhs, .. }
+            | InstKind::ICmp { lhs, rhs, .. }
+            | InstKind::FCmp { lhs, rhs, .. } => vec![lhs, rhs],
+            InstKind::FNeg(x) | InstKind::Freeze(x) => vec![x],
+            InstKind::Cast { value, .. } => vec![value],
+            InstKind::Select {
+                cond,
+                then_value,
+                else_value,
+            } => vec![cond, then_value, else_value],
+            InstKind::Alloca { count, .. } => vec![count],
+            InstKind::Load { ptr, .. } => vec![ptr],
+            InstKind::Store { ptr, value, .. } => vec![ptr, value],
+            InstKind::Gep { base, indices, .. } => std::iter::once(base)
+                .chain(indices.iter().map(|(op, _)| op))
+                .collect(),
+            InstKind::ExtractValue { agg, .. } => vec![agg],
+            InstKind::InsertValue { agg, value, .. } => vec![agg, value],
+            InstKind::ExtractElement { vector, index } => vec![vector, index],
+            InstKind::InsertElement {
+                vector,
+                element,
+                index,
+            } => vec![vector, element, index],
+            InstKind::ShuffleVector { a, b, .. } => vec![a, b],
+            InstKind::Call { callee, args, .. } => {
+                let mut ops: Vec<&Operand> = args.iter().collect();
+                if let Callee::Indirect(op) = callee {
+                    ops.push(op);
+                }
+                ops
+            }
+            InstKind::VaArg { list } => vec![list],
+            InstKind::AtomicRmw { ptr, value, .. } => vec![ptr, value],
+            InstKind::CmpXchg {
+                ptr,
+                expected,
+                replacement,
+            } => vec![ptr, expected, replacement],
+            InstKind::Nop | InstKind::Unsupported(_) => Vec::new(),
+        }
+    }
+}
+
 /// One instruction.
 #[derive(Clone, Debug)]
 pub struct Inst {

@@ -167,7 +167,7 @@ impl Liveness {
                 set.set(self.index(Var::Alloca(p.0)), true);
             }
             kind => {
-                for op in operands(kind) {
+                for op in kind.operands() {
                     self.use_operand(set, op);
                 }
             }
@@ -247,7 +247,8 @@ fn promotable_allocas(f: &Function) -> (FxHashMap<u32, TypeId>, Vec<u32>) {
                     volatile: false, ..
                 } => {}
                 InstKind::Store { value, .. } => escaped(value, &mut candidates),
-                kind => operands(kind)
+                kind => kind
+                    .operands()
                     .into_iter()
                     .for_each(|op| escaped(op, &mut candidates)),
             }
@@ -264,50 +265,4 @@ fn promotable_allocas(f: &Function) -> (FxHashMap<u32, TypeId>, Vec<u32>) {
         entry.clear();
     }
     (candidates, entry)
-}
-
-/// The operands an instruction reads.
-pub fn operands(kind: &InstKind) -> Vec<&Operand> {
-    match kind {
-        InstKind::Binary { lhs, rhs, .. }
-        | InstKind::ICmp { lhs, rhs, .. }
-        | InstKind::FCmp { lhs, rhs, .. } => vec![lhs, rhs],
-        InstKind::FNeg(x) | InstKind::Freeze(x) => vec![x],
-        InstKind::Cast { value, .. } => vec![value],
-        InstKind::Select {
-            cond,
-            then_value,
-            else_value,
-        } => vec![cond, then_value, else_value],
-        InstKind::Alloca { count, .. } => vec![count],
-        InstKind::Load { ptr, .. } => vec![ptr],
-        InstKind::Store { ptr, value, .. } => vec![ptr, value],
-        InstKind::Gep { base, indices, .. } => std::iter::once(base)
-            .chain(indices.iter().map(|(op, _)| op))
-            .collect(),
-        InstKind::ExtractValue { agg, .. } => vec![agg],
-        InstKind::InsertValue { agg, value, .. } => vec![agg, value],
-        InstKind::ExtractElement { vector, index } => vec![vector, index],
-        InstKind::InsertElement {
-            vector,
-            element,
-            index,
-        } => vec![vector, element, index],
-        InstKind::ShuffleVector { a, b, .. } => vec![a, b],
-        InstKind::Call { callee, args, .. } => {
-            let mut ops: Vec<&Operand> = args.iter().collect();
-            if let crate::ir::Callee::Indirect(op) = callee {
-                ops.push(op);
-            }
-            ops
-        }
-        InstKind::VaArg { list } => vec![list],
-        InstKind::AtomicRmw { ptr, value, .. } => vec![ptr, value],
-        InstKind::CmpXchg {
-            ptr,
-            expected,
-            replacement,
-        } => vec![ptr, expected, replacement],
-        InstKind::Nop | InstKind::Unsupported(_) => Vec::new(),
-    }
 }

@@ -339,46 +339,11 @@ impl FnChecker<'_, '_> {
             }
             None => {}
         }
-        let ops: Vec<&Operand> = match &inst.kind {
-            InstKind::Binary { lhs, rhs, .. }
-            | InstKind::ICmp { lhs, rhs, .. }
-            | InstKind::FCmp { lhs, rhs, .. } => vec![lhs, rhs],
-            InstKind::FNeg(x) | InstKind::Freeze(x) => vec![x],
-            InstKind::Cast { value, from, .. } => {
-                self.v.ty(*from)?;
-                vec![value]
-            }
-            InstKind::Select {
-                cond,
-                then_value,
-                else_value,
-            } => vec![cond, then_value, else_value],
-            InstKind::Alloca { elem, count, .. } => {
-                self.v.ty(*elem)?;
-                vec![count]
-            }
-            InstKind::Load { ptr, .. } => vec![ptr],
-            InstKind::Store {
-                ptr,
-                value,
-                value_ty,
-                ..
-            } => {
-                self.v.ty(*value_ty)?;
-                vec![ptr, value]
-            }
-            InstKind::Gep { base, indices, .. } => std::iter::once(base)
-                .chain(indices.iter().map(|(op, _)| op))
-                .collect(),
-            InstKind::ExtractValue { agg, .. } => vec![agg],
-            InstKind::InsertValue { agg, value, .. } => vec![agg, value],
-            InstKind::ExtractElement { vector, index } => vec![vector, index],
-            InstKind::InsertElement {
-                vector,
-                element,
-                index,
-            } => vec![vector, element, index],
-            InstKind::ShuffleVector { a, b, .. } => vec![a, b],
+        // The types and functions an instruction names; its operands below.
+        match &inst.kind {
+            InstKind::Cast { from, .. } => self.v.ty(*from)?,
+            InstKind::Alloca { elem, .. } => self.v.ty(*elem)?,
+            InstKind::Store { value_ty, .. } => self.v.ty(*value_ty)?,
             InstKind::Call {
                 callee,
                 args,
@@ -397,23 +362,14 @@ impl FnChecker<'_, '_> {
                     }
                     self.v.ty(t)?;
                 }
-                match callee {
-                    Callee::Direct(f) => self.v.func(*f)?,
-                    Callee::Indirect(op) => self.operand(op)?,
-                    Callee::InlineAsm(_) => {}
+                // An indirect callee is among the operands.
+                if let Callee::Direct(f) = callee {
+                    self.v.func(*f)?;
                 }
-                args.iter().collect()
             }
-            InstKind::VaArg { list } => vec![list],
-            InstKind::AtomicRmw { ptr, value, .. } => vec![ptr, value],
-            InstKind::CmpXchg {
-                ptr,
-                expected,
-                replacement,
-            } => vec![ptr, expected, replacement],
-            InstKind::Nop | InstKind::Unsupported(_) => Vec::new(),
-        };
-        for op in ops {
+            _ => {}
+        }
+        for op in inst.kind.operands() {
             self.operand(op)?;
         }
         Ok(())
