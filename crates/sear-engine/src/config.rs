@@ -152,6 +152,10 @@ pub struct EngineConfig {
     /// Write a test for every state left when the run halts (KLEE's
     /// `--dump-states-on-halt`); bounded by the halt's time budget. [default: true]
     pub dump_states_on_halt: bool,
+    /// Write a test for every state dropped at the memory limit, within a twentieth of
+    /// `--max-time` per drop (as KLEE does). Off under `--sv-comp` and `--test-comp
+    /// cover-error`, where only the error's test counts. [default: true]
+    pub test_dropped_states: bool,
     /// Stop the run at the first error. [default: false]
     pub exit_on_error: bool,
     /// Stop the run at the first error of one of these kinds (`.err` suffixes; KLEE's
@@ -195,10 +199,15 @@ pub struct EngineConfig {
 }
 
 impl EngineConfig {
+    /// The default searcher, KLEE's: random-path interleaved with nurs:covnew.
+    pub fn default_search() -> Vec<SearchKind> {
+        vec![SearchKind::RandomPath, SearchKind::Nurs(Weight::CovNew)]
+    }
+
     /// A configuration with KLEE's defaults writing to `output_dir`.
     pub fn new(output_dir: PathBuf) -> Self {
         EngineConfig {
-            search: vec![SearchKind::RandomPath, SearchKind::Nurs(Weight::CovNew)],
+            search: Self::default_search(),
             seed: defaults::SEED,
             max_time: None,
             max_instructions: None,
@@ -214,6 +223,7 @@ impl EngineConfig {
             max_resolutions: defaults::MAX_RESOLUTIONS,
             max_alloc_size: defaults::MAX_ALLOC_SIZE,
             dump_states_on_halt: true,
+            test_dropped_states: true,
             exit_on_error: false,
             exit_on_error_types: Vec::new(),
             silent_klee_assume: false,

@@ -27,6 +27,9 @@ pub struct Stats {
     pub merged_states: u64,
     /// States dropped for the memory limit.
     pub dropped_states: u64,
+    /// Branches at the memory limit that followed one feasible side (KLEE's fork
+    /// inhibition) instead of forking.
+    pub forks_inhibited: u64,
     /// Values concretised (symbolic floats, sizes, external arguments).
     pub concretisations: u64,
 }
@@ -119,6 +122,24 @@ impl Coverage {
                 .iter()
                 .any(|b| b.iter().any(|x| *x > 0))
         })
+    }
+}
+
+/// The memory the process's allocator has handed out and not taken back, in MiB: what KLEE
+/// measures for `--max-memory` (glibc's `mallinfo2`, which every Rust, C and C++ allocation
+/// of the process goes through). Unlike the resident set size, it falls when states are
+/// freed, so a drop of states is seen at the next check. The resident set size where
+/// `mallinfo2` is missing.
+pub fn memory_in_use_mib() -> Option<u64> {
+    #[cfg(all(target_os = "linux", target_env = "gnu"))]
+    {
+        // SAFETY: mallinfo2 only reads the allocator's bookkeeping, under its locks.
+        let info = unsafe { libc::mallinfo2() };
+        Some(((info.uordblks + info.hblkhd) / (1024 * 1024)) as u64)
+    }
+    #[cfg(not(all(target_os = "linux", target_env = "gnu")))]
+    {
+        resident_mib()
     }
 }
 

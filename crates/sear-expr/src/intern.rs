@@ -55,13 +55,21 @@ impl<T: Internable> Interner<T> {
         let mut shard = self.shards[shard_index]
             .lock()
             .unwrap_or_else(|poisoned| poisoned.into_inner());
-        if let Some(bucket) = shard.map.get(&hash) {
-            for weak in bucket {
-                if let Some(existing) = weak.upgrade() {
-                    if existing.shallow_eq(&value) {
-                        return existing;
-                    }
-                }
+        if let Some(bucket) = shard.map.get_mut(&hash) {
+            // Dead entries go as the bucket is scanned: a temporary node built and dropped
+            // over and over (a negated branch condition) would otherwise leave one dead
+            // entry per build in its bucket until the next sweep, and every lookup of that
+            // structure would walk them all.
+            let before = bucket.len();
+            bucket.retain(|weak| weak.strong_count() > 0);
+            let swept = before - bucket.len();
+            let found = bucket
+                .iter()
+                .filter_map(Weak::upgrade)
+                .find(|existing| existing.shallow_eq(&value));
+            shard.live_estimate = shard.live_estimate.saturating_sub(swept);
+            if let Some(existing) = found {
+                return existing;
             }
         }
         let node = Arc::new(value);

@@ -7,7 +7,7 @@
 use std::time::{Duration, Instant};
 
 use sear_expr::visit::collect_symbolic_arrays;
-use sear_expr::{ArrayRef, Assignment, Expr};
+use sear_expr::{ArrayRef, Assignment, CmpOp, Expr, ExprKind};
 
 use crate::aa::{AaLayer, Agnostic};
 use crate::address::AddressBindings;
@@ -16,6 +16,31 @@ use crate::config::SolverConfig;
 use crate::query::{AgnosticForm, Query, QueryMeta, SolverError, Validity};
 use crate::sat::{SatQuery, SatResult, SatSolver};
 use crate::stats::{ChainStats, LayerStats};
+
+/// `e` and the form the expression builder gives the same condition written the other way
+/// round: `¬(x < y)` is `y ≤ x` and `¬(x ≤ y)` is `y < x`, signed and unsigned (a program's
+/// `a >= 0` and `a < 0` are such a pair).
+fn equivalent_forms(e: &Expr) -> Vec<Expr> {
+    let flipped = |op: CmpOp, lhs: &Expr, rhs: &Expr| {
+        let op = match op {
+            CmpOp::Ult => CmpOp::Ule,
+            CmpOp::Ule => CmpOp::Ult,
+            CmpOp::Slt => CmpOp::Sle,
+            CmpOp::Sle => CmpOp::Slt,
+            CmpOp::Eq => return None,
+        };
+        Some(Expr::cmp(op, rhs.clone(), lhs.clone()))
+    };
+    let other = match e.kind() {
+        ExprKind::Cmp { op, lhs, rhs } => flipped(*op, lhs, rhs).map(Expr::not),
+        ExprKind::Not(inner) => match inner.kind() {
+            ExprKind::Cmp { op, lhs, rhs } => flipped(*op, lhs, rhs),
+            _ => None,
+        },
+        _ => None,
+    };
+    std::iter::once(e.clone()).chain(other).collect()
+}
 
 /// The solver: a chain of layers over a core, with KLEE's query API.
 pub struct Solver {
@@ -81,7 +106,11 @@ impl Solver {
                 e.clone()
             }
         };
-        let sq = SatQuery::new(q.constraints, flip(&q.expr), q.meta, true, false);
+        let asserted = flip(&q.expr);
+        if let Some(sat) = self.syntactic(q.constraints, &asserted) {
+            return Ok(sat);
+        }
+        let sq = SatQuery::new(q.constraints, asserted, q.meta, true, false);
         if let Some(aa) = &mut self.aa {
             aa.count(true, q.meta.internal);
             if let Some(form) = q.agnostic.as_ref().filter(|_| !q.meta.internal) {
@@ -95,6 +124,31 @@ impl Solver {
             }
         }
         Ok(self.chain.check(&sq)?.is_sat())
+    }
+
+    /// The answer to "are `constraints ∧ asserted` satisfiable?" when it needs no solver,
+    /// the constraints being satisfiable (a path condition): yes when `asserted` is one of
+    /// them, no when its negation is. This is the query of every branch whose condition the
+    /// path already decided (KLEE's constraint manager rewrites such a condition to a
+    /// constant before asking). Counted as `implied` and `contradicted` of the `constant`
+    /// layer.
+    fn syntactic(&mut self, constraints: &[Expr], asserted: &Expr) -> Option<bool> {
+        let start = Instant::now();
+        let same = equivalent_forms(asserted);
+        let opposite = equivalent_forms(&Expr::not(asserted.clone()));
+        let answer = constraints.iter().find_map(|c| {
+            if same.contains(c) {
+                Some(true)
+            } else if opposite.contains(c) {
+                Some(false)
+            } else {
+                None
+            }
+        })?;
+        self.constant.record(start, true);
+        self.constant
+            .bump(if answer { "implied" } else { "contradicted" }, 1);
+        Some(answer)
     }
 
     /// Counts a model query for the address-aware cache's statistics.

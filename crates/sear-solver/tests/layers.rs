@@ -167,6 +167,38 @@ fn cex_cache_uses_unsat_subsets_and_stored_models() {
 }
 
 #[test]
+fn cex_cache_decides_fresh_inputs_with_uniform_models_when_no_model_is_needed() {
+    let (rec, seen) = Recorder::new(core());
+    let mut s = CexCache::new(Box::new(rec));
+    let meta = QueryMeta::default();
+    // A branch on a fresh input under an unrelated, decided constraint: `q != 0`. No model
+    // is stored that assigns `q`, and zeros satisfy only `q == 0`.
+    let (a, q) = (sym("a", 1), sym("q", 1));
+    let cs = [lt(byte(&a, 0), 10)];
+    let nonzero = Expr::not(Expr::eq(Expr::constant(0, 8), byte(&q, 0)));
+    let SatResult::Sat(m) = s
+        .check(&SatQuery::new(&cs, nonzero.clone(), &meta, true, false))
+        .unwrap()
+    else {
+        panic!("expected sat")
+    };
+    assert!(m.satisfies([&cs[0], &nonzero]));
+    assert!(seen.borrow().is_empty(), "no core query");
+    // A query whose model will be used (a test's inputs) goes to the core.
+    let mut wanted = SatQuery::new(&cs, nonzero.clone(), &meta, true, true);
+    assert!(s.check(&wanted).unwrap().is_sat());
+    assert_eq!(seen.borrow().len(), 1);
+    // No uniform model satisfies `q == 77`: the core answers.
+    wanted.need_model = false;
+    wanted.expr = Expr::eq(Expr::constant(77, 8), byte(&sym("r", 1), 0));
+    assert!(s.check(&wanted).unwrap().is_sat());
+    assert_eq!(seen.borrow().len(), 2);
+    let mut stats = Vec::new();
+    s.collect_stats(&mut stats);
+    assert_eq!(stats[0].counter("uniform_models"), 1);
+}
+
+#[test]
 fn validating_layer_accepts_a_correct_chain() {
     let a = sym("a", 4);
     let mut s = Validating::new(Box::new(CexCache::new(core())), core());
@@ -246,7 +278,9 @@ fn facade_answers_validity_values_and_models() {
         assert_eq!(s.check_sat(&unsat, &meta).unwrap(), None);
         let st = s.stats();
         assert_eq!(st.layers[0].name, "constant");
-        assert_eq!(st.layers[0].hits, 1);
+        // `true`, and `x < 10`, one of the constraints: its negation contradicts it.
+        assert_eq!(st.layers[0].hits, 2);
+        assert_eq!(st.layers[0].counter("contradicted"), 1);
         assert!(st.core_queries >= 1);
     }
 }
@@ -280,4 +314,44 @@ fn query_log_writes_parsable_smtlib_with_answers() {
     assert!(text.contains("; answer: unsat"), "{text}");
     let script = sear_expr::smtlib::parse_script(&text).unwrap();
     assert_eq!(script.assertions().len(), 2);
+}
+
+#[test]
+fn branch_conditions_the_path_decided_need_no_query() {
+    let a = sym("a", 4);
+    let x = Expr::concat_all(&[byte(&a, 3), byte(&a, 2), byte(&a, 1), byte(&a, 0)]);
+    let zero = Expr::constant(0, 32);
+    let meta = QueryMeta::default();
+    // The path took `x >= 0` (signed): the program's later `x < 0` and `x >= 0` are decided
+    // by the constraint itself, whichever way the builder wrote them.
+    let nonneg = Expr::sle(zero.clone(), x.clone());
+    let cs = [nonneg.clone()];
+    let mut s = Solver::new(&SolverConfig::default()).unwrap();
+    let q = |e: Expr| Query::new(&cs, e, &meta);
+    assert_eq!(s.evaluate(&q(nonneg.clone())).unwrap(), Validity::True);
+    assert_eq!(
+        s.evaluate(&q(Expr::slt(x.clone(), zero.clone()))).unwrap(),
+        Validity::False
+    );
+    assert_eq!(
+        s.evaluate(&q(Expr::not(nonneg.clone()))).unwrap(),
+        Validity::False
+    );
+    // Validity asks about the negated condition first: ¬(x >= 0) is contradicted; for
+    // `x < 0`, its negation is implied and itself contradicted; for ¬(x >= 0) likewise.
+    let st = s.stats();
+    assert_eq!(st.layers[0].counter("implied"), 2, "{:?}", st.layers[0]);
+    assert_eq!(
+        st.layers[0].counter("contradicted"),
+        3,
+        "{:?}",
+        st.layers[0]
+    );
+    assert_eq!(st.core_queries, 0);
+    // A condition the path did not decide still goes down the chain.
+    assert_eq!(
+        s.evaluate(&q(Expr::slt(x.clone(), Expr::constant(5, 32))))
+            .unwrap(),
+        Validity::Unknown
+    );
 }

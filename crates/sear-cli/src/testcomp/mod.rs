@@ -109,10 +109,17 @@ pub fn configure(config: &mut EngineConfig, sv_comp: bool, test_comp: Option<&Te
     if stop_at_error && !config.exit_on_error_types.iter().any(|k| k == "reach") {
         config.exit_on_error_types.push("reach".to_string());
     }
+    if stop_at_error && config.search == EngineConfig::default_search() {
+        // Reachability: a depth-first dive beside the default pair, so that an error at the
+        // end of a long path (a loop of 10^5 branches on inputs before the check) is
+        // reached while random-path and covnew explore near the root.
+        config.search.push(sear_engine::config::SearchKind::Dfs);
+    }
     if stop_at_error {
         // Only the verdict and the error's test matter: the states left when the run stops
         // get no test, so the halt takes no time past --max-time.
         config.dump_states_on_halt = false;
+        config.test_dropped_states = false;
     }
 }
 

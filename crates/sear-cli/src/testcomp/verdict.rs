@@ -43,6 +43,12 @@ pub fn decide(summary: &Summary) -> Verdict {
     if summary.dropped_states > 0 {
         return unknown(format!("{} states dropped", summary.dropped_states));
     }
+    if summary.forks_inhibited > 0 {
+        return unknown(format!(
+            "{} branches at the memory limit followed one side",
+            summary.forks_inhibited
+        ));
+    }
     if summary.concretisations > 0 {
         return unknown(format!(
             "{} symbolic values were concretized",

@@ -60,8 +60,12 @@ impl Executor<'_> {
         match self.sv.evaluate(state, &c, "fork")? {
             Validity::True => self.jump(module, state, then_block),
             Validity::False => self.jump(module, state, else_block),
-            Validity::Unknown if state.forking_disabled => {
-                // klee_set_forking(0): one side, chosen at random (seeded), as KLEE.
+            Validity::Unknown if state.forking_disabled || self.run.at_memory_limit => {
+                // klee_set_forking(0), or the memory limit (KLEE's fork inhibition): one
+                // side, chosen at random (seeded), as KLEE.
+                if !state.forking_disabled {
+                    self.run.stats.forks_inhibited += 1;
+                }
                 if self.run.rng.bool() {
                     state.add_constraint(c);
                     self.jump(module, state, then_block);

@@ -102,6 +102,7 @@ impl Executor<'_> {
         self.run.summary.forks = self.run.stats.forks;
         self.run.summary.max_states = self.run.stats.max_states;
         self.run.summary.dropped_states = self.run.stats.dropped_states;
+        self.run.summary.forks_inhibited = self.run.stats.forks_inhibited;
         self.run.summary.concretisations = self.run.stats.concretisations;
         self.run.summary.merged_states = self.run.stats.merged_states;
         self.run.summary.memory = self.memory.summary();

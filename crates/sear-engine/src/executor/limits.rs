@@ -29,9 +29,9 @@ impl Executor<'_> {
             }
         }
         if let Some(limit_mib) = self.config.max_memory_mib {
-            if self.run.last_memory_check.elapsed() >= Duration::from_millis(100) {
-                self.run.last_memory_check = Instant::now();
+            if self.run.last_memory_check.elapsed() >= self.run.memory_check_interval {
                 self.enforce_memory_limit(limit_mib);
+                self.run.last_memory_check = Instant::now();
             }
         }
     }
@@ -71,21 +71,40 @@ impl Executor<'_> {
             .is_some_and(|limit| self.run.start.elapsed() >= limit)
     }
 
-    /// Drops random states while the process uses more memory than allowed; the last state
-    /// too, which ends the run (`stop_reason` "max-memory").
+    /// Above `--max-memory` (the allocator's bytes in use), branches stop forking (KLEE's
+    /// fork inhibition: one side, at random); a tenth above it, random states are dropped
+    /// in proportion to the excess, the last one too, which ends the run (`stop_reason`
+    /// "max-memory").
     fn enforce_memory_limit(&mut self, limit_mib: u64) {
-        let Some(rss) = crate::stats::resident_mib() else {
+        let asked = Instant::now();
+        let Some(used) = crate::stats::memory_in_use_mib() else {
             return;
         };
-        if rss <= limit_mib || self.run.states.is_empty() {
+        // Asking the allocator walks its free lists, which takes tens of milliseconds in a
+        // fragmented heap: the next check waits at least 20 times as long as this one took
+        // (at most 5% of the run), and 100 ms.
+        self.run.memory_check_interval = (asked.elapsed() * 20).max(Duration::from_millis(100));
+        self.run.at_memory_limit = used > limit_mib;
+        let drop_above = limit_mib + limit_mib / 10;
+        if used <= drop_above || self.run.states.is_empty() {
             return;
         }
         // Drop a fraction of the states proportional to the excess, at least one.
-        let excess = (rss - limit_mib) as f64 / rss as f64;
+        let excess = (used - limit_mib) as f64 / used as f64;
         let to_drop = ((self.run.states.len() as f64 * excess).ceil() as usize)
             .clamp(1, self.run.states.len());
-        let mut ids: Vec<StateId> = self.run.states.keys().copied().collect();
-        ids.sort();
+        // A state a searcher follows down a path (the depth-first dive) is dropped last:
+        // it may be most of the way to the end of a long path.
+        let mut followed = Vec::new();
+        self.run.searcher.followed(&mut followed);
+        let (mut kept, mut others): (Vec<StateId>, Vec<StateId>) = self
+            .run
+            .states
+            .keys()
+            .copied()
+            .partition(|id| followed.contains(id));
+        others.sort();
+        kept.sort();
         // Dropped states get tests (as KLEE's do) within a budget: each test solves the
         // state's whole path, and a drop of thousands of deep states would otherwise hold
         // the run far past --max-time (an SV-COMP task at 10^5 states: killed at 91 s of a
@@ -93,11 +112,18 @@ impl Executor<'_> {
         let deadline = Instant::now() + self.drop_budget();
         let outer_deadline = self.run.halt_deadline.replace(deadline);
         for _ in 0..to_drop {
-            let i = self.run.rng.usize(..ids.len());
-            let id = ids.swap_remove(i);
+            let id = if others.is_empty() {
+                kept.pop().expect("to_drop is at most the number of states")
+            } else {
+                let i = self.run.rng.usize(..others.len());
+                others.swap_remove(i)
+            };
             if let Some(state) = self.run.states.remove(&id) {
                 self.run.stats.dropped_states += 1;
-                if Instant::now() < deadline && !self.out_of_time() {
+                if self.config.test_dropped_states
+                    && Instant::now() < deadline
+                    && !self.out_of_time()
+                {
                     self.terminate(state, Termination::Early("memory limit exceeded".into()));
                 } else {
                     // As `terminate` does, but without solving for a test.
@@ -114,7 +140,7 @@ impl Executor<'_> {
             self.run.stop = Some(StopReason::MaxMemory);
         }
         let text = format!(
-            "memory limit of {limit_mib} MiB exceeded (resident {rss} MiB): dropped {to_drop} states"
+            "memory limit of {limit_mib} MiB exceeded (in use {used} MiB): dropped {to_drop} states"
         );
         self.report.output.warning(&text);
         self.report.observer.warning(&text);

@@ -158,6 +158,11 @@ pub(crate) struct Run {
     pub interrupt: Arc<AtomicBool>,
     pub start: Instant,
     pub last_memory_check: Instant,
+    /// The time between two memory checks (see `check_limits`).
+    pub memory_check_interval: Duration,
+    /// The last memory check found the allocator above `--max-memory`: branches follow one
+    /// side instead of forking until a check finds it below again.
+    pub at_memory_limit: bool,
     /// Set when the run is ending: test generation for the states left stops then.
     pub halt_deadline: Option<Instant>,
     /// The trace hash of every ended path, for `summary.json`'s `trace_digest`.
@@ -266,6 +271,8 @@ impl<'o> Executor<'o> {
                 interrupt: Arc::new(AtomicBool::new(false)),
                 start: Instant::now(),
                 last_memory_check: Instant::now(),
+                memory_check_interval: Duration::from_millis(100),
+                at_memory_limit: false,
                 halt_deadline: None,
                 trace_hashes: Vec::new(),
                 merges: Default::default(),

@@ -57,6 +57,9 @@ pub struct Summary {
     pub merged_states: u64,
     /// States dropped to stay within the memory limit.
     pub dropped_states: u64,
+    /// Branches at the memory limit that followed one side instead of forking: the other
+    /// side's paths were not explored.
+    pub forks_inhibited: u64,
     /// States left when the run halted that got no test (`--dump-states-on-halt=false`, or
     /// the halt's time budget ran out); counted in `early_paths`.
     pub tests_not_written: u64,

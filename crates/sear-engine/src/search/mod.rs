@@ -39,6 +39,9 @@ pub trait Searcher {
     fn forked(&mut self, _id: StateId) {}
     /// `id` ran a quantum (whoever selected it): what a searcher knows of it may be stale.
     fn ran(&mut self, _id: StateId) {}
+    /// Adds the states this searcher is following down a path (a depth-first dive), which
+    /// the memory limit should drop last.
+    fn followed(&self, _out: &mut Vec<StateId>) {}
 }
 
 /// Builds the searcher for a list of kinds (interleaved when there are several).
@@ -56,10 +59,12 @@ fn single(kind: SearchKind) -> Box<dyn Searcher> {
         SearchKind::Dfs => Box::new(Ordered {
             states: Vec::new(),
             lifo: true,
+            dive: None,
         }),
         SearchKind::Bfs => Box::new(Ordered {
             states: Vec::new(),
             lifo: false,
+            dive: None,
         }),
         SearchKind::RandomState => Box::new(RandomState { states: Vec::new() }),
         SearchKind::RandomPath => Box::new(RandomPath),
@@ -68,18 +73,28 @@ fn single(kind: SearchKind) -> Box<dyn Searcher> {
 }
 
 /// Depth-first (newest state first) or breadth-first (oldest first).
+///
+/// Depth-first keeps its *dive*: the state it chose last, followed into the newest state
+/// its forks create. Alone, that is the newest state anyway; interleaved with other
+/// searchers, whose states' forks add newer ones, the dive still goes on down one path
+/// instead of restarting at whatever forked last, so a path of 10^5 branches reaches its
+/// end while the other searchers look elsewhere.
 struct Ordered {
     states: Vec<StateId>,
     lifo: bool,
+    dive: Option<StateId>,
 }
 
 impl Searcher for Ordered {
     fn select(&mut self, _ctx: &mut SearchContext<'_>) -> Option<StateId> {
-        if self.lifo {
-            self.states.last().copied()
-        } else {
-            self.states.first().copied()
+        if !self.lifo {
+            return self.states.first().copied();
         }
+        // The dive is live: `remove` forgets it when it ends.
+        if self.dive.is_none() {
+            self.dive = self.states.last().copied();
+        }
+        self.dive
     }
     fn add(&mut self, id: StateId) {
         self.states.push(id);
@@ -88,11 +103,21 @@ impl Searcher for Ordered {
         if let Some(pos) = self.states.iter().rposition(|s| *s == id) {
             self.states.remove(pos);
         }
+        if self.dive == Some(id) {
+            self.dive = None;
+        }
     }
-    /// Breadth-first: a state that forked goes to the back of the queue, behind its new
-    /// siblings (as KLEE's BFS), so that a loop's continuing path does not starve the rest.
+    fn followed(&self, out: &mut Vec<StateId>) {
+        out.extend(self.dive);
+    }
+    /// Depth-first: the dive moves to the fork's newest state. Breadth-first: a state that
+    /// forked goes to the back of the queue, behind its new siblings (as KLEE's BFS), so
+    /// that a loop's continuing path does not starve the rest.
     fn forked(&mut self, id: StateId) {
         if self.lifo {
+            if self.dive == Some(id) {
+                self.dive = self.states.last().copied();
+            }
             return;
         }
         if let Some(pos) = self.states.iter().position(|s| *s == id) {
@@ -166,6 +191,11 @@ impl Searcher for Interleaved {
     fn ran(&mut self, id: StateId) {
         for s in &mut self.searchers {
             s.ran(id);
+        }
+    }
+    fn followed(&self, out: &mut Vec<StateId>) {
+        for s in &self.searchers {
+            s.followed(out);
         }
     }
 }

@@ -3,8 +3,8 @@
 //! Each fork splits a leaf into two children; states live at leaves. When a state ends,
 //! its leaf and every ancestor left without live descendants are removed. A state waiting
 //! at a merge point (`klee_close_merge`) is suspended: its leaf stays but is inactive, and
-//! every node counts the active leaves below it, so a random walk from the root always ends
-//! at a live, active state.
+//! every inner node counts its children with an active leaf below them, so a random walk
+//! from the root always ends at a live, active state.
 
 use crate::state::StateId;
 
@@ -13,7 +13,8 @@ struct Node {
     parent: Option<usize>,
     children: [Option<usize>; 2],
     state: Option<StateId>,
-    /// Leaves below (this node included) whose state may be selected: not suspended.
+    /// For a leaf, 1 if its state may be selected (not suspended), else 0; for an inner
+    /// node, how many of its children have an active leaf below them (0 to 2).
     active: u32,
 }
 
@@ -48,7 +49,8 @@ impl ProcessTree {
         root
     }
 
-    /// Splits the leaf `node` (holding `left`) into two leaves; returns their indices.
+    /// Splits the leaf `node` (holding `left`) into two active leaves; returns their
+    /// indices.
     pub fn split(&mut self, node: usize, left: StateId, right: StateId) -> (usize, usize) {
         let l = self.alloc(Node {
             parent: Some(node),
@@ -62,41 +64,52 @@ impl ProcessTree {
             state: Some(right),
             active: 1,
         });
+        let was_active = self.nodes[node].active > 0;
         self.nodes[node].state = None;
         self.nodes[node].children = [Some(l), Some(r)];
-        // The leaf was active (a running state forks); now two are.
-        self.adjust(node, 1);
+        self.nodes[node].active = 2;
+        if !was_active {
+            self.propagate(node, 1);
+        }
         (l, r)
     }
 
-    /// Adds `delta` to the active count of `node` and its ancestors.
-    fn adjust(&mut self, node: usize, delta: i32) {
-        let mut current = Some(node);
-        while let Some(n) = current {
-            self.nodes[n].active = self.nodes[n].active.wrapping_add_signed(delta);
-            current = self.nodes[n].parent;
+    /// `node` became active (`delta` 1) or inactive (`delta` -1): updates its ancestors'
+    /// counts of active children, up to the first whose own activity does not change. A
+    /// fork below an active node changes nothing above it, so a fork costs O(1) however deep
+    /// the path (a count of active leaves would walk to the root at every fork).
+    fn propagate(&mut self, node: usize, delta: i32) {
+        let mut current = node;
+        while let Some(p) = self.nodes[current].parent {
+            let count = self.nodes[p].active.wrapping_add_signed(delta);
+            self.nodes[p].active = count;
+            let changed = if delta > 0 { count == 1 } else { count == 0 };
+            if !changed {
+                return;
+            }
+            current = p;
         }
     }
 
     /// Makes the leaf `node` (a suspended state) unreachable to random walks.
     pub fn deactivate(&mut self, node: usize) {
         if self.nodes[node].active == 1 {
-            self.adjust(node, -1);
+            self.nodes[node].active = 0;
+            self.propagate(node, -1);
         }
     }
 
     /// Makes the leaf `node` reachable again.
     pub fn activate(&mut self, node: usize) {
         if self.nodes[node].active == 0 {
-            self.adjust(node, 1);
+            self.nodes[node].active = 1;
+            self.propagate(node, 1);
         }
     }
 
-    /// Removes the leaf `node` and prunes ancestors without live descendants.
+    /// Removes the leaf `node` and every ancestor left without children.
     pub fn remove(&mut self, node: usize) {
-        if self.nodes[node].active > 0 {
-            self.adjust(node, -1);
-        }
+        self.deactivate(node);
         let mut current = node;
         loop {
             let parent = self.nodes[current].parent;
@@ -166,6 +179,50 @@ mod tests {
         let mut rng = fastrand::Rng::with_seed(3);
         for _ in 0..20 {
             assert_eq!(t.random_walk(&mut rng), Some(StateId(0)));
+        }
+    }
+
+    /// Whether an active leaf lies below `n`, checking every node's count on the way.
+    fn check_counts(t: &ProcessTree, n: usize) -> bool {
+        let node = &t.nodes[n];
+        if node.state.is_some() {
+            return node.active == 1;
+        }
+        let below = node
+            .children
+            .iter()
+            .flatten()
+            .filter(|&&c| check_counts(t, c))
+            .count() as u32;
+        assert_eq!(node.active, below, "count of node {n}");
+        below > 0
+    }
+
+    #[test]
+    fn counts_stay_exact_under_random_forks_suspensions_and_ends() {
+        let mut rng = fastrand::Rng::with_seed(11);
+        let mut t = ProcessTree::default();
+        let mut leaves = vec![(t.set_root(StateId(0)), StateId(0))];
+        let mut next = 1;
+        for _ in 0..2_000 {
+            let i = rng.usize(..leaves.len());
+            let (node, id) = leaves[i];
+            match rng.u8(..4) {
+                0 | 1 => {
+                    t.activate(node);
+                    let (l, r) = t.split(node, id, StateId(next));
+                    leaves[i] = (l, id);
+                    leaves.push((r, StateId(next)));
+                    next += 1;
+                }
+                2 => t.deactivate(node),
+                _ if leaves.len() > 1 => {
+                    t.remove(node);
+                    leaves.swap_remove(i);
+                }
+                _ => t.activate(node),
+            }
+            check_counts(&t, t.root.expect("a leaf is left"));
         }
     }
 

@@ -7,7 +7,11 @@
 //! 2. `Unsat` if a stored unsat key is a subset of it (more constraints stay unsatisfiable);
 //! 3. `Sat` with the stored model if a stored sat key is a superset of it;
 //! 4. `Sat` if one of the most recent stored models satisfies it, by evaluation (arrays the
-//!    model does not assign are zero, as in the core's semantics, and are added as zeros).
+//!    model does not assign are zero, as in the core's semantics, and are added as zeros);
+//! 5. for a query that needs no model (a branch's feasibility), `Sat` if a *uniform* model
+//!    (every array the query reads filled with one of [`UNIFORM_BYTES`]) satisfies it, by
+//!    evaluation: the other side of a branch on a fresh input, which no stored model
+//!    assigns. Not stored, so the values and tests sear picks stay those of the core.
 //!
 //! Bounds: an unsat key is indexed under one pivot element (its `expr`, the branch condition,
 //! which few keys share); a sat key under every element. Each index list keeps only its
@@ -36,6 +40,11 @@ pub const POSTINGS_LIMIT: usize = 32;
 pub const RECENT_MODELS: usize = 16;
 /// Entries kept in total.
 pub const ENTRY_LIMIT: usize = 50_000;
+/// The bytes step 5 fills a query's arrays with: 0, -1, 1, the largest and the smallest
+/// signed value in every width.
+pub const UNIFORM_BYTES: [u8; 5] = [0x00, 0xff, 0x01, 0x7f, 0x80];
+/// The largest array step 5 fills, in bytes.
+pub const UNIFORM_ARRAY_LIMIT: u64 = 4096;
 
 struct Entry {
     /// Sorted, deduplicated key.
@@ -147,6 +156,32 @@ impl CexCache {
         None
     }
 
+    /// Step 5: a model that fills every symbolic array of the query with one of
+    /// [`UNIFORM_BYTES`], if one satisfies the key by evaluation. It decides the second side
+    /// of a branch on a fresh input (`x != 0`, `x < 0`), which no stored model assigns and
+    /// the zero default satisfies only one side of. Arrays over [`UNIFORM_ARRAY_LIMIT`]
+    /// bytes or unbounded ones skip this step.
+    fn uniform_model(key: &[Expr], query: &SatQuery) -> Option<SatResult> {
+        let arrays = collect_symbolic_arrays(query.conjuncts());
+        if arrays.is_empty()
+            || arrays
+                .iter()
+                .any(|a| a.is_unbounded() || a.size() > UNIFORM_ARRAY_LIMIT)
+        {
+            return None;
+        }
+        UNIFORM_BYTES.iter().find_map(|&byte| {
+            let mut model = Assignment::new();
+            for a in &arrays {
+                model.insert(a.clone(), vec![byte; a.size() as usize]);
+            }
+            let mut ev = Evaluator::new(&model);
+            key.iter()
+                .all(|c| ev.eval(c) == 1)
+                .then(|| SatResult::Sat(model.clone()))
+        })
+    }
+
     fn store(&mut self, key: Box<[Expr]>, result: &SatResult) {
         if self.exact.contains_key(&key) {
             return;
@@ -218,6 +253,15 @@ impl SatSolver for CexCache {
         if let Some(r) = self.lookup(&key, query) {
             self.stats.record(start, true);
             return Ok(r);
+        }
+        // Only for feasibility: a model someone will use (a value, a test's inputs) comes
+        // from below, or uniform models would change the values sear picks and its tests.
+        if !query.need_model && query.focus.is_none() {
+            if let Some(r) = Self::uniform_model(&key, query) {
+                self.stats.bump("uniform_models", 1);
+                self.stats.record(start, true);
+                return Ok(r);
+            }
         }
         let sub = SatQuery {
             need_model: true,
