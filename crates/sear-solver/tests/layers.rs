@@ -167,7 +167,7 @@ fn cex_cache_uses_unsat_subsets_and_stored_models() {
 }
 
 #[test]
-fn cex_cache_decides_fresh_inputs_with_uniform_models_when_no_model_is_needed() {
+fn cex_cache_decides_fresh_inputs_with_uniform_models_except_for_values() {
     let (rec, seen) = Recorder::new(core());
     let mut s = CexCache::new(Box::new(rec));
     let meta = QueryMeta::default();
@@ -184,18 +184,22 @@ fn cex_cache_decides_fresh_inputs_with_uniform_models_when_no_model_is_needed() 
     };
     assert!(m.satisfies([&cs[0], &nonzero]));
     assert!(seen.borrow().is_empty(), "no core query");
-    // A query whose model will be used (a test's inputs) goes to the core.
+    // A test's inputs (a full model) may come from one too.
     let mut wanted = SatQuery::new(&cs, nonzero.clone(), &meta, true, true);
     assert!(s.check(&wanted).unwrap().is_sat());
+    assert!(seen.borrow().is_empty(), "no core query");
+    // A value the engine goes on with (a focus) comes from the core.
+    wanted.focus = Some(byte(&q, 0));
+    assert!(s.check(&wanted).unwrap().is_sat());
     assert_eq!(seen.borrow().len(), 1);
-    // No uniform model satisfies `q == 77`: the core answers.
-    wanted.need_model = false;
+    // No uniform model satisfies `r == 77`: the core answers.
+    wanted.focus = None;
     wanted.expr = Expr::eq(Expr::constant(77, 8), byte(&sym("r", 1), 0));
     assert!(s.check(&wanted).unwrap().is_sat());
     assert_eq!(seen.borrow().len(), 2);
     let mut stats = Vec::new();
     s.collect_stats(&mut stats);
-    assert_eq!(stats[0].counter("uniform_models"), 1);
+    assert_eq!(stats[0].counter("uniform_models"), 2);
 }
 
 #[test]

@@ -8,10 +8,10 @@
 //! 3. `Sat` with the stored model if a stored sat key is a superset of it;
 //! 4. `Sat` if one of the most recent stored models satisfies it, by evaluation (arrays the
 //!    model does not assign are zero, as in the core's semantics, and are added as zeros);
-//! 5. for a query that needs no model (a branch's feasibility), `Sat` if a *uniform* model
-//!    (every array the query reads filled with one of [`UNIFORM_BYTES`]) satisfies it, by
-//!    evaluation: the other side of a branch on a fresh input, which no stored model
-//!    assigns. Not stored, so the values and tests sear picks stay those of the core.
+//! 5. for a query without a focus (a branch's feasibility, a test's inputs; not a value the
+//!    engine concretises to), `Sat` if a *uniform* model (every array the query reads
+//!    filled with one of [`UNIFORM_BYTES`]) satisfies it, by evaluation: the other side of a
+//!    branch on a fresh input, which no stored model assigns. Not stored.
 //!
 //! Bounds: an unsat key is indexed under one pivot element (its `expr`, the branch condition,
 //! which few keys share); a sat key under every element. Each index list keeps only its
@@ -254,9 +254,11 @@ impl SatSolver for CexCache {
             self.stats.record(start, true);
             return Ok(r);
         }
-        // Only for feasibility: a model someone will use (a value, a test's inputs) comes
-        // from below, or uniform models would change the values sear picks and its tests.
-        if !query.need_model && query.focus.is_none() {
+        // Not for a value the engine goes on with (`get_value`, which has a focus: the size
+        // a symbolic allocation is concretised to, say): those come from below, as before.
+        // Feasibility and tests' inputs may use a uniform model (a test of a path of 10^5
+        // branches on fresh inputs would otherwise take one core query per input).
+        if query.focus.is_none() {
             if let Some(r) = Self::uniform_model(&key, query) {
                 self.stats.bump("uniform_models", 1);
                 self.stats.record(start, true);
