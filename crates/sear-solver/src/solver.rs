@@ -128,7 +128,8 @@ impl Solver {
 
     /// The answer to "are `constraints ∧ asserted` satisfiable?" when it needs no solver,
     /// the constraints being satisfiable (a path condition): yes when `asserted` is one of
-    /// them, no when its negation is. This is the query of every branch whose condition the
+    /// them, no when its negation is (each in any of its [`equivalent_forms`]). This is the
+    /// query of every branch whose condition the
     /// path already decided (KLEE's constraint manager rewrites such a condition to a
     /// constant before asking). Counted as `implied` and `contradicted` of the `constant`
     /// layer.
