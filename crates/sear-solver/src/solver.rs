@@ -134,6 +134,11 @@ impl Solver {
     /// constant before asking). Counted as `implied` and `contradicted` of the `constant`
     /// layer.
     fn syntactic(&mut self, constraints: &[Expr], asserted: &Expr) -> Option<bool> {
+        // Most branch queries on fresh inputs have an empty slice: nothing to match, and no
+        // forms to build (each is an interned node).
+        if constraints.is_empty() {
+            return None;
+        }
         let start = Instant::now();
         let same = equivalent_forms(asserted);
         let opposite = equivalent_forms(&Expr::not(asserted.clone()));
