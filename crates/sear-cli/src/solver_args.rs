@@ -25,6 +25,10 @@ pub struct SolverArgs {
     /// Disable the counterexample cache.
     #[arg(long)]
     pub no_cex_cache: bool,
+    /// Disable the answers decided by the intervals of a query's terms (bounds checks on
+    /// table reads, comparisons outside a table's values) without a solver.
+    #[arg(long)]
+    pub no_interval_answers: bool,
     /// Write queries as SMT-LIB2 files into DIR.
     #[arg(long, value_name = "DIR")]
     pub log_queries: Option<PathBuf>,
@@ -116,6 +120,7 @@ impl SolverArgs {
             independence: !self.no_independence,
             query_cache: !self.no_query_cache,
             cex_cache: !self.no_cex_cache,
+            interval_answers: !self.no_interval_answers,
             timeout: (self.max_solver_time > 0.0)
                 .then(|| Duration::from_secs_f64(self.max_solver_time)),
             log_queries: self.log_queries.clone().map(|dir| QueryLog { dir, scope }),

@@ -38,6 +38,14 @@ impl Assignment {
         self.arrays.get(array).map(Vec::as_slice)
     }
 
+    /// Sets one byte of an assigned array (nothing happens for an unassigned array or an
+    /// index past its assigned bytes).
+    pub fn set_byte(&mut self, array: &ArrayRef, index: usize, byte: u8) {
+        if let Some(b) = self.arrays.get_mut(array).and_then(|b| b.get_mut(index)) {
+            *b = byte;
+        }
+    }
+
     /// The byte at `index` of `array` (zero when unassigned).
     pub fn byte(&self, array: &ArrayRef, index: u128) -> u8 {
         if let Some(contents) = array.contents() {

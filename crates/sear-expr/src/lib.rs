@@ -13,6 +13,7 @@
 //! * [`quant`]: quantified clauses `∀i. 1 ≤ i ≤ k → ψ` (bound variables, instantiation).
 //! * [`congruence`]: power-of-two congruences of index terms (shared by the array-read
 //!   transformations of `sear-arrayopt` and the solver).
+//! * [`interval`]: unsigned intervals of terms (the solver's answers without a solver).
 //!
 //! ```
 //! use sear_expr::{Array, ArrayKind, Assignment, Expr, UpdateList};
@@ -34,6 +35,7 @@ pub mod eval;
 pub mod expr;
 pub mod fold;
 pub mod intern;
+pub mod interval;
 pub mod quant;
 pub mod reads;
 pub mod smtlib;

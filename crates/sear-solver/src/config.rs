@@ -216,6 +216,9 @@ pub struct SolverConfig {
     pub validate_caching: bool,
     /// The quantified-query stage.
     pub quantified: QuantifiedConfig,
+    /// Answer a query whose condition the unsigned intervals of its terms decide
+    /// ([`sear_expr::interval`]) without asking the chain. Default: on.
+    pub interval_answers: bool,
 }
 
 impl Default for SolverConfig {
@@ -233,6 +236,7 @@ impl Default for SolverConfig {
             aa_cache: false,
             validate_caching: false,
             quantified: QuantifiedConfig::default(),
+            interval_answers: true,
         }
     }
 }
@@ -246,6 +250,7 @@ impl SolverConfig {
             independence: false,
             query_cache: false,
             cex_cache: false,
+            interval_answers: false,
             ..Default::default()
         }
     }

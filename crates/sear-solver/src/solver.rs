@@ -6,6 +6,7 @@
 
 use std::time::{Duration, Instant};
 
+use sear_expr::interval::Intervals;
 use sear_expr::visit::collect_symbolic_arrays;
 use sear_expr::{ArrayRef, Assignment, CmpOp, Expr, ExprKind};
 
@@ -50,6 +51,11 @@ pub struct Solver {
     aa: Option<AaLayer>,
     /// The chain slices queries by constraint independence (`SolverConfig::independence`).
     independence: bool,
+    /// Answers decided by intervals (`SolverConfig::interval_answers`); the memo keeps each
+    /// constant array's smallest and largest byte between queries.
+    intervals: Option<Intervals>,
+    /// Cross-check every interval answer against the chain (`SolverConfig::validate`).
+    validate_intervals: bool,
 }
 
 impl Solver {
@@ -62,6 +68,8 @@ impl Solver {
                 .aa_cache
                 .then(|| AaLayer::new(config.validate_caching)),
             independence: config.independence,
+            intervals: config.interval_answers.then(Intervals::new),
+            validate_intervals: config.validate,
         })
     }
 
@@ -72,7 +80,15 @@ impl Solver {
             constant: LayerStats::new("constant"),
             aa: None,
             independence: false,
+            intervals: None,
+            validate_intervals: false,
         }
+    }
+
+    /// Turns the answers decided by intervals on or off (off in [`Solver::from_chain`]).
+    pub fn with_interval_answers(mut self, on: bool) -> Solver {
+        self.intervals = on.then(Intervals::new);
+        self
     }
 
     /// Puts the address-aware cache (spec 003 Ch. 4) above the chain; with `validate`,
@@ -110,7 +126,15 @@ impl Solver {
         if let Some(sat) = self.syntactic(q.constraints, &asserted) {
             return Ok(sat);
         }
-        let sq = SatQuery::new(q.constraints, asserted, q.meta, true, false);
+        let sq = SatQuery::new(q.constraints, asserted.clone(), q.meta, true, false);
+        if let Some(sat) = self.by_intervals(&asserted) {
+            if self.validate_intervals && self.chain.check(&sq)?.is_sat() != sat {
+                return Err(SolverError::Failure(format!(
+                    "interval answer {sat} disagrees with the chain on {asserted}"
+                )));
+            }
+            return Ok(sat);
+        }
         if let Some(aa) = &mut self.aa {
             aa.count(true, q.meta.internal);
             if let Some(form) = q.agnostic.as_ref().filter(|_| !q.meta.internal) {
@@ -154,6 +178,29 @@ impl Solver {
         self.constant.record(start, true);
         self.constant
             .bump(if answer { "implied" } else { "contradicted" }, 1);
+        Some(answer)
+    }
+
+    /// The answer to "are `constraints ∧ asserted` satisfiable?" when the intervals of
+    /// `asserted`'s terms decide it in every assignment (the constraints being
+    /// satisfiable): a bounds check on reads of constant tables, a comparison against a
+    /// value no table byte reaches. Counted as `interval_implied` and
+    /// `interval_contradicted` of the `constant` layer.
+    fn by_intervals(&mut self, asserted: &Expr) -> Option<bool> {
+        let intervals = self.intervals.as_mut()?;
+        let start = Instant::now();
+        let answer = intervals.decide(asserted);
+        intervals.forget_terms();
+        let answer = answer?;
+        self.constant.record(start, true);
+        self.constant.bump(
+            if answer {
+                "interval_implied"
+            } else {
+                "interval_contradicted"
+            },
+            1,
+        );
         Some(answer)
     }
 

@@ -13,6 +13,9 @@
 //!    `Sat` if a *uniform* model (every array the query reads
 //!    filled with one of [`UNIFORM_BYTES`]) satisfies it, by evaluation: the other side of a
 //!    branch on a fresh input, which no stored model assigns. Not stored.
+//! 6. without a focus, `Sat` with a *neighbour* model: a recent model of the constraints
+//!    with one input byte that the query's condition reads changed, found by evaluation
+//!    ([`crate::layers::neighbour`]). Stored, as the new path's model.
 //!
 //! Bounds: an unsat key is indexed under one pivot element (its `expr`, the branch condition,
 //! which few keys share); a sat key under every element. Each index list keeps only its
@@ -31,6 +34,7 @@ use rustc_hash::FxHashMap;
 use sear_expr::visit::collect_symbolic_arrays;
 use sear_expr::{Assignment, Evaluator, Expr};
 
+use crate::layers::neighbour::{Neighbours, Outcome};
 use crate::query::SolverError;
 use crate::sat::{SatQuery, SatResult, SatSolver};
 use crate::stats::LayerStats;
@@ -64,6 +68,7 @@ pub struct CexCache {
     sat_index: FxHashMap<Expr, VecDeque<u64>>,
     recent: VecDeque<Rc<Assignment>>,
     next_id: u64,
+    neighbours: Neighbours,
     stats: LayerStats,
 }
 
@@ -90,6 +95,7 @@ impl CexCache {
             sat_index: FxHashMap::default(),
             recent: VecDeque::new(),
             next_id: 0,
+            neighbours: Neighbours::default(),
             stats: LayerStats::new("cex-cache"),
         }
     }
@@ -194,6 +200,29 @@ impl CexCache {
         })
     }
 
+    /// The stored models step 6 may start from, most promising first: the recent ones,
+    /// newest first, then those stored under the query's newest constraint (the models of
+    /// queries asked on this path since it was added, which a deep subtree explored since
+    /// may have pushed out of the recent ones).
+    fn base_models(&self, query: &SatQuery) -> Vec<Rc<Assignment>> {
+        let mut bases: Vec<Rc<Assignment>> = self.recent.iter().rev().cloned().collect();
+        let postings = query
+            .constraints
+            .last()
+            .and_then(|c| self.sat_index.get(c))
+            .into_iter()
+            .flatten()
+            .rev();
+        for id in postings {
+            if let Some(m) = self.entries.get(id).and_then(|e| e.model.as_ref()) {
+                if !bases.iter().any(|b| Rc::ptr_eq(b, m)) {
+                    bases.push(m.clone());
+                }
+            }
+        }
+        bases
+    }
+
     fn store(&mut self, key: Box<[Expr]>, result: &SatResult) {
         if self.exact.contains_key(&key) {
             return;
@@ -275,6 +304,18 @@ impl SatSolver for CexCache {
                 self.stats.bump("uniform_models", 1);
                 self.stats.record(start, true);
                 return Ok(r);
+            }
+            let bases = self.base_models(query);
+            match self.neighbours.search(&bases, query) {
+                Outcome::Found(model) => {
+                    let r = SatResult::Sat(model);
+                    self.remember(key, query, &r);
+                    self.stats.bump("neighbour_models", 1);
+                    self.stats.record(start, true);
+                    return Ok(r);
+                }
+                Outcome::Missed => self.stats.bump("neighbour_misses", 1),
+                Outcome::Skipped => {}
             }
         }
         let sub = SatQuery {

@@ -4,6 +4,7 @@ pub mod array_terms;
 pub mod cex_cache;
 pub mod independence;
 pub mod logger;
+pub mod neighbour;
 pub mod query_cache;
 pub mod validating;
 
