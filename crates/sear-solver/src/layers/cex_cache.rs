@@ -13,9 +13,10 @@
 //!    `Sat` if a *uniform* model (every array the query reads
 //!    filled with one of [`UNIFORM_BYTES`]) satisfies it, by evaluation: the other side of a
 //!    branch on a fresh input, which no stored model assigns. Not stored.
-//! 6. without a focus, `Sat` with a *neighbour* model: a recent model of the constraints
-//!    with one input byte that the query's condition reads changed, found by evaluation
-//!    ([`crate::layers::neighbour`]). Stored, as the new path's model.
+//! 6. without a focus, while the queries below are slow (a moving average of at least
+//!    [`NEIGHBOUR_MIN_SECS`]), `Sat` with a *neighbour* model: a recent model of the
+//!    constraints with one input byte that the query's condition reads changed, found by
+//!    evaluation ([`crate::layers::neighbour`]). Stored, as the new path's model.
 //!
 //! Bounds: an unsat key is indexed under one pivot element (its `expr`, the branch condition,
 //! which few keys share); a sat key under every element. Each index list keeps only its
@@ -48,6 +49,12 @@ pub const ENTRY_LIMIT: usize = 50_000;
 /// The bytes step 5 fills a query's arrays with: 0, -1, 1, the largest and the smallest
 /// signed value in every width.
 pub const UNIFORM_BYTES: [u8; 5] = [0x00, 0xff, 0x01, 0x7f, 0x80];
+/// Step 6 runs only while the queries below take this long on average (seconds): its
+/// search costs up to a few milliseconds, which only a slow core repays (on the bench
+/// suite's selection-sort, whose core queries take 0.8 ms, it made the run 6× slower).
+pub const NEIGHBOUR_MIN_SECS: f64 = 0.01;
+/// The weight of the newest query in that average.
+const BELOW_WEIGHT: f64 = 0.25;
 /// The largest array step 5 fills, in bytes.
 pub const UNIFORM_ARRAY_LIMIT: u64 = 4096;
 
@@ -69,6 +76,8 @@ pub struct CexCache {
     recent: VecDeque<Rc<Assignment>>,
     next_id: u64,
     neighbours: Neighbours,
+    /// A moving average of the time a query below takes, in seconds.
+    below_secs: f64,
     stats: LayerStats,
 }
 
@@ -96,6 +105,7 @@ impl CexCache {
             recent: VecDeque::new(),
             next_id: 0,
             neighbours: Neighbours::default(),
+            below_secs: 0.0,
             stats: LayerStats::new("cex-cache"),
         }
     }
@@ -305,7 +315,12 @@ impl SatSolver for CexCache {
                 self.stats.record(start, true);
                 return Ok(r);
             }
-            let bases = self.base_models(query);
+            let worth_it = self.below_secs >= NEIGHBOUR_MIN_SECS;
+            let bases = if worth_it {
+                self.base_models(query)
+            } else {
+                Vec::new()
+            };
             match self.neighbours.search(&bases, query) {
                 Outcome::Found(model) => {
                     let r = SatResult::Sat(model);
@@ -322,7 +337,9 @@ impl SatSolver for CexCache {
             need_model: true,
             ..query.clone()
         };
+        let below = Instant::now();
         let result = self.inner.check(&sub);
+        self.below_secs += (below.elapsed().as_secs_f64() - self.below_secs) * BELOW_WEIGHT;
         if let Ok(r) = &result {
             self.remember(key, query, r);
         }
