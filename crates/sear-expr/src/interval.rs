@@ -149,11 +149,7 @@ impl Intervals {
                 });
                 continue;
             }
-            let i = if ready {
-                self.node(&n)
-            } else {
-                unknown(&n)
-            };
+            let i = if ready { self.node(&n) } else { unknown(&n) };
             self.memo.insert(n, i);
         }
         self.memo[e]

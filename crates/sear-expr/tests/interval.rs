@@ -69,7 +69,10 @@ fn dfa_bounds_checks_are_decided() {
     let mut memo = Intervals::new();
     assert_eq!(memo.decide(&in_bounds), Some(true));
     assert_eq!(memo.decide(&Expr::not(in_bounds)), Some(false));
-    assert_eq!(memo.decide(&Expr::ult(second.clone(), c(480, 64))), Some(true));
+    assert_eq!(
+        memo.decide(&Expr::ult(second.clone(), c(480, 64))),
+        Some(true)
+    );
     // The next state indexes a 40-byte accept table: in bounds too.
     let s2 = Expr::read(&trans, index(&second));
     assert_eq!(memo.decide(&Expr::ule(s2.clone(), c(39, 8))), Some(true));
@@ -89,7 +92,10 @@ fn wrapping_sums_and_differences() {
     let wrapped = Expr::add(Expr::add(x.clone(), c(0x20, 32)), c(0xffff_ffe0, 32));
     assert_eq!(iv(&wrapped), (0, 255));
     // Some values wrap and some do not: nothing is claimed.
-    assert_eq!(iv(&Expr::add(x.clone(), c(0xffff_ff80, 32))), (0, 0xffff_ffff));
+    assert_eq!(
+        iv(&Expr::add(x.clone(), c(0xffff_ff80, 32))),
+        (0, 0xffff_ffff)
+    );
     // 5 − x: never negative when x ≤ 5, always negative when x > 5.
     let y = Expr::urem(x.clone(), c(6, 32));
     assert_eq!(iv(&y), (0, 5));
@@ -116,8 +122,14 @@ fn bitwise_shifts_extensions_and_signs() {
     assert_eq!(iv(&Expr::sext(negative.clone(), 16)), (0xff80, 0xffff));
     // Signed comparisons when neither side crosses the sign boundary.
     let mut memo = Intervals::new();
-    assert_eq!(memo.decide(&Expr::slt(negative.clone(), small.clone())), Some(true));
-    assert_eq!(memo.decide(&Expr::sle(small.clone(), negative.clone())), Some(false));
+    assert_eq!(
+        memo.decide(&Expr::slt(negative.clone(), small.clone())),
+        Some(true)
+    );
+    assert_eq!(
+        memo.decide(&Expr::sle(small.clone(), negative.clone())),
+        Some(false)
+    );
     assert_eq!(memo.decide(&Expr::slt(b.clone(), small.clone())), None);
     // An if-then-else of two intervals is their hull.
     let pick = Expr::select(Expr::eq(b.clone(), c(3, 8)), c(10, 32), c(20, 32));

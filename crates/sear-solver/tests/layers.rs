@@ -359,3 +359,149 @@ fn branch_conditions_the_path_decided_need_no_query() {
         Validity::Unknown
     );
 }
+
+/// A core that takes at least 25 ms a query: slow enough for the cex cache's step 6.
+struct Slow(Box<dyn SatSolver>);
+
+impl SatSolver for Slow {
+    fn name(&self) -> &'static str {
+        "slow"
+    }
+    fn check(&mut self, query: &SatQuery) -> Result<SatResult, sear_solver::SolverError> {
+        std::thread::sleep(std::time::Duration::from_millis(25));
+        self.0.check(query)
+    }
+    fn set_timeout(&mut self, timeout: Option<std::time::Duration>) {
+        self.0.set_timeout(timeout);
+    }
+    fn collect_stats(&self, out: &mut Vec<sear_solver::LayerStats>) {
+        self.0.collect_stats(out);
+    }
+}
+
+#[test]
+fn cex_cache_finds_neighbour_models_one_byte_away_when_the_core_is_slow() {
+    let (rec, seen) = Recorder::new(Box::new(Slow(core())));
+    let mut s = CexCache::new(Box::new(rec));
+    let meta = QueryMeta::default();
+    // A table-driven branch: class[buf[1]] == 3 over a constant 256-byte class table.
+    let buf = sym("buf", 3);
+    let class = UpdateList::new(Array::new(
+        "class",
+        256,
+        ArrayKind::MemoryObject,
+        Some((0..=255u8).map(|b| b % 7).collect::<Vec<_>>().into()),
+    ));
+    let first = Expr::eq(Expr::constant(0x61, 8), byte(&buf, 0));
+    let SatResult::Sat(m) = s
+        .check(&SatQuery::new(&[], first.clone(), &meta, true, false))
+        .unwrap()
+    else {
+        panic!("expected sat")
+    };
+    assert!(m.satisfies([&first]));
+    // The other side of the path's own branch needs buf[0] == 'b' and buf[0] == 'a': the
+    // core answers unsat (the step waits for two slow queries before it runs).
+    let cs = [first.clone()];
+    let other = |v: u128| Expr::eq(Expr::constant(v, 8), byte(&buf, 0));
+    let unsat = |s: &mut CexCache, v: u128| {
+        s.check(&SatQuery::new(&cs, other(v), &meta, true, false))
+            .unwrap()
+    };
+    assert_eq!(unsat(&mut s, 0x62), SatResult::Unsat);
+    assert_eq!(seen.borrow().len(), 2);
+    // The path took `buf[0] == 'a'`; both sides of the table branch on buf[1] come without
+    // the core: one from the stored model or a neighbour of it, the other from a neighbour.
+    let index = Expr::zext(byte(&buf, 1), 32);
+    let is3 = Expr::eq(Expr::constant(3, 8), Expr::read(&class, index));
+    for cond in [is3.clone(), Expr::not(is3.clone())] {
+        let SatResult::Sat(m) = s
+            .check(&SatQuery::new(&cs, cond.clone(), &meta, true, false))
+            .unwrap()
+        else {
+            panic!("expected sat")
+        };
+        assert!(m.satisfies([&first, &cond]), "{m:?}");
+    }
+    assert_eq!(seen.borrow().len(), 2, "no core query");
+    // No neighbour satisfies buf[0] == 'c' and buf[0] == 'a': a miss, then the core.
+    assert_eq!(unsat(&mut s, 0x63), SatResult::Unsat);
+    assert_eq!(seen.borrow().len(), 3);
+    let mut stats = Vec::new();
+    s.collect_stats(&mut stats);
+    assert!(stats[0].counter("neighbour_models") >= 1, "{:?}", stats[0]);
+    assert_eq!(stats[0].counter("neighbour_misses"), 1, "{:?}", stats[0]);
+}
+
+#[test]
+fn cex_cache_skips_neighbour_models_when_the_core_is_fast() {
+    let (rec, seen) = Recorder::new(Box::new(Z3Core::new(Z3Mode::Incremental)));
+    let mut s = CexCache::new(Box::new(rec));
+    let meta = QueryMeta::default();
+    // A path of branches on successive bytes, each side found by the core: incremental Z3
+    // answers these in about a millisecond, well under the 10 ms that make step 6 worth
+    // its cost.
+    let buf = sym("buf", 6);
+    let mut cs = Vec::new();
+    for i in 0..6 {
+        let next = Expr::eq(Expr::constant(0x61 + i, 8), byte(&buf, i));
+        assert!(s
+            .check(&SatQuery::new(&cs, next.clone(), &meta, true, false))
+            .unwrap()
+            .is_sat());
+        cs.push(next);
+    }
+    let mut stats = Vec::new();
+    s.collect_stats(&mut stats);
+    assert_eq!(seen.borrow().len(), 6, "{:?}", stats[0]);
+    assert_eq!(stats[0].counter("neighbour_models"), 0);
+    assert_eq!(stats[0].counter("neighbour_misses"), 0);
+}
+
+#[test]
+fn bounds_checks_on_table_reads_are_decided_by_intervals() {
+    // `trans[12·s + cls[b]]` with classes below 12 and states below 40: the index is below
+    // 480 in every model, so the engine's bounds check needs no solver.
+    let buf = sym("b", 1);
+    let table = |name: &str, size: usize, modulus: usize| {
+        let bytes: Vec<u8> = (0..size).map(|i| (i % modulus) as u8).collect();
+        UpdateList::new(Array::new(
+            name,
+            size as u64,
+            ArrayKind::MemoryObject,
+            Some(bytes.into()),
+        ))
+    };
+    let (cls, states) = (table("cls", 256, 12), table("states", 4, 40));
+    let class = Expr::zext(Expr::read(&cls, Expr::zext(byte(&buf, 0), 32)), 32);
+    let b32 = Expr::zext(byte(&buf, 0), 32);
+    let state = Expr::zext(Expr::read(&states, Expr::and(b32, c32(3))), 32);
+    let index = Expr::add(Expr::mul(c32(12), state), class);
+    let in_bounds = Expr::ult(index.clone(), c32(480));
+    let meta = QueryMeta::default();
+    let cs = [lt(byte(&buf, 0), 200)];
+    for validate in [false, true] {
+        let mut s = Solver::new(&SolverConfig {
+            validate,
+            ..SolverConfig::default()
+        })
+        .unwrap();
+        let q = Query::new(&cs, in_bounds.clone(), &meta);
+        assert!(s.must_be_true(&q).unwrap());
+        let st = s.stats();
+        assert_eq!(st.layers[0].counter("interval_contradicted"), 1);
+        // Not decided by intervals: whether the index can be 17 (it can: b = 5).
+        let seventeen = Query::new(&cs, Expr::eq(index.clone(), c32(17)), &meta);
+        assert!(s.may_be_true(&seventeen).unwrap());
+        assert!(s.stats().core_queries >= 1);
+    }
+    // Switched off, the same check goes to the core.
+    let mut s = Solver::new(&SolverConfig {
+        interval_answers: false,
+        ..SolverConfig::default()
+    })
+    .unwrap();
+    assert!(s.must_be_true(&Query::new(&cs, in_bounds, &meta)).unwrap());
+    assert_eq!(s.stats().layers[0].counter("interval_contradicted"), 0);
+    assert_eq!(s.stats().core_queries, 1);
+}

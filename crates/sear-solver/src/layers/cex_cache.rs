@@ -14,7 +14,7 @@
 //!    filled with one of [`UNIFORM_BYTES`]) satisfies it, by evaluation: the other side of a
 //!    branch on a fresh input, which no stored model assigns. Not stored.
 //! 6. without a focus, while the queries below are slow (a moving average of at least
-//!    [`NEIGHBOUR_MIN_SECS`]), `Sat` with a *neighbour* model: a recent model of the
+//!    [`NEIGHBOUR_MIN_SECS`] over at least [`NEIGHBOUR_MIN_QUERIES`] queries), `Sat` with a *neighbour* model: a recent model of the
 //!    constraints with one input byte that the query's condition reads changed, found by
 //!    evaluation ([`crate::layers::neighbour`]). Stored, as the new path's model.
 //!
@@ -54,7 +54,10 @@ pub const UNIFORM_BYTES: [u8; 5] = [0x00, 0xff, 0x01, 0x7f, 0x80];
 /// suite's selection-sort, whose core queries take 0.8 ms, it made the run 6× slower).
 pub const NEIGHBOUR_MIN_SECS: f64 = 0.01;
 /// The weight of the newest query in that average.
-const BELOW_WEIGHT: f64 = 0.25;
+const BELOW_WEIGHT: f64 = 0.5;
+/// Step 6 waits for this many queries below (the first one's time includes the core's
+/// start-up).
+pub const NEIGHBOUR_MIN_QUERIES: u64 = 2;
 /// The largest array step 5 fills, in bytes.
 pub const UNIFORM_ARRAY_LIMIT: u64 = 4096;
 
@@ -76,8 +79,10 @@ pub struct CexCache {
     recent: VecDeque<Rc<Assignment>>,
     next_id: u64,
     neighbours: Neighbours,
-    /// A moving average of the time a query below takes, in seconds.
+    /// A moving average of the time a query below takes, in seconds (from 0).
     below_secs: f64,
+    /// The queries sent below.
+    below_queries: u64,
     stats: LayerStats,
 }
 
@@ -106,6 +111,7 @@ impl CexCache {
             next_id: 0,
             neighbours: Neighbours::default(),
             below_secs: 0.0,
+            below_queries: 0,
             stats: LayerStats::new("cex-cache"),
         }
     }
@@ -315,7 +321,8 @@ impl SatSolver for CexCache {
                 self.stats.record(start, true);
                 return Ok(r);
             }
-            let worth_it = self.below_secs >= NEIGHBOUR_MIN_SECS;
+            let worth_it = self.below_queries >= NEIGHBOUR_MIN_QUERIES
+                && self.below_secs >= NEIGHBOUR_MIN_SECS;
             let bases = if worth_it {
                 self.base_models(query)
             } else {
@@ -339,7 +346,9 @@ impl SatSolver for CexCache {
         };
         let below = Instant::now();
         let result = self.inner.check(&sub);
-        self.below_secs += (below.elapsed().as_secs_f64() - self.below_secs) * BELOW_WEIGHT;
+        let secs = below.elapsed().as_secs_f64();
+        self.below_secs += (secs - self.below_secs) * BELOW_WEIGHT;
+        self.below_queries += 1;
         if let Ok(r) = &result {
             self.remember(key, query, r);
         }

@@ -79,8 +79,7 @@ fn search(bases: &[Rc<Assignment>], query: &SatQuery) -> Outcome {
     if positions.is_empty() {
         return Outcome::Skipped;
     }
-    let Some(base) = bases.iter().find(|m| m.satisfies(query.constraints))
-    else {
+    let Some(base) = bases.iter().find(|m| m.satisfies(query.constraints)) else {
         return Outcome::Skipped;
     };
     let mut model = (**base).clone();
