@@ -56,7 +56,7 @@ impl Neighbours {
         if bases.is_empty() {
             return Outcome::Skipped;
         }
-        if self.misses >= MISSES_BEFORE_BACKOFF && self.misses % BACKOFF != 0 {
+        if self.misses >= MISSES_BEFORE_BACKOFF && !self.misses.is_multiple_of(BACKOFF) {
             self.misses += 1;
             return Outcome::Skipped;
         }
@@ -155,7 +155,7 @@ fn candidates(condition: &Expr) -> (Vec<(ArrayRef, usize)>, Vec<u8>, usize) {
             _ => {}
         }
     });
-    positions.sort_by(|a, b| (b.0.id(), b.1).cmp(&(a.0.id(), a.1)));
+    positions.sort_by_key(|(array, index)| std::cmp::Reverse((array.id(), *index)));
     positions.dedup();
     positions.truncate(MAX_POSITIONS);
     (positions, values, size)
