@@ -17,6 +17,9 @@
 //! * `a / b`, `a >> b`, `a % b` and their signed forms on non-negative operands: monotone
 //!   bounds (a division by a `b` that may be 0 gives everything);
 //! * `a & b`: at most `min(ha, hb)`; `a | b`, `a ⊕ b`: below the next power of two;
+//! * a little-endian word read from a constant table (`concat` of the bytes at `x + n−1`, …,
+//!   `x`): the smallest and largest word at the offsets `x`'s interval and power-of-two
+//!   congruence allow;
 //! * `zext`, `sext` of a non-negative or a negative interval, `concat`, `extract` when the
 //!   cut bits do not vary; `ite(c, a, b)`: the decided arm, or the hull of both;
 //! * comparisons: true or false when the intervals decide them (signed ones when neither
@@ -28,6 +31,7 @@
 use rustc_hash::FxHashMap;
 
 use crate::bits::mask;
+use crate::congruence::Congruences;
 use crate::expr::{BinOp, CmpOp, Expr, ExprKind};
 use crate::UpdateList;
 
@@ -103,6 +107,7 @@ pub fn interval(e: &Expr) -> Interval {
 pub struct Intervals {
     memo: FxHashMap<Expr, Interval>,
     bytes: FxHashMap<u64, (u8, u8)>,
+    congruences: Congruences,
 }
 
 impl Intervals {
@@ -115,6 +120,7 @@ impl Intervals {
     /// byte (and forgetting those too when there are many).
     pub fn forget_terms(&mut self) {
         self.memo.clear();
+        self.congruences = Congruences::new();
         if self.bytes.len() > MAX_ARRAYS {
             self.bytes.clear();
         }
@@ -177,6 +183,7 @@ impl Intervals {
                 Some(false) => self.get(else_expr),
                 None => self.get(then_expr).hull(self.get(else_expr)),
             },
+            ExprKind::Concat { .. } if let Some(i) = self.word_read(e) => i,
             ExprKind::Concat { hi, lo } => {
                 let (h, l) = (self.get(hi), self.get(lo));
                 let s = lo.width();
@@ -228,6 +235,64 @@ impl Intervals {
         };
         debug_assert!(i.lo <= i.hi && i.hi <= mask(w), "{e}: {i:?}");
         i
+    }
+
+    /// A little-endian word read from a constant table, `concat(t[x + n−1], …, t[x + 1], t[x])`
+    /// (how the engine loads an `int` at a symbolic offset): the smallest and largest word
+    /// at the offsets `x`'s interval and power-of-two congruence allow, when those are few
+    /// and inside the table.
+    fn word_read(&mut self, e: &Expr) -> Option<Interval> {
+        let mut bytes = Vec::new();
+        let mut pending = vec![e];
+        while let Some(n) = pending.pop() {
+            match n.kind() {
+                ExprKind::Concat { hi, lo } => {
+                    pending.push(hi);
+                    pending.push(lo);
+                }
+                _ => bytes.push(n),
+            }
+        }
+        // `bytes` is least significant first (the low half is popped first); each must be a
+        // read of one constant table.
+        if bytes.len() < 2 || bytes.len() > 16 {
+            return None;
+        }
+        let reads: Vec<(&UpdateList, &Expr)> = bytes
+            .iter()
+            .map(|b| match b.kind() {
+                ExprKind::Read { updates, index } => Some((updates, index)),
+                _ => None,
+            })
+            .collect::<Option<_>>()?;
+        let (table, x) = reads[0];
+        let contents = table.root().contents().filter(|_| table.is_empty())?;
+        for (j, (updates, index)) in reads.iter().enumerate().skip(1) {
+            let next = Expr::add(Expr::constant(j as u128, x.width()), x.clone());
+            if *updates != table || **index != next {
+                return None;
+            }
+        }
+        let at = self.get(x);
+        let last = at.hi.checked_add(reads.len() as u128 - 1)?;
+        if last >= contents.len() as u128 || at.hi - at.lo >= MAX_SCAN {
+            return None;
+        }
+        let congruence = self.congruences.of(x);
+        let mut result: Option<Interval> = None;
+        for k in at.lo..=at.hi {
+            if !congruence.allows(k as u64) {
+                continue;
+            }
+            let k = k as usize;
+            let word = contents[k..k + reads.len()]
+                .iter()
+                .rev()
+                .fold(0u128, |w, &b| (w << 8) | b as u128);
+            let i = Interval::point(word);
+            result = Some(result.map_or(i, |r| r.hull(i)));
+        }
+        result
     }
 
     fn read(&mut self, updates: &UpdateList, index: &Expr) -> Interval {
