@@ -29,6 +29,10 @@ pub struct SolverArgs {
     /// table reads, comparisons outside a table's values) without a solver.
     #[arg(long)]
     pub no_interval_answers: bool,
+    /// Disable the byte search (a query over a few input bytes decided by evaluation while
+    /// the core is slow).
+    #[arg(long)]
+    pub no_byte_search: bool,
     /// Write queries as SMT-LIB2 files into DIR.
     #[arg(long, value_name = "DIR")]
     pub log_queries: Option<PathBuf>,
@@ -121,6 +125,7 @@ impl SolverArgs {
             query_cache: !self.no_query_cache,
             cex_cache: !self.no_cex_cache,
             interval_answers: !self.no_interval_answers,
+            byte_search: !self.no_byte_search,
             timeout: (self.max_solver_time > 0.0)
                 .then(|| Duration::from_secs_f64(self.max_solver_time)),
             log_queries: self.log_queries.clone().map(|dir| QueryLog { dir, scope }),

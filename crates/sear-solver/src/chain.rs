@@ -8,6 +8,7 @@
 //! | 4 | query cache | `query_cache` |
 //! | 4½ | quantified stage ([`QuantifiedStage`]: strip, duplicate, repair, a quantified core) | `quantified.stage` |
 //! | 5 | counterexample cache | `cex_cache` |
+//! | 5½ | byte search ([`ByteSearch`]: a query over a few input bytes decided by evaluation) | `byte_search` |
 //! | 6 | ILP UNSAT pre-check ([`Precheck`]) | `ilp_precheck` |
 //! | 7 | query log, core queries | `log_queries` with [`LogScope::Core`] |
 //! | 8 | core: Z3, eager, CEGAR, Bitwuzla or the Z3-then-eager portfolio (with [`ArrayTermCounter`] counting queries that need arrays) | `core` |
@@ -19,7 +20,7 @@ use crate::cegar::CegarCore;
 use crate::config::{ArrayConfig, CoreKind, LogScope, SolverConfig};
 use crate::eager::EagerCore;
 use crate::layers::{
-    ArrayTermCounter, CexCache, Independence, QueryCache, QueryLogger, Validating,
+    ArrayTermCounter, ByteSearch, CexCache, Independence, QueryCache, QueryLogger, Validating,
 };
 use crate::parallel::ParallelPortfolio;
 use crate::portfolio::Portfolio;
@@ -79,6 +80,9 @@ pub fn build_chain(config: &SolverConfig) -> Result<Box<dyn SatSolver>, SolverEr
             .precheck_validate
             .then(|| new_core(CoreKind::Z3));
         solver = Box::new(Precheck::new(solver, oracle, &config.array));
+    }
+    if config.byte_search {
+        solver = Box::new(ByteSearch::new(solver));
     }
     if config.cex_cache {
         solver = Box::new(CexCache::new(solver));

@@ -216,6 +216,10 @@ pub struct SolverConfig {
     pub validate_caching: bool,
     /// The quantified-query stage.
     pub quantified: QuantifiedConfig,
+    /// The byte search below the counterexample cache ([`crate::layers::ByteSearch`]): a
+    /// query over a few input bytes decided by a search over their values, while the core
+    /// is slow. Default: on.
+    pub byte_search: bool,
     /// Answer a query whose condition the unsigned intervals of its terms decide
     /// ([`sear_expr::interval`]) without asking the chain. Default: on.
     pub interval_answers: bool,
@@ -237,6 +241,7 @@ impl Default for SolverConfig {
             validate_caching: false,
             quantified: QuantifiedConfig::default(),
             interval_answers: true,
+            byte_search: true,
         }
     }
 }
@@ -251,6 +256,7 @@ impl SolverConfig {
             query_cache: false,
             cex_cache: false,
             interval_answers: false,
+            byte_search: false,
             ..Default::default()
         }
     }

@@ -1,6 +1,7 @@
 //! The layers of the chain, each a [`crate::SatSolver`] owning the one below.
 
 pub mod array_terms;
+pub mod byte_search;
 pub mod cex_cache;
 pub mod independence;
 pub mod logger;
@@ -9,6 +10,7 @@ pub mod query_cache;
 pub mod validating;
 
 pub use array_terms::ArrayTermCounter;
+pub use byte_search::ByteSearch;
 pub use cex_cache::CexCache;
 pub use independence::Independence;
 pub use logger::QueryLogger;
