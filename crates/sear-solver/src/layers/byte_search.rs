@@ -125,6 +125,16 @@ impl SatSolver for ByteSearch {
     }
 }
 
+/// The answer a search over the bytes `query` reads finds within `budget` node
+/// evaluations, if it finds one (the layer's search without its memo, gate or deadline;
+/// for differential tests against a core).
+pub fn decide(query: &SatQuery, budget: usize) -> Option<SatResult> {
+    match search(query, budget, None, &mut Memo::default()) {
+        Search::Decided(r) => Some(r),
+        Search::OutOfBudget | Search::Unsupported => None,
+    }
+}
+
 /// What a search came to.
 enum Search {
     /// The query's answer.
@@ -209,9 +219,18 @@ fn search(query: &SatQuery, budget: usize, deadline: Option<Instant>, memo: &mut
             Search::Decided(SatResult::Unsat)
         };
     }
-    let Some(domains) = search.domains() else {
+    let Some(mut domains) = search.domains() else {
         return Search::OutOfBudget;
     };
+    if domains.iter().any(Vec::is_empty) {
+        return Search::Decided(SatResult::Unsat);
+    }
+    // A byte no conjunct of several bytes reads needs one value of its domain, not each.
+    for (k, domain) in domains.iter_mut().enumerate() {
+        if !conjuncts.iter().any(|c| !c.unary && c.reads.contains(&k)) {
+            domain.truncate(1);
+        }
+    }
     match search.assign(0, &domains) {
         Some(true) => Search::Decided(SatResult::Sat(search.model)),
         Some(false) => Search::Decided(SatResult::Unsat),
@@ -314,6 +333,12 @@ impl Searcher<'_> {
             return Some(true);
         }
         for &v in &domains[k] {
+            // Each candidate costs a unit, so a search through levels without conjuncts
+            // ends too.
+            if self.budget == 0 {
+                return None;
+            }
+            self.budget -= 1;
             self.set(k, v);
             if self.holds(|c| !c.unary && c.last == Some(k)) {
                 match self.assign(k + 1, domains) {

@@ -1,0 +1,135 @@
+//! The byte search (`layers::byte_search`): its answers against plain Z3 on random path
+//! conditions (every decided answer must agree, every model must satisfy the conjuncts by
+//! evaluation), and the layer in a chain over a slow core.
+//!
+//! `SEAR_DIFF_QUERIES=N` sets the number of random queries (default 400).
+
+use std::time::Duration;
+
+use sear_expr::{Array, ArrayKind, Expr, UpdateList};
+use sear_solver::layers::byte_search::decide;
+use sear_solver::layers::ByteSearch;
+use sear_solver::testing::{PathGen, Recorder};
+use sear_solver::z3core::{Z3Core, Z3Mode};
+use sear_solver::{LayerStats, QueryMeta, SatQuery, SatResult, SatSolver, SolverError};
+
+#[test]
+fn decided_answers_agree_with_z3() {
+    let n: u64 = std::env::var("SEAR_DIFF_QUERIES")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(400);
+    let meta = QueryMeta::default();
+    let mut z3 = Z3Core::new(Z3Mode::default());
+    z3.set_timeout(Some(Duration::from_secs(5)));
+    let (mut decided, mut unsat) = (0, 0);
+    for seed in 0..n {
+        let mut g = PathGen::new(seed);
+        let mut cs = Vec::new();
+        for _ in 0..1 + g.rng.below(4) {
+            let c = g.condition(2, &mut cs);
+            cs.push(if g.rng.chance(50) { c } else { Expr::not(c) });
+        }
+        cs.retain(|c| !c.is_constant());
+        let q = SatQuery::new(&cs, Expr::true_(), &meta, false, true);
+        let Some(answer) = decide(&q, 2_000_000) else {
+            continue;
+        };
+        let expected = match z3.check(&q) {
+            Ok(r) => r.is_sat(),
+            Err(SolverError::Timeout) => continue,
+            Err(e) => panic!("z3: {e:?}"),
+        };
+        decided += 1;
+        match answer {
+            SatResult::Sat(model) => {
+                assert!(expected, "seed {seed}: search sat, Z3 unsat: {cs:?}");
+                assert!(model.satisfies(&cs), "seed {seed}: model {model:?}");
+            }
+            SatResult::Unsat => {
+                assert!(!expected, "seed {seed}: search unsat, Z3 sat: {cs:?}");
+                unsat += 1;
+            }
+        }
+    }
+    // Against vacuity: a third of the generated queries read few enough bytes at constant
+    // indices (the others read the memory object at symbolic indices, or too many bytes).
+    assert!(decided * 4 >= n, "only {decided} of {n} decided");
+    assert!(unsat * 20 >= decided, "only {unsat} of {decided} unsat");
+}
+
+/// A core that takes at least 25 ms a query.
+struct Slow(Box<dyn SatSolver>);
+
+impl SatSolver for Slow {
+    fn name(&self) -> &'static str {
+        "slow"
+    }
+    fn check(&mut self, query: &SatQuery) -> Result<SatResult, SolverError> {
+        std::thread::sleep(Duration::from_millis(25));
+        self.0.check(query)
+    }
+    fn set_timeout(&mut self, timeout: Option<Duration>) {
+        self.0.set_timeout(timeout);
+    }
+    fn collect_stats(&self, out: &mut Vec<LayerStats>) {
+        self.0.collect_stats(out);
+    }
+}
+
+#[test]
+fn the_layer_answers_table_queries_once_the_core_is_slow() {
+    let (rec, seen) = Recorder::new(Box::new(Slow(Box::new(Z3Core::new(Z3Mode::default())))));
+    let mut s = ByteSearch::new(Box::new(rec));
+    let meta = QueryMeta::default();
+    let buf = UpdateList::new(Array::new("buf", 3, ArrayKind::SymbolicInput, None));
+    let class = UpdateList::new(Array::new(
+        "class",
+        256,
+        ArrayKind::MemoryObject,
+        Some((0..=255u8).map(|b| b % 7).collect::<Vec<_>>().into()),
+    ));
+    let byte = |i: u128| Expr::read(&buf, Expr::constant(i, 32));
+    let class_of = |i: u128| Expr::read(&class, Expr::zext(byte(i), 32));
+    let is = |e: Expr, v: u128| Expr::eq(Expr::constant(v, 8), e);
+    // Two queries warm the average up (the layer waits for a slow core).
+    for v in [1, 2] {
+        let cs = [is(class_of(0), v)];
+        assert!(s
+            .check(&SatQuery::new(&cs, Expr::true_(), &meta, true, true))
+            .unwrap()
+            .is_sat());
+    }
+    assert_eq!(seen.borrow().len(), 2);
+    // class[b0] = 3 and class[b1] = 3 with b0 + b1 = 20: b0 ≡ b1 ≡ 3 (mod 7), so b0 + b1 ≡ 6;
+    // 20 ≡ 6 (mod 7): sat (b0 = 3, b1 = 17). With 21 it is unsat.
+    let sum = Expr::add(Expr::zext(byte(0), 16), Expr::zext(byte(1), 16));
+    for (total, sat) in [(20, true), (21, false)] {
+        let cs = [is(class_of(0), 3), is(class_of(1), 3)];
+        let target = Expr::eq(Expr::constant(total, 16), sum.clone());
+        let q = SatQuery::new(&cs, target.clone(), &meta, true, true);
+        match s.check(&q).unwrap() {
+            SatResult::Sat(m) => {
+                assert!(sat, "sum {total}");
+                assert!(m.satisfies(cs.iter().chain([&target])));
+            }
+            SatResult::Unsat => assert!(!sat, "sum {total}"),
+        }
+    }
+    assert_eq!(seen.borrow().len(), 2, "no core query");
+    let mut stats = Vec::new();
+    s.collect_stats(&mut stats);
+    assert_eq!(stats[0].counter("sat"), 1);
+    assert_eq!(stats[0].counter("unsat"), 1);
+    // A symbolic array read at a symbolic index is not searched: the core answers.
+    let at = Expr::read(
+        &buf,
+        Expr::zext(Expr::and(byte(2), Expr::constant(1, 8)), 32),
+    );
+    let cs = [is(at, 9)];
+    assert!(s
+        .check(&SatQuery::new(&cs, Expr::true_(), &meta, true, true))
+        .unwrap()
+        .is_sat());
+    assert_eq!(seen.borrow().len(), 3);
+}
