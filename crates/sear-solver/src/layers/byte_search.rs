@@ -77,7 +77,7 @@ impl ByteSearch {
 
     fn budget(&self) -> Option<usize> {
         (self.below_queries >= MIN_BELOW_QUERIES && self.below_secs >= MIN_BELOW_SECS)
-            .then(|| (self.below_secs * NODES_PER_SEC * BUDGET_SHARE) as usize)
+            .then_some((self.below_secs * NODES_PER_SEC * BUDGET_SHARE) as usize)
     }
 }
 
