@@ -85,12 +85,6 @@ impl Solver {
         }
     }
 
-    /// Turns the answers decided by intervals on or off (off in [`Solver::from_chain`]).
-    pub fn with_interval_answers(mut self, on: bool) -> Solver {
-        self.intervals = on.then(Intervals::new);
-        self
-    }
-
     /// Puts the address-aware cache (spec 003 Ch. 4) above the chain; with `validate`,
     /// every hit is cross-checked against the chain.
     pub fn with_aa_cache(mut self, validate: bool) -> Solver {
@@ -127,7 +121,7 @@ impl Solver {
             return Ok(sat);
         }
         let sq = SatQuery::new(q.constraints, asserted.clone(), q.meta, true, false);
-        if let Some(sat) = self.by_intervals(&asserted) {
+        if let Some(sat) = self.by_intervals(&sq.expr) {
             if self.validate_intervals && self.chain.check(&sq)?.is_sat() != sat {
                 return Err(SolverError::Failure(format!(
                     "interval answer {sat} disagrees with the chain on {asserted}"

@@ -15,8 +15,7 @@
 //! proportional to the average time of the queries below ([`NODES_PER_SEC`] ×
 //! [`BUDGET_SHARE`]): a search that runs out gives the query to the layer below, having
 //! cost at most a fraction of what that layer takes on average. It does not run while the
-//! layer below averages under [`MIN_BELOW_SECS`] (a fast core answers before a search
-//! would). Queries that read a symbolic array at a symbolic index (or through a write at
+//! layer below is fast ([`SlowBelow`]: a fast core answers before a search would). Queries that read a symbolic array at a symbolic index (or through a write at
 //! one), unbounded arrays, or more than [`MAX_BYTES`] bytes are passed down as they are.
 
 use std::time::{Duration, Instant};
@@ -25,6 +24,7 @@ use rustc_hash::FxHashMap;
 use sear_expr::visit::{collect_symbolic_arrays, for_each_node};
 use sear_expr::{ArrayRef, Assignment, Evaluator, Expr, ExprKind};
 
+use crate::layers::slow_below::SlowBelow;
 use crate::query::SolverError;
 use crate::sat::{SatQuery, SatResult, SatSolver};
 use crate::stats::LayerStats;
@@ -36,12 +36,6 @@ pub const MAX_BYTES: usize = 16;
 pub const NODES_PER_SEC: f64 = 10_000_000.0;
 /// The share of the layer below's average query time a search may take.
 pub const BUDGET_SHARE: f64 = 0.5;
-/// The search runs only while the queries below average this long (seconds).
-pub const MIN_BELOW_SECS: f64 = 0.01;
-/// The queries below the average needs before the search runs.
-const MIN_BELOW_QUERIES: u64 = 2;
-/// The weight of the newest query in the average.
-const BELOW_WEIGHT: f64 = 0.5;
 /// Conjunct checks between two checks of the deadline and of interruption requests.
 const CHECK_EVERY: u64 = 64;
 /// The memo is cleared when it holds this many answers.
@@ -56,8 +50,8 @@ pub struct ByteSearch {
     /// Whether a conjunct holds for the values of the bytes it reads (packed into a
     /// `u64`), kept across queries: a path's constraints come back in every query on it.
     memo: Memo,
-    below_secs: f64,
-    below_queries: u64,
+    /// Whether the layers below are slow, and how slow (the budget).
+    below: SlowBelow,
     timeout: Option<Duration>,
     stats: LayerStats,
 }
@@ -68,16 +62,15 @@ impl ByteSearch {
         ByteSearch {
             inner,
             memo: Memo::default(),
-            below_secs: 0.0,
-            below_queries: 0,
+            below: SlowBelow::default(),
             timeout: None,
             stats: LayerStats::new("byte-search"),
         }
     }
 
     fn budget(&self) -> Option<usize> {
-        (self.below_queries >= MIN_BELOW_QUERIES && self.below_secs >= MIN_BELOW_SECS)
-            .then_some((self.below_secs * NODES_PER_SEC * BUDGET_SHARE) as usize)
+        let secs = self.below.slow_secs()?;
+        Some((secs * NODES_PER_SEC * BUDGET_SHARE) as usize)
     }
 }
 
@@ -104,8 +97,7 @@ impl SatSolver for ByteSearch {
         }
         let below = Instant::now();
         let result = self.inner.check(query);
-        self.below_secs += (below.elapsed().as_secs_f64() - self.below_secs) * BELOW_WEIGHT;
-        self.below_queries += 1;
+        self.below.record(below.elapsed());
         self.stats.record(start, false);
         result
     }

@@ -13,9 +13,8 @@
 //!    `Sat` if a *uniform* model (every array the query reads
 //!    filled with one of [`UNIFORM_BYTES`]) satisfies it, by evaluation: the other side of a
 //!    branch on a fresh input, which no stored model assigns. Not stored.
-//! 6. without a focus, while the queries below are slow (a moving average of at least
-//!    [`NEIGHBOUR_MIN_SECS`] over at least [`NEIGHBOUR_MIN_QUERIES`] queries), `Sat` with a *neighbour* model: a recent model of the
-//!    constraints with one input byte that the query's condition reads changed, found by
+//! 6. without a focus, while the queries below are slow ([`SlowBelow`]), `Sat` with a
+//!    *neighbour* model: a recent model of the constraints with one input byte that the query's condition reads changed, found by
 //!    evaluation ([`crate::layers::neighbour`]). Stored, as the new path's model.
 //!
 //! Bounds: an unsat key is indexed under one pivot element (its `expr`, the branch condition,
@@ -36,6 +35,7 @@ use sear_expr::visit::collect_symbolic_arrays;
 use sear_expr::{Assignment, Evaluator, Expr};
 
 use crate::layers::neighbour::{Neighbours, Outcome};
+use crate::layers::slow_below::SlowBelow;
 use crate::query::SolverError;
 use crate::sat::{SatQuery, SatResult, SatSolver};
 use crate::stats::LayerStats;
@@ -49,15 +49,6 @@ pub const ENTRY_LIMIT: usize = 50_000;
 /// The bytes step 5 fills a query's arrays with: 0, -1, 1, the largest and the smallest
 /// signed value in every width.
 pub const UNIFORM_BYTES: [u8; 5] = [0x00, 0xff, 0x01, 0x7f, 0x80];
-/// Step 6 runs only while the queries below take this long on average (seconds): its
-/// search costs up to a few milliseconds, which only a slow core repays (on the bench
-/// suite's selection-sort, whose core queries take 0.8 ms, it made the run 6× slower).
-pub const NEIGHBOUR_MIN_SECS: f64 = 0.01;
-/// The weight of the newest query in that average.
-const BELOW_WEIGHT: f64 = 0.5;
-/// Step 6 waits for this many queries below (the first one's time includes the core's
-/// start-up).
-pub const NEIGHBOUR_MIN_QUERIES: u64 = 2;
 /// The largest array step 5 fills, in bytes.
 pub const UNIFORM_ARRAY_LIMIT: u64 = 4096;
 
@@ -79,10 +70,8 @@ pub struct CexCache {
     recent: VecDeque<Rc<Assignment>>,
     next_id: u64,
     neighbours: Neighbours,
-    /// A moving average of the time a query below takes, in seconds (from 0).
-    below_secs: f64,
-    /// The queries sent below.
-    below_queries: u64,
+    /// Whether the layers below are slow enough for step 6.
+    below: SlowBelow,
     stats: LayerStats,
 }
 
@@ -110,8 +99,7 @@ impl CexCache {
             recent: VecDeque::new(),
             next_id: 0,
             neighbours: Neighbours::default(),
-            below_secs: 0.0,
-            below_queries: 0,
+            below: SlowBelow::default(),
             stats: LayerStats::new("cex-cache"),
         }
     }
@@ -321,23 +309,19 @@ impl SatSolver for CexCache {
                 self.stats.record(start, true);
                 return Ok(r);
             }
-            let worth_it = self.below_queries >= NEIGHBOUR_MIN_QUERIES
-                && self.below_secs >= NEIGHBOUR_MIN_SECS;
-            let bases = if worth_it {
-                self.base_models(query)
-            } else {
-                Vec::new()
-            };
-            match self.neighbours.search(&bases, query) {
-                Outcome::Found(model) => {
-                    let r = SatResult::Sat(model);
-                    self.remember(key, query, &r);
-                    self.stats.bump("neighbour_models", 1);
-                    self.stats.record(start, true);
-                    return Ok(r);
+            if self.below.slow_secs().is_some() {
+                let bases = self.base_models(query);
+                match self.neighbours.search(&bases, query) {
+                    Outcome::Found(model) => {
+                        let r = SatResult::Sat(model);
+                        self.remember(key, query, &r);
+                        self.stats.bump("neighbour_models", 1);
+                        self.stats.record(start, true);
+                        return Ok(r);
+                    }
+                    Outcome::Missed => self.stats.bump("neighbour_misses", 1),
+                    Outcome::Skipped => {}
                 }
-                Outcome::Missed => self.stats.bump("neighbour_misses", 1),
-                Outcome::Skipped => {}
             }
         }
         let sub = SatQuery {
@@ -346,9 +330,7 @@ impl SatSolver for CexCache {
         };
         let below = Instant::now();
         let result = self.inner.check(&sub);
-        let secs = below.elapsed().as_secs_f64();
-        self.below_secs += (secs - self.below_secs) * BELOW_WEIGHT;
-        self.below_queries += 1;
+        self.below.record(below.elapsed());
         if let Ok(r) = &result {
             self.remember(key, query, r);
         }

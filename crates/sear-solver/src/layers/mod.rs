@@ -7,6 +7,7 @@ pub mod independence;
 pub mod logger;
 pub mod neighbour;
 pub mod query_cache;
+pub mod slow_below;
 pub mod validating;
 
 pub use array_terms::ArrayTermCounter;

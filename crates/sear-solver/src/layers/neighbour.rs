@@ -53,9 +53,6 @@ impl Neighbours {
     /// A model of `query` one byte away from the first of `bases` that satisfies its
     /// constraints, if the search finds one within its budget.
     pub fn search(&mut self, bases: &[Rc<Assignment>], query: &SatQuery) -> Outcome {
-        if bases.is_empty() {
-            return Outcome::Skipped;
-        }
         if self.misses >= MISSES_BEFORE_BACKOFF && !self.misses.is_multiple_of(BACKOFF) {
             self.misses += 1;
             return Outcome::Skipped;
