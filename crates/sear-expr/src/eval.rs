@@ -156,6 +156,25 @@ impl<'a> Evaluator<'a> {
         }
     }
 
+    /// An evaluator over `assignment` that takes each `known` term to have its given value
+    /// without evaluating it (values that the caller computed under the same assignment, so
+    /// that evaluating terms above them walks only the rest).
+    pub fn with_known(
+        assignment: &'a Assignment,
+        known: impl IntoIterator<Item = (Expr, u128)>,
+    ) -> Self {
+        Evaluator {
+            assignment,
+            memo: known.into_iter().collect(),
+            bindings: FxHashMap::default(),
+        }
+    }
+
+    /// The number of distinct terms evaluated (or known) so far: a measure of the work done.
+    pub fn evaluated(&self) -> usize {
+        self.memo.len()
+    }
+
     fn eval_forall(&mut self, var: &Expr, bound: &Expr, body: &Expr) -> u128 {
         let k = self.value_of(bound);
         if k > crate::quant::MAX_ENUMERATION {

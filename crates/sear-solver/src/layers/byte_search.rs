@@ -11,16 +11,24 @@
 //! answer is exact, by the same evaluation semantics the counterexample cache uses (a read
 //! past the end of a sized array is 0).
 //!
-//! Bounded by a budget of evaluated nodes (conjunct sizes summed over every evaluation)
-//! proportional to the average time of the queries below ([`NODES_PER_SEC`] ×
-//! [`BUDGET_SHARE`]): a search that runs out gives the query to the layer below, having
-//! cost at most a fraction of what that layer takes on average. It does not run while the
-//! layer below is fast ([`SlowBelow`]: a fast core answers before a search would). Queries that read a symbolic array at a symbolic index (or through a write at
-//! one), unbounded arrays, or more than [`MAX_BYTES`] bytes are passed down as they are.
+//! Combinations are not enumerated one by one: after bytes `0..=k` have values, the
+//! conjuncts still to check depend on them only through a few terms (the level's
+//! [`Frontier`]: on a scanner, the automaton's state after `k + 1` bytes). A prefix whose
+//! frontier values already led to no solution is not searched again, and each level
+//! evaluates from the previous level's frontier values, so the search is one over the
+//! states each byte can lead to, as a dynamic programme over the automaton would be.
+//!
+//! Bounded by a budget of evaluated nodes proportional to the average time of the queries
+//! below ([`NODES_PER_SEC`] × [`BUDGET_SHARE`]): a search that runs out gives the query to
+//! the layer below, having cost at most a fraction of what that layer takes on average. It
+//! does not run while the layer below is fast ([`SlowBelow`]: a fast core answers before a
+//! search would). Queries that read a symbolic array at a symbolic index (or through a
+//! write at one), unbounded arrays, or more than [`MAX_BYTES`] bytes are passed down as
+//! they are.
 
 use std::time::{Duration, Instant};
 
-use rustc_hash::FxHashMap;
+use rustc_hash::{FxHashMap, FxHashSet};
 use sear_expr::visit::{collect_symbolic_arrays, for_each_node};
 use sear_expr::{ArrayRef, Assignment, Evaluator, Expr, ExprKind};
 
@@ -137,13 +145,12 @@ enum Search {
     Unsupported,
 }
 
-/// A conjunct, the positions (indices into the byte order) it reads, and its size.
+/// A conjunct and the positions (indices into the byte order) it reads.
 struct Conjunct<'a> {
     expr: &'a Expr,
     reads: Vec<usize>,
     last: Option<usize>,
     unary: bool,
-    size: usize,
 }
 
 /// Decides `query` by a search over the values of the bytes it reads, within `budget`
@@ -154,12 +161,12 @@ fn search(query: &SatQuery, budget: usize, deadline: Option<Instant>, memo: &mut
     }
     let exprs: Vec<&Expr> = query.conjuncts().filter(|c| !c.is_true()).collect();
     let mut positions: Vec<(ArrayRef, usize)> = Vec::new();
-    let mut reads: Vec<(Vec<(ArrayRef, usize)>, usize)> = Vec::new();
+    let mut reads: Vec<Vec<(ArrayRef, usize)>> = Vec::new();
     for e in &exprs {
         let Some(read) = bytes_read(e) else {
             return Search::Unsupported;
         };
-        positions.extend(read.0.iter().cloned());
+        positions.extend(read.iter().cloned());
         reads.push(read);
     }
     positions.sort_by_key(|(a, i)| (a.id(), *i));
@@ -175,14 +182,13 @@ fn search(query: &SatQuery, budget: usize, deadline: Option<Instant>, memo: &mut
     let conjuncts: Vec<Conjunct> = exprs
         .iter()
         .zip(&reads)
-        .map(|(e, (read, size))| {
+        .map(|(e, read)| {
             let ks: Vec<usize> = read.iter().map(|(a, i)| order[&(a.id(), *i)]).collect();
             Conjunct {
                 expr: e,
                 last: ks.iter().copied().max(),
                 reads: ks.clone(),
                 unary: ks.len() == 1,
-                size: *size,
             }
         })
         .collect();
@@ -193,19 +199,28 @@ fn search(query: &SatQuery, budget: usize, deadline: Option<Instant>, memo: &mut
             model.insert(a.clone(), vec![0; a.size() as usize]);
         }
     }
+    let Some((frontiers, budget)) = frontier_terms(&conjuncts, &order, positions.len(), budget)
+    else {
+        return Search::OutOfBudget;
+    };
     let mut search = Searcher {
         positions: &positions,
         conjuncts: &conjuncts,
         model,
         values: vec![0; positions.len()],
-        budget,
-        deadline,
-        evaluations: 0,
+        meter: Meter {
+            budget,
+            deadline,
+            takes: 0,
+        },
         memo,
+        frontiers: &frontiers,
+        current: vec![Vec::new(); positions.len()],
+        failed: vec![FxHashSet::default(); positions.len()],
     };
     // Conjuncts that read no input byte (only constant tables at constant indices).
     if !search.holds(|c| c.last.is_none()) {
-        return if search.budget == 0 {
+        return if search.meter.exhausted() {
             Search::OutOfBudget
         } else {
             Search::Decided(SatResult::Unsat)
@@ -236,60 +251,106 @@ struct Searcher<'a> {
     model: Assignment,
     /// The current value of each position (as in `model`).
     values: Vec<u8>,
-    budget: usize,
-    /// The query's deadline (its timeout), checked with interruption requests every
-    /// [`CHECK_EVERY`] checks of a conjunct; either ends the search as if out of budget.
-    deadline: Option<Instant>,
-    evaluations: u64,
+    meter: Meter,
     memo: &'a mut Memo,
+    /// Per level, the terms through which the rest of the search depends on the bytes
+    /// assigned so far (see [`frontier_terms`]).
+    frontiers: &'a [Frontier],
+    /// Per level, the values of its frontier terms under the current bytes.
+    current: Vec<Vec<u128>>,
+    /// Per level, the values of its frontier terms under which the rest of the search was
+    /// found to have no solution.
+    failed: Vec<FxHashSet<Vec<u128>>>,
+}
+
+/// The search's budget of evaluated nodes and its deadline.
+struct Meter {
+    budget: usize,
+    /// The query's deadline (its timeout), looked at with interruption requests every
+    /// [`CHECK_EVERY`] takes; either ends the search as if out of budget.
+    deadline: Option<Instant>,
+    takes: u64,
+}
+
+impl Meter {
+    /// Takes `n` units of the budget; false, with the budget emptied, if they are not there
+    /// or the search must stop.
+    fn take(&mut self, n: usize) -> bool {
+        self.takes += 1;
+        let stop = self.takes.is_multiple_of(CHECK_EVERY)
+            && (crate::interrupt::requested()
+                || self.deadline.is_some_and(|d| Instant::now() >= d));
+        if stop || self.budget < n {
+            self.budget = 0;
+            return false;
+        }
+        self.budget -= n;
+        true
+    }
+
+    fn exhausted(&self) -> bool {
+        self.budget == 0
+    }
+}
+
+/// True if every conjunct `pick` selects holds under the bytes `values`, evaluated by `ev`
+/// (false also when the budget runs out; the caller tells the two apart by the meter).
+fn holds(
+    meter: &mut Meter,
+    memo: &mut Memo,
+    conjuncts: &[Conjunct],
+    values: &[u8],
+    ev: &mut Evaluator,
+    pick: impl Fn(&Conjunct) -> bool,
+) -> bool {
+    for c in conjuncts.iter().filter(|c| pick(c)) {
+        // Up to 8 bytes, the answer is remembered by their values.
+        let key = (c.reads.len() <= 8).then(|| {
+            let packed = c
+                .reads
+                .iter()
+                .fold(0u64, |p, &k| (p << 8) | values[k] as u64);
+            (c.expr.clone(), packed)
+        });
+        // Every check costs at least one unit of the budget, a remembered answer too (a
+        // search over many remembered combinations must end as well).
+        if !meter.take(1) {
+            return false;
+        }
+        if let Some(&known) = key.as_ref().and_then(|k| memo.get(k)) {
+            if !known {
+                return false;
+            }
+            continue;
+        }
+        let before = ev.evaluated();
+        let holds = ev.eval(c.expr) == 1;
+        if !meter.take(ev.evaluated() - before) {
+            return false;
+        }
+        if let Some(key) = key {
+            memo.insert(key, holds);
+        }
+        if !holds {
+            return false;
+        }
+    }
+    true
 }
 
 impl Searcher<'_> {
     /// True if every conjunct `pick` selects holds under the current bytes (false also when
-    /// the budget runs out; the caller tells the two apart by the budget).
+    /// the budget runs out).
     fn holds(&mut self, pick: impl Fn(&Conjunct) -> bool) -> bool {
-        let mut ev: Option<Evaluator> = None;
-        for c in self.conjuncts.iter().filter(|c| pick(c)) {
-            // Up to 8 bytes, the answer is remembered by their values.
-            let key = (c.reads.len() <= 8).then(|| {
-                let packed = c
-                    .reads
-                    .iter()
-                    .fold(0u64, |p, &k| (p << 8) | self.values[k] as u64);
-                (c.expr.clone(), packed)
-            });
-            // Every check costs at least one unit of the budget, a remembered answer too
-            // (a search over many remembered combinations must end as well).
-            self.evaluations += 1;
-            let stop = self.evaluations.is_multiple_of(CHECK_EVERY)
-                && (crate::interrupt::requested()
-                    || self.deadline.is_some_and(|d| Instant::now() >= d));
-            if stop || self.budget == 0 {
-                self.budget = 0;
-                return false;
-            }
-            self.budget -= 1;
-            if let Some(&known) = key.as_ref().and_then(|k| self.memo.get(k)) {
-                if !known {
-                    return false;
-                }
-                continue;
-            }
-            if self.budget < c.size {
-                self.budget = 0;
-                return false;
-            }
-            self.budget -= c.size;
-            let ev = ev.get_or_insert_with(|| Evaluator::new(&self.model));
-            let holds = ev.eval(c.expr) == 1;
-            if let Some(key) = key {
-                self.memo.insert(key, holds);
-            }
-            if !holds {
-                return false;
-            }
-        }
-        true
+        let mut ev = Evaluator::new(&self.model);
+        holds(
+            &mut self.meter,
+            self.memo,
+            self.conjuncts,
+            &self.values,
+            &mut ev,
+            pick,
+        )
     }
 
     fn set(&mut self, k: usize, v: u8) {
@@ -307,7 +368,7 @@ impl Searcher<'_> {
                 self.set(k, v);
                 if self.holds(|c| c.unary && c.last == Some(k)) {
                     allowed.push(v);
-                } else if self.budget == 0 {
+                } else if self.meter.exhausted() {
                     return None;
                 }
             }
@@ -320,6 +381,10 @@ impl Searcher<'_> {
     /// Assigns bytes `k..` from their domains, checking each conjunct once its last byte has
     /// a value: Some(true) with the model set, Some(false) if no assignment works, None when
     /// the budget runs out.
+    ///
+    /// Each level evaluates from the previous level's frontier values (every term above the
+    /// bytes before `k` that matters passes through that frontier), so a check walks only
+    /// the nodes that read byte `k`.
     fn assign(&mut self, k: usize, domains: &[Vec<u8>]) -> Option<bool> {
         if k == self.positions.len() {
             return Some(true);
@@ -327,32 +392,154 @@ impl Searcher<'_> {
         for &v in &domains[k] {
             // Each candidate costs a unit, so a search through levels without conjuncts
             // ends too.
-            if self.budget == 0 {
+            if !self.meter.take(1) {
                 return None;
             }
-            self.budget -= 1;
             self.set(k, v);
-            if self.holds(|c| !c.unary && c.last == Some(k)) {
-                match self.assign(k + 1, domains) {
-                    Some(false) => {}
-                    other => return other,
+            let known = k
+                .checked_sub(1)
+                .map_or(&[][..], |p| &self.frontiers[p].terms[..]);
+            let values = k.checked_sub(1).map_or(&[][..], |p| &self.current[p][..]);
+            let mut ev = Evaluator::with_known(
+                &self.model,
+                known.iter().cloned().zip(values.iter().copied()),
+            );
+            let seeded = ev.evaluated();
+            let pick = |c: &Conjunct| !c.unary && c.last == Some(k);
+            if !holds(
+                &mut self.meter,
+                self.memo,
+                self.conjuncts,
+                &self.values,
+                &mut ev,
+                pick,
+            ) {
+                if self.meter.exhausted() {
+                    return None;
                 }
-            } else if self.budget == 0 {
+                continue;
+            }
+            // The bytes after k see those up to k only through the frontier's values: a
+            // prefix whose values already failed fails again.
+            let before = ev.evaluated().max(seeded);
+            let key: Vec<u128> = self.frontiers[k].terms.iter().map(|t| ev.eval(t)).collect();
+            if !self.meter.take(ev.evaluated() - before) {
                 return None;
+            }
+            if self.failed[k].contains(&key) {
+                continue;
+            }
+            self.current[k] = key;
+            match self.assign(k + 1, domains) {
+                Some(false) => {
+                    let key = std::mem::take(&mut self.current[k]);
+                    self.failed[k].insert(key);
+                }
+                other => return other,
             }
         }
         Some(false)
     }
 }
 
-/// The input bytes `e` reads (array and index) and its number of nodes; None if it reads a
+/// The terms of one level of the search: after bytes `0..=k` have values, the conjuncts not
+/// yet checked depend on those bytes only through these terms (their maximal subterms that
+/// read no byte after `k` but some byte up to `k`). Two prefixes that give them the same
+/// values have the same completions, so a failed one need not be searched again: on a
+/// scanner's path condition the frontier is the automaton's state, and the search becomes
+/// one over states rather than over byte strings.
+struct Frontier {
+    terms: Vec<Expr>,
+}
+
+/// The frontier of each of `levels` levels for the conjuncts of several bytes, and the
+/// budget left after computing them (None if the budget does not cover the walk over the
+/// conjuncts' nodes).
+fn frontier_terms(
+    conjuncts: &[Conjunct],
+    order: &FxHashMap<(u64, usize), usize>,
+    levels: usize,
+    mut budget: usize,
+) -> Option<(Vec<Frontier>, usize)> {
+    // The last byte (in search order) each node reads, by an iterative post-order walk;
+    // the operands of a read include its update list's indices and values.
+    let mut last: FxHashMap<Expr, Option<usize>> = FxHashMap::default();
+    let mut stack: Vec<(Expr, bool)> = conjuncts
+        .iter()
+        .filter(|c| !c.unary)
+        .map(|c| (c.expr.clone(), false))
+        .collect();
+    while let Some((e, done)) = stack.pop() {
+        if e.is_constant() || (!done && last.contains_key(&e)) {
+            continue;
+        }
+        let ops = operands(&e);
+        budget = budget.checked_sub(1 + ops.len())?;
+        if !done {
+            stack.push((e, true));
+            stack.extend(ops.into_iter().map(|o| (o, false)));
+            continue;
+        }
+        let own = read_position(&e, order);
+        let m = ops
+            .iter()
+            .filter_map(|o| last.get(o).copied().flatten())
+            .chain(own)
+            .max();
+        last.insert(e, m);
+    }
+    let mut terms: Vec<FxHashSet<Expr>> = vec![FxHashSet::default(); levels];
+    for (e, m) in &last {
+        let Some(parent) = *m else { continue };
+        for o in operands(e) {
+            if let Some(Some(child)) = last.get(&o) {
+                for level in terms.iter_mut().take(parent).skip(*child) {
+                    level.insert(o.clone());
+                }
+            }
+        }
+    }
+    let frontiers = terms
+        .into_iter()
+        .map(|set| {
+            let mut terms: Vec<Expr> = set.into_iter().collect();
+            terms.sort_by_key(Expr::ptr_key);
+            Frontier { terms }
+        })
+        .collect();
+    Some((frontiers, budget))
+}
+
+/// A node's operands, with the indices and values of a read's update list.
+fn operands(e: &Expr) -> Vec<Expr> {
+    let mut ops = e.children();
+    if let ExprKind::Read { updates, .. } = e.kind() {
+        for write in updates.iter() {
+            ops.push(write.index().clone());
+            ops.push(write.value().clone());
+        }
+    }
+    ops
+}
+
+/// The search position of the input byte `e` reads, if it is such a read.
+fn read_position(e: &Expr, order: &FxHashMap<(u64, usize), usize>) -> Option<usize> {
+    let ExprKind::Read { updates, index } = e.kind() else {
+        return None;
+    };
+    let root = updates.root();
+    let i = index.as_constant()?;
+    (!root.is_constant())
+        .then(|| order.get(&(root.id(), usize::try_from(i).ok()?)).copied())
+        .flatten()
+}
+
+/// The input bytes `e` reads (array and index); None if it reads a
 /// symbolic array at a symbolic index, through a write at one, or an unbounded array.
-fn bytes_read(e: &Expr) -> Option<(Vec<(ArrayRef, usize)>, usize)> {
+fn bytes_read(e: &Expr) -> Option<Vec<(ArrayRef, usize)>> {
     let mut bytes = Vec::new();
-    let mut size = 0usize;
     let mut supported = true;
     for_each_node([e], |n| {
-        size += 1;
         if let ExprKind::Read { updates, index } = n.kind() {
             let root = updates.root();
             if root.is_constant() {
@@ -374,5 +561,5 @@ fn bytes_read(e: &Expr) -> Option<(Vec<(ArrayRef, usize)>, usize)> {
     });
     bytes.sort_by_key(|(a, i)| (a.id(), *i));
     bytes.dedup();
-    supported.then_some((bytes, size))
+    supported.then_some(bytes)
 }
