@@ -156,7 +156,7 @@ fn an_automaton_over_many_bytes_is_searched_by_its_states() {
                 5 => DEAD,
                 // Most bytes lead to the dead state; states 0..=2 cycle, state 3 is rare.
                 _ if r % 8 < 5 => DEAD,
-                _ if r % 61 == 0 => 3,
+                _ if r.is_multiple_of(61) => 3,
                 s => ((s as u8) + r % 2) % 3,
             }
         })
