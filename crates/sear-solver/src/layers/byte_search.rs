@@ -26,6 +26,7 @@
 //! write at one), unbounded arrays, or more than [`MAX_BYTES`] bytes are passed down as
 //! they are.
 
+use std::rc::Rc;
 use std::time::{Duration, Instant};
 
 use rustc_hash::{FxHashMap, FxHashSet};
@@ -44,19 +45,39 @@ pub const MAX_BYTES: usize = 16;
 pub const NODES_PER_SEC: f64 = 10_000_000.0;
 /// The share of the layer below's average query time a search may take.
 pub const BUDGET_SHARE: f64 = 0.5;
+/// The budget (nodes) per cell of the constant tables a query reads at symbolic indices,
+/// whatever the time below: the eager core asserts every such cell, so a query over a
+/// scanner's 31,744-byte transition table costs it 0.1–7 s even where its other queries
+/// take milliseconds (flex `-Cf` tables, lex-bc-full under the default searcher).
+pub const NODES_PER_TABLE_CELL: usize = 256;
+/// The keys a level computes before it stops unless one of them repeated a failed one.
+const KEY_TRIAL: u32 = 64;
 /// Conjunct checks between two checks of the deadline and of interruption requests.
 const CHECK_EVERY: u64 = 64;
-/// The memo is cleared when it holds this many answers.
+/// The memo is cleared when it holds this many answers or conjuncts.
 const MEMO_LIMIT: usize = 1 << 21;
 
-/// Conjunct answers by the values of the bytes it reads.
-type Memo = FxHashMap<(Expr, u64), bool>;
+/// What the search keeps across queries (a path's constraints come back in every query on
+/// it).
+#[derive(Default)]
+struct Memo {
+    /// Whether a conjunct holds for the values of the bytes it reads (packed into a `u64`).
+    answers: FxHashMap<(Expr, u64), bool>,
+    /// The input bytes and tables each conjunct reads.
+    reads: FxHashMap<Expr, Rc<Reads>>,
+}
+
+/// The input bytes a conjunct reads at constant indices (array and index; None if it reads
+/// a symbolic array otherwise, see [`reads_of`]), and the constant tables it reads at
+/// symbolic indices (array id and size).
+struct Reads {
+    bytes: Option<Vec<(ArrayRef, usize)>>,
+    tables: Vec<(u64, u64)>,
+}
 
 /// The byte-search layer.
 pub struct ByteSearch {
     inner: Box<dyn SatSolver>,
-    /// Whether a conjunct holds for the values of the bytes it reads (packed into a
-    /// `u64`), kept across queries: a path's constraints come back in every query on it.
     memo: Memo,
     /// Whether the layers below are slow, and how slow (the budget).
     below: SlowBelow,
@@ -76,6 +97,7 @@ impl ByteSearch {
         }
     }
 
+    /// The budget the time below gives (none while the layers below are fast).
     fn budget(&self) -> Option<usize> {
         let secs = self.below.slow_secs()?;
         Some((secs * NODES_PER_SEC * BUDGET_SHARE) as usize)
@@ -89,19 +111,15 @@ impl SatSolver for ByteSearch {
 
     fn check(&mut self, query: &SatQuery) -> Result<SatResult, SolverError> {
         let start = Instant::now();
-        if let Some(budget) = self.budget() {
-            if !sear_expr::quant::contains_forall(query.conjuncts()) {
-                let deadline = self.timeout.map(|t| start + t);
-                match search(query, budget, deadline, &mut self.memo) {
-                    Search::Decided(r) => {
-                        self.stats.bump(if r.is_sat() { "sat" } else { "unsat" }, 1);
-                        self.stats.record(start, true);
-                        return Ok(r);
-                    }
-                    Search::OutOfBudget => self.stats.bump("out_of_budget", 1),
-                    Search::Unsupported => {}
-                }
+        let deadline = self.timeout.map(|t| start + t);
+        match search(query, self.budget(), deadline, &mut self.memo) {
+            Search::Decided(r) => {
+                self.stats.bump(if r.is_sat() { "sat" } else { "unsat" }, 1);
+                self.stats.record(start, true);
+                return Ok(r);
             }
+            Search::OutOfBudget => self.stats.bump("out_of_budget", 1),
+            Search::Unsupported | Search::Skipped => {}
         }
         let below = Instant::now();
         let result = self.inner.check(query);
@@ -129,9 +147,9 @@ impl SatSolver for ByteSearch {
 /// evaluations, if it finds one (the layer's search without its memo, gate or deadline;
 /// for differential tests against a core).
 pub fn decide(query: &SatQuery, budget: usize) -> Option<SatResult> {
-    match search(query, budget, None, &mut Memo::default()) {
+    match search(query, Some(budget), None, &mut Memo::default()) {
         Search::Decided(r) => Some(r),
-        Search::OutOfBudget | Search::Unsupported => None,
+        Search::OutOfBudget | Search::Unsupported | Search::Skipped => None,
     }
 }
 
@@ -143,6 +161,8 @@ enum Search {
     OutOfBudget,
     /// The query is not one the search handles.
     Unsupported,
+    /// No budget: the layers below are fast and the query reads no large table.
+    Skipped,
 }
 
 /// A conjunct and the positions (indices into the byte order) it reads.
@@ -154,20 +174,43 @@ struct Conjunct<'a> {
 }
 
 /// Decides `query` by a search over the values of the bytes it reads, within `budget`
-/// evaluated nodes.
-fn search(query: &SatQuery, budget: usize, deadline: Option<Instant>, memo: &mut Memo) -> Search {
-    if memo.len() > MEMO_LIMIT {
-        memo.clear();
+/// evaluated nodes, or [`NODES_PER_TABLE_CELL`] per cell of the constant tables it reads at
+/// symbolic indices if that is more.
+fn search(
+    query: &SatQuery,
+    budget: Option<usize>,
+    deadline: Option<Instant>,
+    memo: &mut Memo,
+) -> Search {
+    if memo.answers.len() > MEMO_LIMIT || memo.reads.len() > MEMO_LIMIT {
+        *memo = Memo::default();
     }
     let exprs: Vec<&Expr> = query.conjuncts().filter(|c| !c.is_true()).collect();
     let mut positions: Vec<(ArrayRef, usize)> = Vec::new();
-    let mut reads: Vec<Vec<(ArrayRef, usize)>> = Vec::new();
+    let mut reads: Vec<Rc<Reads>> = Vec::new();
+    let mut tables: Vec<(u64, u64)> = Vec::new();
     for e in &exprs {
-        let Some(read) = bytes_read(e) else {
+        let read = memo
+            .reads
+            .entry((*e).clone())
+            .or_insert_with(|| Rc::new(reads_of(e)))
+            .clone();
+        let Some(bytes) = &read.bytes else {
             return Search::Unsupported;
         };
-        positions.extend(read.iter().cloned());
+        positions.extend(bytes.iter().cloned());
+        tables.extend(read.tables.iter().copied());
         reads.push(read);
+    }
+    tables.sort_unstable();
+    tables.dedup();
+    let cells: u64 = tables.iter().map(|(_, size)| size).sum();
+    let floor = usize::try_from(cells)
+        .unwrap_or(usize::MAX)
+        .saturating_mul(NODES_PER_TABLE_CELL);
+    let budget = budget.unwrap_or(0).max(floor);
+    if budget == 0 {
+        return Search::Skipped;
     }
     positions.sort_by_key(|(a, i)| (a.id(), *i));
     positions.dedup();
@@ -183,7 +226,8 @@ fn search(query: &SatQuery, budget: usize, deadline: Option<Instant>, memo: &mut
         .iter()
         .zip(&reads)
         .map(|(e, read)| {
-            let ks: Vec<usize> = read.iter().map(|(a, i)| order[&(a.id(), *i)]).collect();
+            let bytes = read.bytes.as_deref().unwrap_or_default();
+            let ks: Vec<usize> = bytes.iter().map(|(a, i)| order[&(a.id(), *i)]).collect();
             Conjunct {
                 expr: e,
                 last: ks.iter().copied().max(),
@@ -215,8 +259,7 @@ fn search(query: &SatQuery, budget: usize, deadline: Option<Instant>, memo: &mut
         },
         memo,
         frontiers: &frontiers,
-        current: vec![Vec::new(); positions.len()],
-        failed: vec![FxHashSet::default(); positions.len()],
+        levels: vec![Level::default(); positions.len()],
     };
     // Conjuncts that read no input byte (only constant tables at constant indices).
     if !search.holds(|c| c.last.is_none()) {
@@ -256,11 +299,21 @@ struct Searcher<'a> {
     /// Per level, the terms through which the rest of the search depends on the bytes
     /// assigned so far (see [`frontier_terms`]).
     frontiers: &'a [Frontier],
-    /// Per level, the values of its frontier terms under the current bytes.
-    current: Vec<Vec<u128>>,
-    /// Per level, the values of its frontier terms under which the rest of the search was
-    /// found to have no solution.
-    failed: Vec<FxHashSet<Vec<u128>>>,
+    /// Per level, what the search knows of its frontier's values.
+    levels: Vec<Level>,
+}
+
+/// The search's record of one level's frontier values (its keys).
+#[derive(Default, Clone)]
+struct Level {
+    /// The values under the current bytes, if `fresh`.
+    current: Vec<u128>,
+    fresh: bool,
+    /// The values under which the rest of the search has no solution.
+    failed: FxHashSet<Vec<u128>>,
+    /// Keys computed, and how many of them had failed before.
+    keys: u32,
+    hits: u32,
 }
 
 /// The search's budget of evaluated nodes and its deadline.
@@ -295,12 +348,14 @@ impl Meter {
 
 /// True if every conjunct `pick` selects holds under the bytes `values`, evaluated by `ev`
 /// (false also when the budget runs out; the caller tells the two apart by the meter).
-fn holds(
+/// The evaluator is made by `make` at the first conjunct not answered by the memo.
+fn holds<'m>(
     meter: &mut Meter,
     memo: &mut Memo,
     conjuncts: &[Conjunct],
     values: &[u8],
-    ev: &mut Evaluator,
+    ev: &mut Option<Evaluator<'m>>,
+    make: &dyn Fn() -> Evaluator<'m>,
     pick: impl Fn(&Conjunct) -> bool,
 ) -> bool {
     for c in conjuncts.iter().filter(|c| pick(c)) {
@@ -317,19 +372,20 @@ fn holds(
         if !meter.take(1) {
             return false;
         }
-        if let Some(&known) = key.as_ref().and_then(|k| memo.get(k)) {
+        if let Some(&known) = key.as_ref().and_then(|k| memo.answers.get(k)) {
             if !known {
                 return false;
             }
             continue;
         }
+        let ev = ev.get_or_insert_with(make);
         let before = ev.evaluated();
         let holds = ev.eval(c.expr) == 1;
         if !meter.take(ev.evaluated() - before) {
             return false;
         }
         if let Some(key) = key {
-            memo.insert(key, holds);
+            memo.answers.insert(key, holds);
         }
         if !holds {
             return false;
@@ -342,13 +398,16 @@ impl Searcher<'_> {
     /// True if every conjunct `pick` selects holds under the current bytes (false also when
     /// the budget runs out).
     fn holds(&mut self, pick: impl Fn(&Conjunct) -> bool) -> bool {
-        let mut ev = Evaluator::new(&self.model);
+        let model = &self.model;
+        let make = || Evaluator::new(model);
+        let (meter, memo) = (&mut self.meter, &mut *self.memo);
         holds(
-            &mut self.meter,
-            self.memo,
+            meter,
+            memo,
             self.conjuncts,
             &self.values,
-            &mut ev,
+            &mut None,
+            &make,
             pick,
         )
     }
@@ -382,9 +441,12 @@ impl Searcher<'_> {
     /// a value: Some(true) with the model set, Some(false) if no assignment works, None when
     /// the budget runs out.
     ///
-    /// Each level evaluates from the previous level's frontier values (every term above the
-    /// bytes before `k` that matters passes through that frontier), so a check walks only
-    /// the nodes that read byte `k`.
+    /// After byte `k`, the values of level `k`'s frontier are the prefix's key: a key that
+    /// already failed is skipped. A level whose keys have not repeated in [`KEY_TRIAL`]
+    /// prefixes stops computing them (a frontier of many one-byte conditions tells every
+    /// prefix apart and would only cost). The checks after a keyed level evaluate from its
+    /// values (every term above the bytes before `k` that matters passes through that
+    /// frontier), so they walk only the nodes that read byte `k`.
     fn assign(&mut self, k: usize, domains: &[Vec<u8>]) -> Option<bool> {
         if k == self.positions.len() {
             return Some(true);
@@ -396,22 +458,28 @@ impl Searcher<'_> {
                 return None;
             }
             self.set(k, v);
-            let known = k
+            self.levels[k].fresh = false;
+            let model = &self.model;
+            let seed = k
                 .checked_sub(1)
-                .map_or(&[][..], |p| &self.frontiers[p].terms[..]);
-            let values = k.checked_sub(1).map_or(&[][..], |p| &self.current[p][..]);
-            let mut ev = Evaluator::with_known(
-                &self.model,
-                known.iter().cloned().zip(values.iter().copied()),
-            );
-            let seeded = ev.evaluated();
+                .filter(|&p| self.levels[p].fresh)
+                .map(|p| (&self.frontiers[p].terms, &self.levels[p].current));
+            let make = || match seed {
+                Some((terms, values)) => {
+                    Evaluator::with_known(model, terms.iter().cloned().zip(values.iter().copied()))
+                }
+                None => Evaluator::new(model),
+            };
+            let mut ev = None;
             let pick = |c: &Conjunct| !c.unary && c.last == Some(k);
+            let (meter, memo) = (&mut self.meter, &mut *self.memo);
             if !holds(
-                &mut self.meter,
-                self.memo,
+                meter,
+                memo,
                 self.conjuncts,
                 &self.values,
                 &mut ev,
+                &make,
                 pick,
             ) {
                 if self.meter.exhausted() {
@@ -419,21 +487,37 @@ impl Searcher<'_> {
                 }
                 continue;
             }
-            // The bytes after k see those up to k only through the frontier's values: a
-            // prefix whose values already failed fails again.
-            let before = ev.evaluated().max(seeded);
-            let key: Vec<u128> = self.frontiers[k].terms.iter().map(|t| ev.eval(t)).collect();
-            if !self.meter.take(ev.evaluated() - before) {
-                return None;
+            let level = &self.levels[k];
+            let keyed = level.hits > 0 || level.keys < KEY_TRIAL;
+            let key = if keyed && k + 1 < self.positions.len() {
+                // The bytes after k see those up to k only through the frontier's values: a
+                // prefix whose values already failed fails again.
+                let ev = ev.get_or_insert_with(make);
+                let before = ev.evaluated();
+                let key: Vec<u128> = self.frontiers[k].terms.iter().map(|t| ev.eval(t)).collect();
+                if !self.meter.take(ev.evaluated() - before) {
+                    return None;
+                }
+                Some(key)
+            } else {
+                None
+            };
+            drop(ev);
+            let level = &mut self.levels[k];
+            if let Some(key) = &key {
+                level.keys += 1;
+                if level.failed.contains(key) {
+                    level.hits += 1;
+                    continue;
+                }
+                level.current.clone_from(key);
+                level.fresh = true;
             }
-            if self.failed[k].contains(&key) {
-                continue;
-            }
-            self.current[k] = key;
             match self.assign(k + 1, domains) {
                 Some(false) => {
-                    let key = std::mem::take(&mut self.current[k]);
-                    self.failed[k].insert(key);
+                    if let Some(key) = key {
+                        self.levels[k].failed.insert(key);
+                    }
                 }
                 other => return other,
             }
@@ -534,15 +618,20 @@ fn read_position(e: &Expr, order: &FxHashMap<(u64, usize), usize>) -> Option<usi
         .flatten()
 }
 
-/// The input bytes `e` reads (array and index); None if it reads a
-/// symbolic array at a symbolic index, through a write at one, or an unbounded array.
-fn bytes_read(e: &Expr) -> Option<Vec<(ArrayRef, usize)>> {
+/// What `e` reads: its input bytes (None if it reads a symbolic array at a symbolic index,
+/// through a write at one, or an unbounded array, or has a quantifier) and its constant
+/// tables read at symbolic indices.
+fn reads_of(e: &Expr) -> Reads {
     let mut bytes = Vec::new();
+    let mut tables = Vec::new();
     let mut supported = true;
     for_each_node([e], |n| {
         if let ExprKind::Read { updates, index } = n.kind() {
             let root = updates.root();
             if root.is_constant() {
+                if !index.is_constant() {
+                    tables.push((root.id(), root.size()));
+                }
                 return;
             }
             let constant_writes = updates.iter().all(|u| u.index().is_constant());
@@ -561,5 +650,10 @@ fn bytes_read(e: &Expr) -> Option<Vec<(ArrayRef, usize)>> {
     });
     bytes.sort_by_key(|(a, i)| (a.id(), *i));
     bytes.dedup();
-    supported.then_some(bytes)
+    tables.sort_unstable();
+    tables.dedup();
+    Reads {
+        bytes: supported.then_some(bytes),
+        tables,
+    }
 }
