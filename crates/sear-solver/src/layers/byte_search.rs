@@ -20,9 +20,11 @@
 //!
 //! Bounded by a budget of evaluated nodes proportional to the average time of the queries
 //! below ([`NODES_PER_SEC`] × [`BUDGET_SHARE`]): a search that runs out gives the query to
-//! the layer below, having cost at most a fraction of what that layer takes on average. It
-//! does not run while the layer below is fast ([`SlowBelow`]: a fast core answers before a
-//! search would). Queries that read a symbolic array at a symbolic index (or through a
+//! the layer below, having cost at most a fraction of what that layer takes on average.
+//! While the layer below is fast ([`SlowBelow`]) that budget is nil (a fast core answers
+//! before a search would), except for a query that reads constant tables at symbolic
+//! indices: [`NODES_PER_TABLE_CELL`] per cell, since the eager core asserts every cell and
+//! such a query can cost it seconds among queries of milliseconds. Queries that read a symbolic array at a symbolic index (or through a
 //! write at one), unbounded arrays, or more than [`MAX_BYTES`] bytes are passed down as
 //! they are.
 
