@@ -4,11 +4,12 @@
 // UNKNOWN, not a false alarm. (Before: the sizes above 2^31 bytes were a `ptr` stack
 // overflow even though the stack held 1 TiB.)
 // Reasoning: n > 0 and the size 4n is concretised to 128 (n == 32, which completes), the
-// other sizes end early (2 early paths: the huge ones and the rest); n <= 0 returns
-// (completed). Not replayed: natively the huge sizes overflow the 8 MiB stack.
+// smallest size gets its own path (n == 1, which completes), the other sizes end early
+// (2 early paths: the huge ones and the rest); n <= 0 returns (completed). Not replayed:
+// natively the huge sizes overflow the 8 MiB stack.
 // sear-args: --sv-comp
 // expect-replay: no
-// expect-completed: 2
+// expect-completed: 3
 // expect-error-paths: 0
 // expect-summary: early_paths == 2
 extern void reach_error(void);

@@ -64,21 +64,16 @@ impl Executor<'_> {
             Termination::Early(format!("concretized symbolic size (tried {example})"))
         };
         if self.sv.must_be_true(&other, &only, "allocation size")? {
-            match allocate_other(self, &mut other, second as u64) {
-                Ok(pointer) => {
-                    if let Some(dest) = dest {
-                        other.frame_mut().locals[dest.0 as usize] = pointer;
-                    }
-                    self.spawn(other);
-                }
-                Err(t) => self.terminate(other, t),
-            }
+            self.allocate_on(other, dest, second as u64, allocate_other);
         } else if self.sv.may_be_true(&other, &huge, "allocation size")? {
             if self
                 .sv
                 .may_be_true(&other, &Expr::not(huge.clone()), "allocation size")?
             {
-                let rest = self.branch(&mut other, Expr::not(huge.clone()));
+                let mut rest = self.branch(&mut other, Expr::not(huge.clone()));
+                if self.config.sv_comp {
+                    rest = self.smallest_size_on(rest, dest, size, allocate_other)?;
+                }
                 let early = unexplored(self);
                 self.terminate(rest, early);
             }
@@ -101,9 +96,61 @@ impl Executor<'_> {
             }
             self.spawn(other);
         } else {
+            if self.config.sv_comp {
+                other = self.smallest_size_on(other, dest, size, allocate_other)?;
+            }
             let early = unexplored(self);
             self.terminate(other, early);
         }
         Ok(example as u64)
+    }
+
+    /// Allocates `bytes` on `state` (a fork of the allocating path) and schedules it.
+    fn allocate_on(
+        &mut self,
+        mut state: State,
+        dest: Option<Slot>,
+        bytes: u64,
+        allocate_other: &mut dyn FnMut(&mut Self, &mut State, u64) -> Exec<Value>,
+    ) {
+        match allocate_other(self, &mut state, bytes) {
+            Ok(pointer) => {
+                if let Some(dest) = dest {
+                    state.frame_mut().locals[dest.0 as usize] = pointer;
+                }
+                self.spawn(state);
+            }
+            Err(t) => self.terminate(state, t),
+        }
+    }
+
+    /// Under `--sv-comp`, the smallest size `state` allows gets a path of its own (the
+    /// allocation at that size) before the other sizes end unexplored: SV-COMP's errors sit
+    /// at the boundaries (`array-fpi/modsf`: only one element fails), which the size
+    /// concretised to at most 128 bytes misses. Returns the state of the sizes left, which
+    /// at least two sizes satisfy on entry, so one is left.
+    fn smallest_size_on(
+        &mut self,
+        mut state: State,
+        dest: Option<Slot>,
+        size: &Expr,
+        allocate_other: &mut dyn FnMut(&mut Self, &mut State, u64) -> Exec<Value>,
+    ) -> Exec<State> {
+        let w = size.width();
+        let (mut lo, mut hi) = (0u128, self.sv.get_value(&state, size, "allocation size")?);
+        while lo < hi {
+            let mid = lo + (hi - lo) / 2;
+            let at_most = Expr::ule(size.clone(), Expr::constant(mid, w));
+            if self.sv.may_be_true(&state, &at_most, "allocation size")? {
+                hi = mid;
+            } else {
+                lo = mid + 1;
+            }
+        }
+        let least = Expr::eq(Expr::constant(lo, w), size.clone());
+        let rest = self.branch(&mut state, Expr::not(least.clone()));
+        state.add_constraint(least);
+        self.allocate_on(state, dest, lo as u64, allocate_other);
+        Ok(rest)
     }
 }
