@@ -123,7 +123,12 @@ impl BitwuzlaCore {
             self.instance = None;
             self.translator = Translator::default();
         }
+        let deadline = self.timeout.map(|t| Instant::now() + t);
         let assertions: Vec<_> = query.conjuncts().map(|c| self.translator.bool(c)).collect();
+        // The translation counts against the query's time: the check gets what is left.
+        if deadline.is_some_and(|d| Instant::now() >= d) {
+            return Err(SolverError::Timeout);
+        }
         let mut instance = match (self.mode, self.instance.take()) {
             (BitwuzlaMode::Incremental, Some(i))
                 if self.instance_queries < INSTANCE_QUERY_LIMIT
@@ -145,8 +150,7 @@ impl BitwuzlaCore {
         for &a in &assertions {
             instance.assert(a);
         }
-        self.termination
-            .set_deadline(self.timeout.map(|t| Instant::now() + t));
+        self.termination.set_deadline(deadline);
         let checked = instance.check();
         let outcome = match checked {
             CheckResult::Unsat => Ok(SatResult::Unsat),

@@ -87,6 +87,9 @@ pub struct EagerCore {
     twins: FxHashMap<ArrayRef, Twin>,
     config: ArrayConfig,
     name: &'static str,
+    /// The query's time limit: the encoding counts against it, the inner core gets the
+    /// rest.
+    timeout: Option<Duration>,
     stats: LayerStats,
 }
 
@@ -108,6 +111,7 @@ impl EagerCore {
             inner,
             twins: FxHashMap::default(),
             config: config.clone(),
+            timeout: None,
             name,
             stats: LayerStats::new_core(name),
         }
@@ -137,6 +141,7 @@ impl EagerCore {
     }
 
     fn solve(&mut self, query: &SatQuery) -> Result<SatResult, SolverError> {
+        let deadline = self.timeout.map(|t| Instant::now() + t);
         let conjuncts: Vec<Expr> = query.conjuncts().cloned().collect();
         let mut roots: Vec<ArrayRef> = Vec::new();
         for_each_node(&conjuncts, |e| {
@@ -192,7 +197,16 @@ impl EagerCore {
             rewritten.push(rewriter.apply(c));
         }
         let sub = SatQuery::new(&rewritten, Expr::true_(), query.meta, false, true);
-        match self.inner.check(&sub)? {
+        if let Some(d) = deadline {
+            let left = d.saturating_duration_since(Instant::now());
+            if left.is_zero() {
+                return Err(SolverError::Timeout);
+            }
+            self.inner.set_timeout(Some(left));
+        }
+        let answer = self.inner.check(&sub);
+        self.inner.set_timeout(self.timeout);
+        match answer? {
             SatResult::Unsat => Ok(SatResult::Unsat),
             SatResult::Sat(model) => {
                 let twins: Vec<&ArrayRef> = map.values().collect();
@@ -229,6 +243,7 @@ impl SatSolver for EagerCore {
     }
 
     fn set_timeout(&mut self, timeout: Option<Duration>) {
+        self.timeout = timeout;
         self.inner.set_timeout(timeout);
     }
 

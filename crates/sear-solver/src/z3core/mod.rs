@@ -91,8 +91,16 @@ impl Z3Core {
         if self.translator.len() > TRANSLATION_CACHE_LIMIT {
             self.translator.clear();
         }
+        let deadline = self.timeout.map(|t| Instant::now() + t);
         let assertions: Vec<z3::ast::Bool> =
             query.conjuncts().map(|c| self.translator.bool(c)).collect();
+        // The translation counts against the query's time (a store chain of 10^5 writes
+        // takes seconds to translate): the check gets what is left.
+        let left = deadline.map(|d| d.saturating_duration_since(Instant::now()));
+        if left.is_some_and(|l| l.is_zero()) {
+            return Err(SolverError::Timeout);
+        }
+        let full = std::mem::replace(&mut self.timeout, left);
         // The long-lived solver is taken out for the query and put back after, so that model
         // extraction may use the translator meanwhile. (`z3::Solver::clone` copies the
         // solver: a clone is not a shared handle, and asserting on it would leave the
@@ -114,6 +122,8 @@ impl Z3Core {
                 s
             }
         };
+        solver.set_params(&self.params());
+        self.timeout = full;
         for a in &assertions {
             solver.assert(a);
         }
@@ -129,6 +139,7 @@ impl Z3Core {
         };
         if self.mode == Z3Mode::Incremental {
             solver.pop(1);
+            solver.set_params(&self.params());
             self.solver = taken;
         }
         outcome
