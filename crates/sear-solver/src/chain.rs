@@ -23,7 +23,7 @@ use crate::layers::{
     ArrayTermCounter, ByteSearch, CexCache, Independence, QueryCache, QueryLogger, Validating,
 };
 use crate::parallel::ParallelPortfolio;
-use crate::portfolio::Portfolio;
+use crate::portfolio::{LazyCore, Portfolio};
 use crate::precheck::Precheck;
 use crate::quantified::QuantifiedStage;
 use crate::query::SolverError;
@@ -43,7 +43,7 @@ pub fn new_core_with(kind: CoreKind, array: &ArrayConfig) -> Box<dyn SatSolver> 
         CoreKind::Cegar => Box::new(CegarCore::new(array)),
         CoreKind::Portfolio => Box::new(Portfolio::new(
             new_core_with(CoreKind::Z3, array),
-            new_core_with(CoreKind::Eager, array),
+            lazy_core(CoreKind::Eager, "eager", array),
             array.portfolio_switch,
         )),
         CoreKind::Parallel => Box::new(ParallelPortfolio::new(array)),
@@ -55,15 +55,21 @@ pub fn new_core_with(kind: CoreKind, array: &ArrayConfig) -> Box<dyn SatSolver> 
         )),
         CoreKind::BitwuzlaPortfolio => Box::new(Portfolio::new(
             new_core_with(CoreKind::Bitwuzla, array),
-            new_core_with(CoreKind::BitwuzlaEager, array),
+            lazy_core(CoreKind::BitwuzlaEager, "bitwuzla-eager", array),
             array.portfolio_switch,
         )),
         CoreKind::EagerPortfolio => Box::new(Portfolio::new(
             new_core_with(CoreKind::BitwuzlaEager, array),
-            new_core_with(CoreKind::Eager, array),
+            lazy_core(CoreKind::Eager, "eager", array),
             array.portfolio_switch,
         )),
     }
+}
+
+/// A portfolio's second core, built when first asked (`name` is that core's name).
+fn lazy_core(kind: CoreKind, name: &'static str, array: &ArrayConfig) -> Box<dyn SatSolver> {
+    let array = array.clone();
+    Box::new(LazyCore::new(name, move || new_core_with(kind, &array)))
 }
 
 /// Builds the solver chain described by `config`, from the core outwards.
