@@ -4,6 +4,7 @@ mod array_args;
 mod coverage;
 mod indexify_args;
 mod memory_args;
+mod overrun;
 mod progress;
 mod replay;
 mod run;

@@ -225,6 +225,10 @@ pub fn run(args: &RunArgs) -> Result<i32> {
         cache = Some((tables, file));
     }
     let received = crate::signals::install(executor.interrupt_flag());
+    let watchdog = args.max_time.map(Duration::from_secs_f64).map(|limit| {
+        let sv_comp = args.sv_comp || args.test_comp.is_some();
+        crate::overrun::install(limit, output_dir.clone(), sv_comp)
+    });
     let environment = args.runtime.env_file.as_ref().map(|_| config_envp.clone());
     let facts = RunFacts {
         posix,
@@ -237,6 +241,9 @@ pub fn run(args: &RunArgs) -> Result<i32> {
         update_last_link(&output_dir);
     }
     let summary = executor.run()?;
+    if let Some(w) = &watchdog {
+        w.disarm();
+    }
     observer.finish();
     if args.sv_comp || args.test_comp.is_some() {
         crate::testcomp::finish(

@@ -21,7 +21,7 @@ use anyhow::{Context, Result};
 use sear_engine::EngineConfig;
 
 pub use suite::write_suite;
-pub use verdict::decide;
+pub use verdict::{decide, Verdict};
 
 /// A Test-Comp coverage property.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
