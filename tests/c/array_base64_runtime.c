@@ -1,6 +1,6 @@
 // 000 T1b: isBase64 with the table filled at run time by a loop (see array_base64.c).
 // sear-configs: --optimize-array=none --no-array-folding | --optimize-array=none | --optimize-array=index --validate-array-opt | --optimize-array=value --validate-array-opt | --optimize-array=all --validate-array-opt
-// sear-args: -D RUNTIME_TABLE
+// sear-args: -D RUNTIME_TABLE --no-byte-search
 // expect-completed: 2
 // expect-error-paths: 0
 // expect-summary: array_opt.index_successes >= 1 if index
