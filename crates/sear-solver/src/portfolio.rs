@@ -115,6 +115,18 @@ impl Portfolio {
                         self.stats.bump("returns", 1);
                     }
                 }
+                // A core that fails (a query it refuses, an internal error) leaves the
+                // query to the other with all the time left, once.
+                Err(SolverError::Failure(_)) => {
+                    self.stats.bump("failures", 1);
+                    let other = if first_turn {
+                        &mut self.second
+                    } else {
+                        &mut self.first
+                    };
+                    other.set_timeout(self.timeout.map(|t| t.saturating_sub(start.elapsed())));
+                    return (other.check(query), false);
+                }
                 other => return (other, round == 0),
             }
             round += 1;
@@ -348,6 +360,21 @@ mod tests {
         assert_eq!(lazy.check(&query).unwrap(), SatResult::Unsat);
         assert_eq!(lazy.check(&query).unwrap(), SatResult::Unsat);
         assert_eq!(built.get(), 1);
+    }
+
+    /// A core that fails leaves the query to the other core.
+    #[test]
+    fn a_failing_core_leaves_the_query_to_the_other() {
+        let (first, first_asked) = scripted(Err(SolverError::Failure("refused".into())));
+        let (second, second_asked) = scripted(Ok(SatResult::Unsat));
+        let mut portfolio = Portfolio::new(first, second, Duration::from_secs(1));
+        let meta = QueryMeta::default();
+        let query = SatQuery::new(&[], Expr::bool(true), &meta, false, false);
+        assert_eq!(portfolio.check(&query).unwrap(), SatResult::Unsat);
+        assert_eq!((first_asked.get(), second_asked.get()), (1, 1));
+        let mut stats = Vec::new();
+        portfolio.collect_stats(&mut stats);
+        assert_eq!(stats[0].counters.get("failures"), Some(&1));
     }
 
     /// When neither core answers within the query's time, the portfolio reports a timeout.

@@ -49,3 +49,37 @@ fn every_core_honours_its_timeout_on_a_hard_query() {
         }
     }
 }
+
+/// An update list longer than the Z3 core takes (a store chain on which one Z3 call ran past
+/// its timeout and interruption for minutes) is refused at once, and the default portfolio
+/// answers the query with its other core.
+#[test]
+fn store_chains_too_long_for_z3_are_refused_and_answered_by_the_portfolio() {
+    use sear_solver::z3core::{Z3Core, Z3Mode, MAX_UPDATE_LIST};
+    use sear_solver::{new_core, CoreKind, QueryMeta, SatQuery, SatResult, SatSolver, SolverError};
+    let input = UpdateList::new(Array::new("in", 4, ArrayKind::SymbolicInput, None));
+    let byte = |i: u128| Expr::read(&input, Expr::constant(i, 32));
+    let mut list = UpdateList::new(Array::new("a", 1 << 20, ArrayKind::MemoryObject, None));
+    for i in 0..=MAX_UPDATE_LIST as u128 {
+        list = list.write(Expr::constant(i, 32), byte(i % 4));
+    }
+    // a[i] for the 32-bit input i (all writes can match it): with i = 5 it is in[1], which
+    // i = 5 makes 0, so a[i] != 0 is unsat. (A read at a constant index, or at a byte's
+    // range, would fold through or skip most writes.)
+    let i = Expr::read_lsb(&input, Expr::constant(0, 32), 4);
+    let cs = [
+        Expr::eq(i.clone(), Expr::constant(5, 32)),
+        Expr::ne(Expr::read(&list, i), Expr::constant(0, 8)),
+    ];
+    let meta = QueryMeta::default();
+    let q = SatQuery::new(&cs, Expr::true_(), &meta, false, false);
+    let mut z3 = Z3Core::new(Z3Mode::default());
+    z3.set_timeout(Some(Duration::from_secs(30)));
+    let start = Instant::now();
+    let r = z3.check(&q);
+    assert!(matches!(r, Err(SolverError::Failure(_))), "{r:?}");
+    assert!(start.elapsed() < Duration::from_secs(10), "refused at once");
+    let mut portfolio = new_core(CoreKind::EagerPortfolio);
+    portfolio.set_timeout(Some(Duration::from_secs(60)));
+    assert_eq!(portfolio.check(&q).unwrap(), SatResult::Unsat);
+}

@@ -92,6 +92,14 @@ impl Z3Core {
             self.translator.clear();
         }
         let deadline = self.timeout.map(|t| Instant::now() + t);
+        let longest = longest_update_list(query);
+        if longest > MAX_UPDATE_LIST {
+            return Err(SolverError::Failure(format!(
+                "an update list of {longest} writes (Z3 is given at most {MAX_UPDATE_LIST}: \
+                 one call recursed through such a store chain for minutes, past its timeout \
+                 and interruption)"
+            )));
+        }
         let assertions: Vec<z3::ast::Bool> =
             query.conjuncts().map(|c| self.translator.bool(c)).collect();
         // The translation counts against the query's time (a store chain of 10^5 writes
@@ -184,6 +192,24 @@ impl crate::model_cells::ModelCells for Z3Model<'_> {
             .and_then(|v| v.as_u64())
             .map(|v| v as u8)
     }
+}
+
+/// The longest update list (writes) the Z3 core is given. sv-benchmarks'
+/// `standard_sentinel-2` writes 10^5 symbolic ints and then one at a symbolic offset: on
+/// its store chain of 4·10^5 writes one Z3 call recursed 329,000 frames deep for over ten
+/// minutes, ignoring its timeout and `Z3_interrupt`. A longer list is refused (a failure,
+/// which a portfolio answers with its other core).
+pub const MAX_UPDATE_LIST: usize = 100_000;
+
+/// The number of writes of the longest update list `query` reads.
+fn longest_update_list(query: &SatQuery) -> usize {
+    let mut longest = 0;
+    sear_expr::visit::for_each_node(query.conjuncts(), |e| {
+        if let sear_expr::ExprKind::Read { updates, .. } = e.kind() {
+            longest = longest.max(updates.len());
+        }
+    });
+    longest
 }
 
 /// The parameters of every Z3 solver sear creates: the per-query timeout, and Z3's own
