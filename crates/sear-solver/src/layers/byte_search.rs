@@ -24,9 +24,9 @@
 //! While the layer below is fast ([`SlowBelow`]) that budget is nil (a fast core answers
 //! before a search would), except for a query that reads constant tables at symbolic
 //! indices: [`NODES_PER_TABLE_CELL`] per cell, since the eager core asserts every cell and
-//! such a query can cost it seconds among queries of milliseconds. Queries that read a symbolic array at a symbolic index (or through a
-//! write at one), unbounded arrays, or more than [`MAX_BYTES`] bytes are passed down as
-//! they are.
+//! such a query can cost it seconds among queries of milliseconds. Queries that read a
+//! symbolic array at a symbolic index (or through a write at one), unbounded arrays, or
+//! more than [`MAX_BYTES`] bytes are passed down as they are.
 
 use std::rc::Rc;
 use std::time::{Duration, Instant};
@@ -233,8 +233,8 @@ fn search(
             Conjunct {
                 expr: e,
                 last: ks.iter().copied().max(),
-                reads: ks.clone(),
                 unary: ks.len() == 1,
+                reads: ks,
             }
         })
         .collect();
@@ -548,37 +548,45 @@ fn frontier_terms(
     mut budget: usize,
 ) -> Option<(Vec<Frontier>, usize)> {
     // The last byte (in search order) each node reads, by an iterative post-order walk;
-    // the operands of a read include its update list's indices and values.
+    // the operands of a read include its update list's indices and values. Each node's
+    // operands are listed once, on its first visit, and kept for the second pass.
     let mut last: FxHashMap<Expr, Option<usize>> = FxHashMap::default();
-    let mut stack: Vec<(Expr, bool)> = conjuncts
+    let mut visited: Vec<(Expr, Vec<Expr>)> = Vec::new();
+    let mut stack: Vec<(Expr, Option<Vec<Expr>>)> = conjuncts
         .iter()
         .filter(|c| !c.unary)
-        .map(|c| (c.expr.clone(), false))
+        .map(|c| (c.expr.clone(), None))
         .collect();
-    while let Some((e, done)) = stack.pop() {
-        if e.is_constant() || (!done && last.contains_key(&e)) {
+    while let Some((e, ops)) = stack.pop() {
+        let Some(ops) = ops else {
+            if e.is_constant() || last.contains_key(&e) {
+                continue;
+            }
+            let ops = operands(&e);
+            budget = budget.checked_sub(1 + ops.len())?;
+            let children: Vec<(Expr, Option<Vec<Expr>>)> =
+                ops.iter().map(|o| (o.clone(), None)).collect();
+            stack.push((e, Some(ops)));
+            stack.extend(children);
+            continue;
+        };
+        if last.contains_key(&e) {
+            // Reached twice before its first visit was finished (a shared operand).
             continue;
         }
-        let ops = operands(&e);
-        budget = budget.checked_sub(1 + ops.len())?;
-        if !done {
-            stack.push((e, true));
-            stack.extend(ops.into_iter().map(|o| (o, false)));
-            continue;
-        }
-        let own = read_position(&e, order);
         let m = ops
             .iter()
             .filter_map(|o| last.get(o).copied().flatten())
-            .chain(own)
+            .chain(read_position(&e, order))
             .max();
-        last.insert(e, m);
+        last.insert(e.clone(), m);
+        visited.push((e, ops));
     }
     let mut terms: Vec<FxHashSet<Expr>> = vec![FxHashSet::default(); levels];
-    for (e, m) in &last {
-        let Some(parent) = *m else { continue };
-        for o in operands(e) {
-            if let Some(Some(child)) = last.get(&o) {
+    for (e, ops) in &visited {
+        let Some(parent) = last[e] else { continue };
+        for o in ops {
+            if let Some(Some(child)) = last.get(o) {
                 for level in terms.iter_mut().take(parent).skip(*child) {
                     level.insert(o.clone());
                 }

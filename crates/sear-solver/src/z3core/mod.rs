@@ -74,16 +74,17 @@ impl Z3Core {
         solver_params(self.timeout)
     }
 
-    fn fresh_solver(&self) -> z3::Solver {
+    /// A new solver of the core's mode under `timeout`.
+    fn fresh_solver(&self, timeout: Option<Duration>) -> z3::Solver {
         let s = match self.mode {
             // Tactic solvers ignore the `timeout` parameter; `try_for` bounds them instead.
-            Z3Mode::FreshSmt => match self.timeout {
+            Z3Mode::FreshSmt => match timeout {
                 Some(t) => z3::Tactic::new("smt").try_for(t).solver(),
                 None => z3::Tactic::new("smt").solver(),
             },
             Z3Mode::Fresh | Z3Mode::Incremental => z3::Solver::new(),
         };
-        s.set_params(&self.params());
+        s.set_params(&solver_params(timeout));
         s
     }
 
@@ -108,7 +109,6 @@ impl Z3Core {
         if left.is_some_and(|l| l.is_zero()) {
             return Err(SolverError::Timeout);
         }
-        let full = std::mem::replace(&mut self.timeout, left);
         // The long-lived solver is taken out for the query and put back after, so that model
         // extraction may use the translator meanwhile. (`z3::Solver::clone` copies the
         // solver: a clone is not a shared handle, and asserting on it would leave the
@@ -117,21 +117,20 @@ impl Z3Core {
         let mut taken = None;
         let solver: &z3::Solver = match self.mode {
             Z3Mode::Fresh | Z3Mode::FreshSmt => {
-                fresh = self.fresh_solver();
+                fresh = self.fresh_solver(left);
                 &fresh
             }
             Z3Mode::Incremental => {
                 taken = Some(match self.solver.take() {
                     Some(s) => s,
-                    None => self.fresh_solver(),
+                    None => self.fresh_solver(left),
                 });
                 let s = taken.as_ref().expect("just set");
                 s.push();
                 s
             }
         };
-        solver.set_params(&self.params());
-        self.timeout = full;
+        solver.set_params(&solver_params(left));
         for a in &assertions {
             solver.assert(a);
         }
