@@ -105,8 +105,10 @@ impl Executor<'_> {
         Ok(example as u64)
     }
 
-    /// Allocates `bytes` on `state` (a fork of the allocating path) and schedules it.
-    fn allocate_on(
+    /// Allocates `bytes` on `state` (a fork of the allocating path) with `allocate_other`,
+    /// binds the pointer to `dest`, and schedules the state (or ends it, if the allocation
+    /// fails).
+    pub(crate) fn allocate_on(
         &mut self,
         mut state: State,
         dest: Option<Slot>,
@@ -136,21 +138,12 @@ impl Executor<'_> {
         size: &Expr,
         allocate_other: &mut dyn FnMut(&mut Self, &mut State, u64) -> Exec<Value>,
     ) -> Exec<State> {
-        let w = size.width();
-        let (mut lo, mut hi) = (0u128, self.sv.get_value(&state, size, "allocation size")?);
-        while lo < hi {
-            let mid = lo + (hi - lo) / 2;
-            let at_most = Expr::ule(size.clone(), Expr::constant(mid, w));
-            if self.sv.may_be_true(&state, &at_most, "allocation size")? {
-                hi = mid;
-            } else {
-                lo = mid + 1;
-            }
-        }
-        let least = Expr::eq(Expr::constant(lo, w), size.clone());
+        let known = self.sv.get_value(&state, size, "allocation size")? as u64;
+        let lo = self.smallest_value(&state, size, known, "allocation size")?;
+        let least = Expr::eq(Expr::constant(lo as u128, size.width()), size.clone());
         let rest = self.branch(&mut state, Expr::not(least.clone()));
         state.add_constraint(least);
-        self.allocate_on(state, dest, lo as u64, allocate_other);
+        self.allocate_on(state, dest, lo, allocate_other);
         Ok(rest)
     }
 }

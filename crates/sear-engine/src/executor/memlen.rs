@@ -127,7 +127,7 @@ impl Executor<'_> {
         if let (Source::Copy(src), true) = (&source, what.starts_with("memcpy")) {
             self.check_no_overlap_expr(state, dst, src, &len64)?;
         }
-        let upper = self.largest_value(state, &len64, room)?;
+        let upper = self.largest_value(state, &len64, room, "length bound")?;
         let (dst_obj, dst_off) = dst_at;
         let new: Vec<Expr> = match &source {
             Source::Copy(_) => {
@@ -147,16 +147,47 @@ impl Executor<'_> {
         Ok(true)
     }
 
-    /// The largest feasible value of `e` up to `max` (binary search).
-    pub(crate) fn largest_value(&mut self, state: &State, e: &Expr, max: u64) -> Exec<u64> {
+    /// The largest feasible value of `e` up to `max`, which the path condition implies
+    /// (binary search: `log2(max)` queries, asked `during` what).
+    pub(crate) fn largest_value(
+        &mut self,
+        state: &State,
+        e: &Expr,
+        max: u64,
+        during: &str,
+    ) -> Exec<u64> {
         let (mut lo, mut hi) = (0u64, max);
+        // Invariant: e ≥ lo is feasible; e > hi is not.
         while lo < hi {
             let mid = lo + (hi - lo).div_ceil(2);
             let at_least = Expr::uge(e.clone(), Expr::constant(mid as u128, e.width()));
-            if self.sv.may_be_true(state, &at_least, "length bound")? {
+            if self.sv.may_be_true(state, &at_least, during)? {
                 lo = mid;
             } else {
                 hi = mid - 1;
+            }
+        }
+        Ok(lo)
+    }
+
+    /// The smallest feasible value of `e`, given a feasible value `known` (binary search:
+    /// `log2(known)` queries, asked `during` what).
+    pub(crate) fn smallest_value(
+        &mut self,
+        state: &State,
+        e: &Expr,
+        known: u64,
+        during: &str,
+    ) -> Exec<u64> {
+        let (mut lo, mut hi) = (0u64, known);
+        // Invariant: e ≤ hi is feasible; e < lo is not.
+        while lo < hi {
+            let mid = lo + (hi - lo) / 2;
+            let at_most = Expr::ule(e.clone(), Expr::constant(mid as u128, e.width()));
+            if self.sv.may_be_true(state, &at_most, during)? {
+                hi = mid;
+            } else {
+                lo = mid + 1;
             }
         }
         Ok(lo)

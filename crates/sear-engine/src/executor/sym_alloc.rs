@@ -53,7 +53,7 @@ impl Executor<'_> {
         match mode {
             SymSizeMode::Concretize => unreachable!("handled above"),
             SymSizeMode::Max => {
-                let max = self.max_size(state, &sigma, capacity)?;
+                let max = self.largest_value(state, &sigma, capacity, "max size")?;
                 state.add_constraint(Expr::eq(sigma, Expr::constant(max as u128, 64)));
                 self.run.sym_alloc.max_concretisations += 1;
                 Ok(SizeDecision::Concrete(max))
@@ -67,17 +67,9 @@ impl Executor<'_> {
                 };
                 for &v in &values[1..] {
                     let is_v = Expr::eq(sigma.clone(), Expr::constant(v as u128, 64));
-                    let mut other = self.branch(state, is_v);
+                    let other = self.branch(state, is_v);
                     self.run.sym_alloc.eager_forks += 1;
-                    match allocate_other(self, &mut other, v) {
-                        Ok(pointer) => {
-                            if let Some(dest) = dest {
-                                other.frame_mut().locals[dest.0 as usize] = pointer;
-                            }
-                            self.spawn(other);
-                        }
-                        Err(t) => self.terminate(other, t),
-                    }
+                    self.allocate_on(other, dest, v, allocate_other);
                 }
                 state.add_constraint(Expr::eq(sigma, Expr::constant(first as u128, 64)));
                 Ok(SizeDecision::Concrete(first))
@@ -110,7 +102,7 @@ impl Executor<'_> {
                     // The path bounds σ below the capacity already: the cells above its
                     // largest value would never be accessed (spec §4.6), so the object
                     // gets only as many (log2(capacity) queries).
-                    let max = self.max_size(state, sigma, capacity)?;
+                    let max = self.largest_value(state, sigma, capacity, "max size")?;
                     if max < capacity {
                         self.run.sym_alloc.tightened_capacities += 1;
                     }
@@ -132,23 +124,6 @@ impl Executor<'_> {
                 }
             }
         }
-    }
-
-    /// The largest feasible value of `sigma` (≤ `capacity`, which the path condition
-    /// implies), by binary search: `log2(capacity)` queries.
-    fn max_size(&mut self, state: &State, sigma: &Expr, capacity: u64) -> Exec<u64> {
-        let (mut lo, mut hi) = (0u64, capacity);
-        // Invariant: σ ≥ lo is feasible; σ > hi is not.
-        while lo < hi {
-            let mid = lo + (hi - lo).div_ceil(2);
-            let at_least = Expr::uge(sigma.clone(), Expr::constant(mid as u128, 64));
-            if self.sv.may_be_true(state, &at_least, "max size")? {
-                lo = mid;
-            } else {
-                hi = mid - 1;
-            }
-        }
-        Ok(lo)
     }
 
     /// Every feasible value of `sigma` (≤ `capacity`), largest first (the thesis's artifact
