@@ -1,7 +1,7 @@
 //! A sequential portfolio of two cores: the first under a short time budget, then the
-//! second for the queries the first did not answer in that time. While the first core has
-//! been answering, they take turns: the second under ten times the budget, then the first
-//! again under a hundred times, and so on (see [`GROWTH`]).
+//! second for the queries the first did not answer in that time. They take turns: the
+//! second under ten times the budget, then the first again under a hundred times, and so on
+//! (see [`GROWTH`]), until one answers or the query's time is up.
 //! `--core-solver=portfolio`
 //! asks Z3 with native arrays, then the eager encoding (constant arrays by assertions);
 //! `bitwuzla-portfolio` Bitwuzla with native arrays, then the eager encoding over Bitwuzla;
@@ -33,7 +33,8 @@ pub const DEFAULT_SWITCH_TIME: Duration = Duration::from_millis(100);
 /// left the query to Z3 after the switch spent the whole timeout).
 const GROWTH: f64 = 10.0;
 
-/// Consecutive switches after which the portfolio stops asking its first core for a while.
+/// Consecutive queries answered by the second core after which the portfolio stops asking
+/// its first core for a while.
 const SWITCH_STREAK: u32 = 8;
 
 /// Queries asked of the second core alone after such a streak, before the first core is
@@ -42,7 +43,7 @@ const SKIP_QUERIES: u32 = 32;
 
 /// Two cores asked in turn.
 ///
-/// When the first core uses up its budget on [`SWITCH_STREAK`] queries in a row, the next
+/// When the second core answers [`SWITCH_STREAK`] queries in a row, the next
 /// [`SKIP_QUERIES`] go to the second core directly: on a program whose queries the first core
 /// cannot answer (a DFA's nested table reads under Bitwuzla), the budget spent on each would
 /// otherwise be lost every time.
@@ -51,7 +52,7 @@ pub struct Portfolio {
     second: Box<dyn SatSolver>,
     switch_after: Duration,
     timeout: Option<Duration>,
-    /// Switches in a row (reset by an answer of the first core).
+    /// Queries answered by the second core in a row (reset by an answer of the first).
     streak: u32,
     /// Queries still to ask of the second core alone.
     skip: u32,
@@ -80,24 +81,20 @@ impl Portfolio {
 impl Portfolio {
     /// Asks the first core, then the second, in turns (round r's budget is the switch time
     /// × [`GROWTH`]^r, within the query's time left) until one answers or the query's time
-    /// is up. Without `turns`, the second core's first turn has all the time left. Returns
-    /// the answer and whether the first core gave it in the first round.
+    /// is up. Returns the answer and which core gave it (`Some(true)`: the first, in any
+    /// round; `None`: neither).
     fn rounds(
         &mut self,
         query: &SatQuery,
         start: Instant,
-        turns: bool,
-    ) -> (Result<SatResult, SolverError>, bool) {
+    ) -> (Result<SatResult, SolverError>, Option<bool>) {
         let mut round = 0;
         let mut first_turn = true;
         loop {
             let left = self.timeout.map(|t| t.saturating_sub(start.elapsed()));
-            let budget = if turns || round == 0 {
+            let budget =
                 Duration::try_from_secs_f64(self.switch_after.as_secs_f64() * GROWTH.powi(round))
-                    .map_or(left, Some)
-            } else {
-                None
-            };
+                    .map_or(left, Some);
             let budget = match (left, budget) {
                 (Some(l), Some(b)) => Some(l.min(b)),
                 (l, b) => l.or(b),
@@ -108,7 +105,17 @@ impl Portfolio {
                 &mut self.second
             };
             core.set_timeout(budget);
-            match core.check(query) {
+            let asked = Instant::now();
+            let result = core.check(query);
+            tracing::debug!(
+                round,
+                core = core.name(),
+                ?budget,
+                took = ?asked.elapsed(),
+                answered = result.is_ok(),
+                "portfolio turn"
+            );
+            match result {
                 Err(SolverError::Timeout) if budget.is_some() && left != budget => {
                     self.stats.bump("switches", 1);
                     if round > 0 {
@@ -125,9 +132,14 @@ impl Portfolio {
                         &mut self.first
                     };
                     other.set_timeout(self.timeout.map(|t| t.saturating_sub(start.elapsed())));
-                    return (other.check(query), false);
+                    let result = other.check(query);
+                    let by = result.is_ok().then_some(!first_turn);
+                    return (result, by);
                 }
-                other => return (other, round == 0),
+                other => {
+                    let by = other.is_ok().then_some(first_turn);
+                    return (other, by);
+                }
             }
             round += 1;
             first_turn = !first_turn;
@@ -148,21 +160,26 @@ impl SatSolver for Portfolio {
             self.second.set_timeout(self.timeout);
             self.second.check(query)
         } else {
-            // Turns back to the first core only while it has been answering in its budget:
-            // on a program whose queries it cannot answer (a streak of switches), the second
-            // core's time is not cut short for it.
-            let turns = self.streak == 0;
-            let (result, answered_first) = self.rounds(query, start, turns);
-            if answered_first {
-                self.streak = 0;
-            } else {
-                self.streak += 1;
-                if self.streak >= SWITCH_STREAK {
+            // The turns go on whichever core answered the last query: a portfolio that left
+            // the query after a win of the second core to that core alone (until the query's
+            // timeout) spent 43 of its 60 s on coreutils `expr` in Z3, on queries that
+            // Bitwuzla answers in 0.5 s and Z3 in 19 s. A query neither core answered leaves
+            // the streak as it was.
+            match self.rounds(query, start) {
+                (result, Some(true)) => {
                     self.streak = 0;
-                    self.skip = SKIP_QUERIES;
+                    result
                 }
+                (result, Some(false)) => {
+                    self.streak += 1;
+                    if self.streak >= SWITCH_STREAK {
+                        self.streak = 0;
+                        self.skip = SKIP_QUERIES;
+                    }
+                    result
+                }
+                (result, None) => result,
             }
-            result
         };
         self.stats.record(start, false);
         result
@@ -329,6 +346,46 @@ mod tests {
         portfolio.collect_stats(&mut stats);
         assert_eq!(stats[0].counters.get("switches"), Some(&2));
         assert_eq!(stats[0].counters.get("returns"), Some(&1));
+    }
+
+    /// A core that answers its first query and times out on every later one.
+    struct AnswersOnce {
+        asked: u32,
+    }
+
+    impl SatSolver for AnswersOnce {
+        fn name(&self) -> &'static str {
+            "answers-once"
+        }
+        fn check(&mut self, _: &SatQuery) -> Result<SatResult, SolverError> {
+            self.asked += 1;
+            if self.asked == 1 {
+                Ok(SatResult::Unsat)
+            } else {
+                Err(SolverError::Timeout)
+            }
+        }
+        fn set_timeout(&mut self, _: Option<Duration>) {}
+        fn collect_stats(&self, _: &mut Vec<LayerStats>) {}
+    }
+
+    /// A query the second core answered does not leave it the whole time of the next one:
+    /// the turns go on, and the first core answers in its second turn. (On coreutils `expr`
+    /// the portfolio gave Z3 all the time after one of its wins, 19 s a query that Bitwuzla
+    /// answers in 0.5 s.)
+    #[test]
+    fn a_win_of_the_second_core_keeps_the_turns() {
+        let (first, first_asked) = slow(Duration::from_millis(50));
+        let second = Box::new(AnswersOnce { asked: 0 });
+        let mut portfolio = Portfolio::new(first, second, Duration::from_millis(1));
+        portfolio.set_timeout(Some(Duration::from_secs(10)));
+        let meta = QueryMeta::default();
+        let query = SatQuery::new(&[], Expr::bool(true), &meta, false, false);
+        // first 1 ms (out), second answers.
+        assert_eq!(portfolio.check(&query).unwrap(), SatResult::Unsat);
+        // first 1 ms (out), second 10 ms (out), first 100 ms (answers).
+        assert_eq!(portfolio.check(&query).unwrap(), SatResult::Unsat);
+        assert_eq!(first_asked.get(), 3);
     }
 
     /// The second core is built at its first query only: a portfolio whose first core
