@@ -13,7 +13,8 @@ use sear_solver::{
 /// Options of the solver chain.
 #[derive(Debug, Clone, clap::Args)]
 pub struct SolverArgs {
-    /// Timeout per solver query, in seconds (0 = none; at most 10^9).
+    /// Timeout per solver query, in seconds (0 = none: under `--max-time`, a quarter of it; at
+    /// most 10^9).
     #[arg(long, value_name = "SECS", default_value_t = 0.0, value_parser = crate::values::seconds)]
     pub max_solver_time: f64,
     /// Disable constraint-independence slicing.

@@ -2,6 +2,7 @@
 //!
 //! | position (top first) | layer | switch |
 //! |---|---|---|
+//! | 0 | the query's deadline ([`QueryDeadline`]: every layer below cuts its timeout to it) | always |
 //! | 1 | query log, all queries | `log_queries` with [`LogScope::All`] |
 //! | 2 | validating layer (oracle: a plain Z3 core) | `validate` |
 //! | 3 | constraint independence | `independence` |
@@ -18,6 +19,7 @@
 use crate::bitwuzla::BitwuzlaCore;
 use crate::cegar::CegarCore;
 use crate::config::{ArrayConfig, CoreKind, LogScope, SolverConfig};
+use crate::deadline::QueryDeadline;
 use crate::eager::EagerCore;
 use crate::layers::{
     ArrayTermCounter, ByteSearch, CexCache, Independence, QueryCache, QueryLogger, Validating,
@@ -108,6 +110,7 @@ pub fn build_chain(config: &SolverConfig) -> Result<Box<dyn SatSolver>, SolverEr
     if let Some(l) = log(LogScope::All) {
         solver = Box::new(QueryLogger::new(solver, &l.dir)?);
     }
+    solver = Box::new(QueryDeadline::new(solver));
     solver.set_timeout(config.timeout);
     Ok(solver)
 }

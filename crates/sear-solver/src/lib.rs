@@ -54,6 +54,7 @@ pub mod bitwuzla;
 pub mod cegar;
 pub mod chain;
 pub mod config;
+pub mod deadline;
 pub mod direct;
 pub mod eager;
 pub mod ilp;

@@ -161,6 +161,8 @@ impl SatSolver for ParallelPortfolio {
 
     fn check(&mut self, query: &SatQuery) -> Result<SatResult, SolverError> {
         let start = Instant::now();
+        // The workers run on their own threads: they get the query's deadline as a timeout.
+        let timeout = crate::deadline::clamp(self.timeout);
         self.next_id += 1;
         let id = self.next_id;
         self.latest.store(id, Ordering::SeqCst);
@@ -174,16 +176,14 @@ impl SatSolver for ParallelPortfolio {
                 meta: query.meta.clone(),
                 constraints_known_sat: query.constraints_known_sat,
                 need_model: query.need_model,
-                timeout: self.timeout,
+                timeout,
             };
             sent += worker.jobs.send(job).is_ok() as usize;
         }
         let mut last_error = SolverError::Failure("no solver thread is running".into());
         // A core that ignores its timeout and the interruption must not hold the engine: past
         // the timeout and a margin, the query has timed out, whatever the threads still do.
-        let deadline = self
-            .timeout
-            .map(|t| start + t + (t / 4).max(Duration::from_millis(100)));
+        let deadline = timeout.map(|t| start + t + (t / 4).max(Duration::from_millis(100)));
         let mut received = 0;
         while received < sent {
             let next = match deadline {

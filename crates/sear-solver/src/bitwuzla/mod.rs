@@ -123,7 +123,7 @@ impl BitwuzlaCore {
             self.instance = None;
             self.translator = Translator::default();
         }
-        let deadline = self.timeout.map(|t| Instant::now() + t);
+        let deadline = crate::deadline::clamp(self.timeout).map(|t| Instant::now() + t);
         let assertions: Vec<_> = query.conjuncts().map(|c| self.translator.bool(c)).collect();
         // The translation counts against the query's time: the check gets what is left.
         if deadline.is_some_and(|d| Instant::now() >= d) {

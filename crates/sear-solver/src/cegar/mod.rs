@@ -63,6 +63,7 @@ impl CegarCore {
 
     fn solve(&mut self, query: &SatQuery) -> Result<SatResult, SolverError> {
         let start = Instant::now();
+        let timeout = crate::deadline::clamp(self.timeout);
         self.queries += 1;
         let conjuncts: Vec<_> = query.conjuncts().cloned().collect();
         let mut abs = Abstraction::new(self.queries);
@@ -106,7 +107,7 @@ impl CegarCore {
             self.add(&mut abs, &pool, &solver, &mut added, all);
         }
         for _ in 0..ITERATION_LIMIT {
-            if let Some(t) = self.timeout {
+            if let Some(t) = timeout {
                 if start.elapsed() > t {
                     return Err(SolverError::Timeout);
                 }
@@ -211,7 +212,9 @@ impl CegarCore {
 
     fn fresh_solver(&self) -> z3::Solver {
         let solver = z3::Solver::new_for_logic("QF_BV").unwrap_or_default();
-        solver.set_params(&crate::z3core::solver_params(self.timeout));
+        solver.set_params(&crate::z3core::solver_params(crate::deadline::clamp(
+            self.timeout,
+        )));
         solver
     }
 }

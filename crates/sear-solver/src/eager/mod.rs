@@ -141,7 +141,7 @@ impl EagerCore {
     }
 
     fn solve(&mut self, query: &SatQuery) -> Result<SatResult, SolverError> {
-        let deadline = self.timeout.map(|t| Instant::now() + t);
+        let deadline = crate::deadline::clamp(self.timeout).map(|t| Instant::now() + t);
         let conjuncts: Vec<Expr> = query.conjuncts().cloned().collect();
         let mut roots: Vec<ArrayRef> = Vec::new();
         for_each_node(&conjuncts, |e| {

@@ -47,6 +47,13 @@ pub const MAX_BYTES: usize = 16;
 pub const NODES_PER_SEC: f64 = 10_000_000.0;
 /// The share of the layer below's average query time a search may take.
 pub const BUDGET_SHARE: f64 = 0.5;
+/// The average time below (seconds) beyond which the budget grows no more. The average
+/// follows single queries closely (each weighs half), so one core query of 37 s on coreutils
+/// `stat` gave the next searches budgets of 14 s, spent in vain on queries the core then
+/// answered at once.
+pub const MAX_SLOW_SECS: f64 = 1.0;
+/// The share of the query's time left that a search may take.
+const DEADLINE_SHARE: f64 = 0.5;
 /// The budget (nodes) per cell of the constant tables a query reads at symbolic indices,
 /// whatever the time below: the eager core asserts every such cell, so a query over a
 /// scanner's 31,744-byte transition table costs it 0.1–7 s even where its other queries
@@ -99,9 +106,10 @@ impl ByteSearch {
         }
     }
 
-    /// The budget the time below gives (none while the layers below are fast).
+    /// The budget the time below gives (none while the layers below are fast), at most
+    /// [`MAX_SLOW_SECS`]'s.
     fn budget(&self) -> Option<usize> {
-        let secs = self.below.slow_secs()?;
+        let secs = self.below.slow_secs()?.min(MAX_SLOW_SECS);
         Some((secs * NODES_PER_SEC * BUDGET_SHARE) as usize)
     }
 }
@@ -113,8 +121,20 @@ impl SatSolver for ByteSearch {
 
     fn check(&mut self, query: &SatQuery) -> Result<SatResult, SolverError> {
         let start = Instant::now();
-        let deadline = self.timeout.map(|t| start + t);
-        match search(query, self.budget(), deadline, &mut self.memo) {
+        // At most a share of the query's time: the rest is the layers below's.
+        let deadline =
+            crate::deadline::clamp(self.timeout).map(|t| start + t.mul_f64(DEADLINE_SHARE));
+        let outcome = search(query, self.budget(), deadline, &mut self.memo);
+        if start.elapsed() > Duration::from_millis(100) {
+            tracing::debug!(
+                took = ?start.elapsed(),
+                budget = ?self.budget(),
+                timeout = ?self.timeout,
+                outcome = outcome.name(),
+                "a long byte search"
+            );
+        }
+        match outcome {
             Search::Decided(r) => {
                 self.stats.bump(if r.is_sat() { "sat" } else { "unsat" }, 1);
                 self.stats.record(start, true);
@@ -165,6 +185,19 @@ enum Search {
     Unsupported,
     /// No budget: the layers below are fast and the query reads no large table.
     Skipped,
+}
+
+impl Search {
+    /// The outcome's name, for logs.
+    fn name(&self) -> &'static str {
+        match self {
+            Search::Decided(SatResult::Unsat) => "unsat",
+            Search::Decided(_) => "sat",
+            Search::OutOfBudget => "out of budget",
+            Search::Unsupported => "unsupported",
+            Search::Skipped => "skipped",
+        }
+    }
 }
 
 /// A conjunct and the positions (indices into the byte order) it reads.

@@ -92,7 +92,7 @@ impl Z3Core {
         if self.translator.len() > TRANSLATION_CACHE_LIMIT {
             self.translator.clear();
         }
-        let deadline = self.timeout.map(|t| Instant::now() + t);
+        let deadline = crate::deadline::clamp(self.timeout).map(|t| Instant::now() + t);
         let longest = longest_update_list(query);
         if longest > MAX_UPDATE_LIST {
             return Err(SolverError::Failure(format!(
