@@ -3,8 +3,9 @@
 //! interruption (Z3 on a store chain of 10^5 symbolic writes, sv-benchmarks'
 //! `standard_sentinel-2`: over ten minutes in one call) would hold the process however
 //! long. Past the limit, the halt's budget and a grace period, a thread ends the process:
-//! the tests already written stay, `summary.json` is the halt's, and under `--sv-comp` the
-//! verdict is UNKNOWN.
+//! the tests already written stay, `summary.json` is the halt's or, if the halt had not
+//! begun, the last one the engine wrote while running (every 5 s), marked `"overrun"`, and
+//! under `--sv-comp` the verdict is UNKNOWN.
 //!
 //! A thread rather than a forked solver process (KLEE's way with STP): the cores keep their
 //! state across queries in the process, and the overrun is rare enough that ending the run
@@ -59,6 +60,7 @@ pub fn install(max_time: Duration, output_dir: PathBuf, sv_comp: bool) -> Watchd
              return); exiting with the tests written so far",
             (limit - max_time).as_secs_f64()
         );
+        mark_summary_overrun(&output_dir);
         let path = output_dir.join("verdict.json");
         if sv_comp && !path.exists() {
             let verdict = Verdict::Unknown {
@@ -74,9 +76,49 @@ pub fn install(max_time: Duration, output_dir: PathBuf, sv_comp: bool) -> Watchd
     Watchdog { done }
 }
 
+/// The stop reason of a run ended by the hard limit, in `summary.json`.
+pub const OVERRUN_STOP_REASON: &str = "overrun";
+
+/// Marks the interim `summary.json` the engine wrote last (stop reason
+/// [`sear_engine::INTERIM_STOP_REASON`]) as that of an overrun run; a summary of the halt's
+/// keeps its stop reason.
+fn mark_summary_overrun(output_dir: &std::path::Path) {
+    let path = output_dir.join("summary.json");
+    let Ok(text) = std::fs::read_to_string(&path) else {
+        return;
+    };
+    let Ok(mut summary) = serde_json::from_str::<serde_json::Value>(&text) else {
+        return;
+    };
+    if summary["stop_reason"] != sear_engine::INTERIM_STOP_REASON {
+        return;
+    }
+    summary["stop_reason"] = OVERRUN_STOP_REASON.into();
+    if let Ok(text) = serde_json::to_string_pretty(&summary) {
+        let _ = std::fs::write(&path, text + "\n");
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_interim_summary_is_marked_overrun_and_a_halts_is_kept() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("summary.json");
+        std::fs::write(&path, r#"{"stop_reason": "running", "tests": 7}"#).unwrap();
+        mark_summary_overrun(dir.path());
+        let v: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+        assert_eq!(v["stop_reason"], "overrun");
+        assert_eq!(v["tests"], 7);
+        std::fs::write(&path, r#"{"stop_reason": "max-time"}"#).unwrap();
+        mark_summary_overrun(dir.path());
+        let v: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+        assert_eq!(v["stop_reason"], "max-time");
+    }
 
     #[test]
     fn the_hard_limit_leaves_room_for_the_halt() {

@@ -123,3 +123,44 @@ fn sigint_interrupts_a_bitwuzla_query() {
     assert_eq!(code, 130);
     check_outputs(&tmp.path().join("out"));
 }
+
+/// A run killed outright (SIGKILL: no halt, as when the hard limit past `--max-time` ends a
+/// run stuck in a call) leaves the `summary.json` the engine writes every 5 s while it runs,
+/// with `stop_reason: "running"` and its counts so far.
+#[test]
+fn a_killed_run_leaves_its_interim_summary() {
+    const ENDLESS: &str = r#"
+#include "klee/klee.h"
+int main(void) {
+    unsigned char b[4];
+    klee_make_symbolic(b, sizeof b, "b");
+    unsigned long s = 0;
+    for (unsigned long i = 0;; i++)
+        s += b[i % 4] > 100 ? 1 : 2;
+    return (int)s;
+}
+"#;
+    let dir = tempfile::tempdir().unwrap();
+    let program = dir.path().join("endless.c");
+    std::fs::write(&program, ENDLESS).unwrap();
+    let out = dir.path().join("out");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_sear"))
+        .args(["run", "--no-progress", "--output-dir"])
+        .arg(&out)
+        .arg(&program)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("sear starts");
+    let start = Instant::now();
+    while !out.join("summary.json").exists() && start.elapsed() < Duration::from_secs(60) {
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    child.kill().unwrap();
+    child.wait().unwrap();
+    let summary: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("summary.json")).unwrap()).unwrap();
+    assert_eq!(summary["stop_reason"], "running", "{summary}");
+    assert!(summary["instructions"].as_u64().unwrap() > 0, "{summary}");
+    assert!(summary["time_s"].as_f64().unwrap() >= 4.0, "{summary}");
+}

@@ -3,7 +3,7 @@
 
 use std::time::{Duration, Instant};
 
-use super::{EngineError, Executor, StopReason};
+use super::{EngineError, Executor, StopReason, INTERIM_STOP_REASON};
 use crate::output::Summary;
 use crate::state::{State, StateId};
 use crate::termination::Termination;
@@ -89,6 +89,21 @@ impl Executor<'_> {
         self.run.trace_hashes.push(state.trace_hash);
         self.run.summary.early_paths += 1;
         self.run.summary.tests_not_written += 1;
+    }
+
+    /// Writes `summary.json` as the run stands, with `stop_reason: "running"`: a process
+    /// ended from outside (the CLI's hard limit past `--max-time`, which then says
+    /// `"overrun"`, or a kill) leaves its statistics so far beside its tests.
+    pub(super) fn write_interim_summary(&mut self) {
+        self.fill_summary(StopReason::TimeLimit);
+        self.run.summary.stop_reason = INTERIM_STOP_REASON.into();
+        if let Err(e) = self
+            .report
+            .output
+            .write_json("summary.json", &self.run.summary)
+        {
+            tracing::warn!("cannot write the interim summary.json: {e}");
+        }
     }
 
     fn fill_summary(&mut self, stop: StopReason) {

@@ -98,6 +98,12 @@ pub enum StopReason {
     MaxMemory,
 }
 
+/// The `stop_reason` of the `summary.json` written while the run goes on.
+pub const INTERIM_STOP_REASON: &str = "running";
+
+/// The time between two interim `summary.json` writes.
+const INTERIM_SUMMARY_EVERY: Duration = Duration::from_secs(5);
+
 impl StopReason {
     /// A short name for reports.
     pub fn name(self) -> &'static str {
@@ -313,6 +319,7 @@ impl<'o> Executor<'o> {
         self.run.searcher.add(initial.id);
         self.run.states.insert(initial.id, initial);
         let mut last_progress = Instant::now();
+        let mut last_summary = Instant::now();
         while self.run.stop.is_none() {
             let Some(id) = self.select() else {
                 break;
@@ -344,6 +351,10 @@ impl<'o> Executor<'o> {
                     self.run.states.len(),
                     self.run.start.elapsed(),
                 );
+            }
+            if last_summary.elapsed() >= INTERIM_SUMMARY_EVERY {
+                self.write_interim_summary();
+                last_summary = Instant::now();
             }
         }
         self.finish()
