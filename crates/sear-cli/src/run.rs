@@ -53,6 +53,10 @@ pub struct RunArgs {
     /// Write a test for every error, not one per (kind, location).
     #[arg(long)]
     pub emit_all_errors: bool,
+    /// Write tests only for the paths that covered an instruction no earlier path covered;
+    /// errors are still written (KLEE's option of the same name).
+    #[arg(long)]
+    pub only_output_states_covering_new: bool,
     /// Write a test for every state left when the run halts (a limit or a signal); the halt
     /// spends at most a quarter of --max-time (1 s-5 min) on them and counts the rest in
     /// summary.json's tests_not_written.
@@ -388,6 +392,7 @@ fn engine_config(args: &RunArgs, program: &Path, output_dir: PathBuf) -> Result<
     config.max_stack_frames = args.max_stack_frames as usize;
     config.max_stack_size = args.max_stack_size;
     config.emit_all_errors = args.emit_all_errors;
+    config.only_output_states_covering_new = args.only_output_states_covering_new;
     config.exit_on_error = args.exit_on_error;
     config.silent_klee_assume = args.silent_klee_assume;
     config.exit_on_error_types = args

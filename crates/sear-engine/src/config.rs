@@ -134,6 +134,10 @@ pub struct EngineConfig {
     pub max_stack_size: u64,
     /// Write every error, not one per (kind, location). [default: false]
     pub emit_all_errors: bool,
+    /// Write tests only for paths that covered an instruction no path had covered before
+    /// (errors are still written), KLEE's `--only-output-states-covering-new`.
+    /// [default: false]
+    pub only_output_states_covering_new: bool,
     /// Directory for tests and statistics.
     pub output_dir: PathBuf,
     /// Arguments for `main` (argv[0] is the program name).
@@ -216,6 +220,7 @@ impl EngineConfig {
             max_stack_frames: defaults::MAX_STACK_FRAMES as usize,
             max_stack_size: defaults::MAX_STACK_SIZE,
             emit_all_errors: false,
+            only_output_states_covering_new: false,
             output_dir,
             argv: vec!["prog".into()],
             envp: Vec::new(),

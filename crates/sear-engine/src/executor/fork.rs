@@ -32,6 +32,9 @@ impl Executor<'_> {
         self.loop_fork_open(state, &cond);
         let mut child = state.clone();
         child.id = StateId(self.run.next_state);
+        // As in KLEE (`ExecutionState::branch`), the copy has covered nothing new yet (what
+        // `--only-output-states-covering-new` asks of a path).
+        child.covered_new = false;
         self.run.next_state += 1;
         let (left, right) = self.run.ptree.split(state.ptree_node, state.id, child.id);
         state.ptree_node = left;

@@ -37,6 +37,9 @@ impl Executor<'_> {
             Termination::Exit(code) => {
                 self.run.summary.completed_paths += 1;
                 self.run.stats.completed_paths += 1;
+                if !self.wants_test(&state) {
+                    return;
+                }
                 if let Some(test) = self.write_test(&state) {
                     self.report
                         .output
@@ -45,6 +48,9 @@ impl Executor<'_> {
             }
             Termination::Early(reason) => {
                 self.run.summary.early_paths += 1;
+                if !self.wants_test(&state) {
+                    return;
+                }
                 if let Some(test) = self.write_test(&state) {
                     let _ = self.report.output.write_early(&test, &reason);
                 }
@@ -57,6 +63,12 @@ impl Executor<'_> {
                 self.report_error(&state, kind, message);
             }
         }
+    }
+
+    /// Whether a path that ended without an error gets a test: always, or under
+    /// `--only-output-states-covering-new` only if it covered new instructions.
+    fn wants_test(&self, state: &State) -> bool {
+        !self.config.only_output_states_covering_new || state.covered_new
     }
 
     fn report_error(&mut self, state: &State, kind: ErrorKind, message: String) {
