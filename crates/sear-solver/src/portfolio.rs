@@ -90,8 +90,10 @@ impl Portfolio {
     ) -> (Result<SatResult, SolverError>, Option<bool>) {
         let mut round = 0;
         let mut first_turn = true;
+        // The query's time, as the layers above left it (the turns end when it is up).
+        let timeout = crate::deadline::clamp(self.timeout);
         loop {
-            let left = self.timeout.map(|t| t.saturating_sub(start.elapsed()));
+            let left = timeout.map(|t| t.saturating_sub(start.elapsed()));
             let budget =
                 Duration::try_from_secs_f64(self.switch_after.as_secs_f64() * GROWTH.powi(round))
                     .map_or(left, Some);
@@ -131,7 +133,7 @@ impl Portfolio {
                     } else {
                         &mut self.first
                     };
-                    other.set_timeout(self.timeout.map(|t| t.saturating_sub(start.elapsed())));
+                    other.set_timeout(timeout.map(|t| t.saturating_sub(start.elapsed())));
                     let result = other.check(query);
                     let by = result.is_ok().then_some(!first_turn);
                     return (result, by);
