@@ -21,11 +21,11 @@ use crate::testcomp::Verdict;
 /// The exit status of a run ended by the hard limit.
 pub const EXIT_OVERRUN: i32 = 3;
 
-/// How long past `max_time` the process may run: the halt's test-writing budget (a quarter
-/// of the limit, 1 s to 5 min, as the engine's) and a grace of a tenth of the limit (at
-/// least 5 s) for the last writes.
+/// How long past `max_time` the process may run: the halt's test-writing budget (the
+/// engine's [`sear_engine::halt_budget`]) and a grace of a tenth of the limit (at least 5 s)
+/// for the last writes.
 pub fn hard_limit(max_time: Duration) -> Duration {
-    let halt = (max_time / 4).clamp(Duration::from_secs(1), Duration::from_secs(300));
+    let halt = sear_engine::halt_budget(Some(max_time));
     let grace = (max_time / 10).max(Duration::from_secs(5));
     max_time + halt + grace
 }

@@ -22,7 +22,9 @@ pub mod value;
 use std::sync::Arc;
 
 pub use config::{EngineConfig, MemoryModelKind, SearchKind};
-pub use executor::{EngineError, Executor, Observer, Quiet, StopReason, INTERIM_STOP_REASON};
+pub use executor::{
+    halt_budget, EngineError, Executor, Observer, Quiet, StopReason, INTERIM_STOP_REASON,
+};
 pub use output::Summary;
 pub use termination::{ErrorKind, Termination};
 

@@ -8,6 +8,17 @@ use crate::output::Summary;
 use crate::state::{State, StateId};
 use crate::termination::Termination;
 
+/// The time the halt may spend writing tests for the states left: a quarter of
+/// `--max-time` (between 1 s and 5 min), or 60 s without a time limit. A test of a state left
+/// at the halt replays natively past the state's point, so these tests carry much of a
+/// time-limited run's coverage (coreutils' nl at 60 s: KLEE, which writes a test for every
+/// state left however long it takes, ran 128 s in all).
+pub fn halt_budget(max_time: Option<Duration>) -> Duration {
+    max_time.map_or(Duration::from_secs(60), |t| {
+        (t / 4).clamp(Duration::from_secs(1), Duration::from_secs(300))
+    })
+}
+
 impl Executor<'_> {
     /// Ends the run: remaining states get early-termination tests (as long as the halt's
     /// time budget and `--dump-states-on-halt` allow; the others are counted in
@@ -71,15 +82,9 @@ impl Executor<'_> {
         }
     }
 
-    /// The time the halt may spend writing tests for the states left: a quarter of
-    /// `--max-time` (between 1 s and 5 min), or 60 s without a time limit. A test of a state
-    /// left at the halt replays natively past the state's point, so these tests carry much
-    /// of a time-limited run's coverage (coreutils' nl at 60 s: KLEE, which writes a test for
-    /// every state left however long it takes, ran 128 s in all).
+    /// The time the halt may spend writing tests for the states left ([`halt_budget`]).
     fn halt_budget(&self) -> Duration {
-        self.config.max_time.map_or(Duration::from_secs(60), |t| {
-            (t / 4).clamp(Duration::from_secs(1), Duration::from_secs(300))
-        })
+        halt_budget(self.config.max_time)
     }
 
     /// Ends a state left at the halt without solving for its test.

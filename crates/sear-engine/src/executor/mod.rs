@@ -55,6 +55,7 @@ use crate::stats::{Coverage, Stats};
 use crate::termination::Termination;
 use crate::value::Value;
 
+pub use halt::halt_budget;
 pub use indexify::{IndexifyRun, RunStats as IndexifyStats};
 pub use special::SpecialFn;
 
