@@ -34,6 +34,21 @@ pub fn clamp(timeout: Option<Duration>) -> Option<Duration> {
     }
 }
 
+/// The instant a core's work on the query must end: `timeout` from now, cut to the query's
+/// deadline ([`clamp`]).
+pub fn from_now(timeout: Option<Duration>) -> Option<Instant> {
+    clamp(timeout).map(|t| Instant::now() + t)
+}
+
+/// The time left before `deadline` (None: no limit); a timeout once it has passed (what a
+/// core's translation took counts against the query, and the check gets the rest).
+pub fn left(deadline: Option<Instant>) -> Result<Option<Duration>, SolverError> {
+    match deadline.map(|d| d.saturating_duration_since(Instant::now())) {
+        Some(l) if l.is_zero() => Err(SolverError::Timeout),
+        l => Ok(l),
+    }
+}
+
 /// The chain's top layer: sets the query's deadline (its timeout from now) while the layers
 /// below answer it. A deadline set by an enclosing query (the validating layer's oracle, a
 /// nested chain) is kept when it is earlier.

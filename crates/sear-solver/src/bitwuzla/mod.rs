@@ -123,12 +123,10 @@ impl BitwuzlaCore {
             self.instance = None;
             self.translator = Translator::default();
         }
-        let deadline = crate::deadline::clamp(self.timeout).map(|t| Instant::now() + t);
+        let deadline = crate::deadline::from_now(self.timeout);
         let assertions: Vec<_> = query.conjuncts().map(|c| self.translator.bool(c)).collect();
         // The translation counts against the query's time: the check gets what is left.
-        if deadline.is_some_and(|d| Instant::now() >= d) {
-            return Err(SolverError::Timeout);
-        }
+        crate::deadline::left(deadline)?;
         let mut instance = match (self.mode, self.instance.take()) {
             (BitwuzlaMode::Incremental, Some(i))
                 if self.instance_queries < INSTANCE_QUERY_LIMIT

@@ -141,7 +141,7 @@ impl EagerCore {
     }
 
     fn solve(&mut self, query: &SatQuery) -> Result<SatResult, SolverError> {
-        let deadline = crate::deadline::clamp(self.timeout).map(|t| Instant::now() + t);
+        let deadline = crate::deadline::from_now(self.timeout);
         let conjuncts: Vec<Expr> = query.conjuncts().cloned().collect();
         let mut roots: Vec<ArrayRef> = Vec::new();
         for_each_node(&conjuncts, |e| {
@@ -197,11 +197,7 @@ impl EagerCore {
             rewritten.push(rewriter.apply(c));
         }
         let sub = SatQuery::new(&rewritten, Expr::true_(), query.meta, false, true);
-        if let Some(d) = deadline {
-            let left = d.saturating_duration_since(Instant::now());
-            if left.is_zero() {
-                return Err(SolverError::Timeout);
-            }
+        if let Some(left) = crate::deadline::left(deadline)? {
             self.inner.set_timeout(Some(left));
         }
         let answer = self.inner.check(&sub);

@@ -92,7 +92,7 @@ impl Z3Core {
         if self.translator.len() > TRANSLATION_CACHE_LIMIT {
             self.translator.clear();
         }
-        let deadline = crate::deadline::clamp(self.timeout).map(|t| Instant::now() + t);
+        let deadline = crate::deadline::from_now(self.timeout);
         let longest = longest_update_list(query);
         if longest > MAX_UPDATE_LIST {
             return Err(SolverError::Failure(format!(
@@ -105,10 +105,7 @@ impl Z3Core {
             query.conjuncts().map(|c| self.translator.bool(c)).collect();
         // The translation counts against the query's time (a store chain of 10^5 writes
         // takes seconds to translate): the check gets what is left.
-        let left = deadline.map(|d| d.saturating_duration_since(Instant::now()));
-        if left.is_some_and(|l| l.is_zero()) {
-            return Err(SolverError::Timeout);
-        }
+        let left = crate::deadline::left(deadline)?;
         // The long-lived solver is taken out for the query and put back after, so that model
         // extraction may use the translator meanwhile. (`z3::Solver::clone` copies the
         // solver: a clone is not a shared handle, and asserting on it would leave the
