@@ -2,8 +2,8 @@
 //! interrupted), writes a test for every state left and `summary.json` with
 //! `stop_reason: "interrupted"`, and exits with 128 + the signal's number.
 
-use std::path::Path;
-use std::process::{Command, Stdio};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
 /// A program whose second branch asks the solver to factor (2^31-1)^2 over 64-bit values: a
@@ -28,13 +28,14 @@ fn run_and_signal(signal: &str, dir: &Path) -> (i32, Duration) {
     run_and_signal_with(signal, dir, &[])
 }
 
-/// `run_and_signal` with extra `sear run` arguments.
-fn run_and_signal_with(signal: &str, dir: &Path, args: &[&str]) -> (i32, Duration) {
-    let program = dir.join("hard.c");
-    std::fs::write(&program, HARD).unwrap();
+/// Starts `sear run ARGS --output-dir DIR/out DIR/NAME` on `source` (written to DIR/NAME);
+/// returns the process and the output directory.
+fn spawn_run(dir: &Path, name: &str, source: &str, args: &[&str]) -> (Child, PathBuf) {
+    let program = dir.join(name);
+    std::fs::write(&program, source).unwrap();
     let out = dir.join("out");
-    let mut child = Command::new(env!("CARGO_BIN_EXE_sear"))
-        .args(["run", "--search", "dfs"])
+    let child = Command::new(env!("CARGO_BIN_EXE_sear"))
+        .arg("run")
         .args(args)
         .arg("--output-dir")
         .arg(&out)
@@ -43,11 +44,23 @@ fn run_and_signal_with(signal: &str, dir: &Path, args: &[&str]) -> (i32, Duratio
         .stderr(Stdio::null())
         .spawn()
         .expect("sear starts");
-    // Wait until the run is under way (its info.json is written before exploring).
+    (child, out)
+}
+
+/// Waits (at most 60 s) until `path` exists.
+fn wait_for(path: &Path) {
     let start = Instant::now();
-    while !out.join("info.json").exists() && start.elapsed() < Duration::from_secs(60) {
+    while !path.exists() && start.elapsed() < Duration::from_secs(60) {
         std::thread::sleep(Duration::from_millis(50));
     }
+}
+
+/// `run_and_signal` with extra `sear run` arguments.
+fn run_and_signal_with(signal: &str, dir: &Path, args: &[&str]) -> (i32, Duration) {
+    let args: Vec<&str> = ["--search", "dfs"].iter().chain(args).copied().collect();
+    let (mut child, out) = spawn_run(dir, "hard.c", HARD, &args);
+    // Wait until the run is under way (its info.json is written before exploring).
+    wait_for(&out.join("info.json"));
     std::thread::sleep(Duration::from_millis(1500));
     let sent = Instant::now();
     let status = Command::new("kill")
@@ -141,21 +154,8 @@ int main(void) {
 }
 "#;
     let dir = tempfile::tempdir().unwrap();
-    let program = dir.path().join("endless.c");
-    std::fs::write(&program, ENDLESS).unwrap();
-    let out = dir.path().join("out");
-    let mut child = Command::new(env!("CARGO_BIN_EXE_sear"))
-        .args(["run", "--no-progress", "--output-dir"])
-        .arg(&out)
-        .arg(&program)
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("sear starts");
-    let start = Instant::now();
-    while !out.join("summary.json").exists() && start.elapsed() < Duration::from_secs(60) {
-        std::thread::sleep(Duration::from_millis(100));
-    }
+    let (mut child, out) = spawn_run(dir.path(), "endless.c", ENDLESS, &["--no-progress"]);
+    wait_for(&out.join("summary.json"));
     child.kill().unwrap();
     child.wait().unwrap();
     let summary: serde_json::Value =
