@@ -39,7 +39,7 @@ impl Executor<'_> {
         // line coverage 80.3% -> 96.8% and 52.5% -> 60.0%; docs/real-programs.md).
         let mut remaining: Vec<StateId> = self.run.states.keys().copied().collect();
         remaining.sort_unstable_by(|a, b| b.cmp(a));
-        self.fill_summary(stop);
+        self.fill_summary(stop.name());
         self.report
             .output
             .write_json("summary.json", &self.run.summary)?;
@@ -66,7 +66,7 @@ impl Executor<'_> {
             self.report.output.warning(&text);
             self.report.observer.warning(&text);
         }
-        self.fill_summary(stop);
+        self.fill_summary(stop.name());
         self.report
             .output
             .write_json("summary.json", &self.run.summary)?;
@@ -100,8 +100,7 @@ impl Executor<'_> {
     /// ended from outside (the CLI's hard limit past `--max-time`, which then says
     /// `"overrun"`, or a kill) leaves its statistics so far beside its tests.
     pub(super) fn write_interim_summary(&mut self) {
-        self.fill_summary(StopReason::TimeLimit);
-        self.run.summary.stop_reason = INTERIM_STOP_REASON.into();
+        self.fill_summary(INTERIM_STOP_REASON);
         if let Err(e) = self
             .report
             .output
@@ -111,14 +110,15 @@ impl Executor<'_> {
         }
     }
 
-    fn fill_summary(&mut self, stop: StopReason) {
+    /// Fills `summary.json`'s fields as the run stands, with `stop_reason` `stop`.
+    fn fill_summary(&mut self, stop: &str) {
         self.sync_stats();
         let solver_stats = self.sv.solver.stats();
         self.run.summary.instructions = self.run.stats.instructions;
         self.run.summary.queries = self.run.stats.queries;
         self.run.summary.solver_time_s = self.run.stats.solver_time.as_secs_f64();
         self.run.summary.time_s = self.run.start.elapsed().as_secs_f64();
-        self.run.summary.stop_reason = stop.name().into();
+        self.run.summary.stop_reason = stop.into();
         self.run.summary.forks = self.run.stats.forks;
         self.run.summary.max_states = self.run.stats.max_states;
         self.run.summary.dropped_states = self.run.stats.dropped_states;
