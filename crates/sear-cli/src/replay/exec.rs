@@ -109,22 +109,7 @@ pub fn run(launch: &Launch) -> Result<RawRun> {
     let mut child = cmd
         .spawn()
         .with_context(|| format!("cannot run {}", launch.binary.display()))?;
-    let mut poll = Duration::from_millis(1);
-    let termination = loop {
-        if let Some(status) = child.try_wait().context("waiting for the replay")? {
-            break match (status.code(), status.signal()) {
-                (Some(code), _) => Termination::Exited(code),
-                (None, Some(signal)) => Termination::Signaled(signal),
-                (None, None) => Termination::Exited(-1),
-            };
-        }
-        if start.elapsed() >= timeout {
-            stop(&mut child);
-            break Termination::TimedOut;
-        }
-        std::thread::sleep(poll);
-        poll = (poll * 2).min(Duration::from_millis(20));
-    };
+    let termination = wait_until(&mut child, start + timeout)?;
     let duration = start.elapsed();
     let stderr_bytes = read_prefix(&stderr_path, MAX_STDERR)?;
     let stdout = read_prefix(&stdout_path, MAX_STDOUT)?;
@@ -135,6 +120,68 @@ pub fn run(launch: &Launch) -> Result<RawRun> {
         stdout,
         duration,
     })
+}
+
+/// Waits for `child` to end, or for `deadline` (then stops it: [`Termination::TimedOut`]).
+///
+/// The wait blocks on a pidfd (Linux 5.3 and later), so a test is collected as soon as it
+/// ends; `sear coverage` replays tens of thousands of tests that each run for a few
+/// milliseconds, where sleeping between polls had cost as much as the tests themselves. A
+/// kernel without pidfds gets the polling loop. (Written on libc rather than the
+/// `wait-timeout` crate: that one installs a process-wide SIGCHLD handler, and the replay
+/// waits on several children from several threads.)
+fn wait_until(child: &mut std::process::Child, deadline: Instant) -> Result<Termination> {
+    let pidfd = PidFd::open(child.id());
+    let mut poll = Duration::from_millis(1);
+    loop {
+        if let Some(status) = child.try_wait().context("waiting for the replay")? {
+            return Ok(match (status.code(), status.signal()) {
+                (Some(code), _) => Termination::Exited(code),
+                (None, Some(signal)) => Termination::Signaled(signal),
+                (None, None) => Termination::Exited(-1),
+            });
+        }
+        let now = Instant::now();
+        if now >= deadline {
+            stop(child);
+            return Ok(Termination::TimedOut);
+        }
+        match &pidfd {
+            Some(fd) => fd.wait_readable(deadline - now),
+            None => {
+                std::thread::sleep(poll.min(deadline - now));
+                poll = (poll * 2).min(Duration::from_millis(20));
+            }
+        }
+    }
+}
+
+/// A pidfd: a file descriptor that becomes readable when its process ends.
+struct PidFd(std::os::fd::OwnedFd);
+
+impl PidFd {
+    /// The pidfd of `pid`, or None where the kernel has none.
+    fn open(pid: u32) -> Option<PidFd> {
+        use std::os::fd::FromRawFd;
+        // SAFETY: pidfd_open(2) takes a pid and flags and returns a new descriptor or -1.
+        let fd = unsafe { libc::syscall(libc::SYS_pidfd_open, pid as libc::pid_t, 0) };
+        let fd = i32::try_from(fd).ok().filter(|fd| *fd >= 0)?;
+        // SAFETY: `fd` was just returned by the kernel and is owned by nobody else.
+        Some(PidFd(unsafe { std::os::fd::OwnedFd::from_raw_fd(fd) }))
+    }
+
+    /// Blocks until the process ends or `timeout` passes (or a signal interrupts the wait).
+    fn wait_readable(&self, timeout: Duration) {
+        use std::os::fd::AsRawFd;
+        let mut fds = libc::pollfd {
+            fd: self.0.as_raw_fd(),
+            events: libc::POLLIN,
+            revents: 0,
+        };
+        let ms = timeout.as_millis().clamp(1, i32::MAX as u128) as libc::c_int;
+        // SAFETY: one valid pollfd, for at most `ms` milliseconds.
+        unsafe { libc::poll(&mut fds, 1, ms) };
+    }
 }
 
 /// Ends a run over its time limit: SIGTERM first (a coverage build writes its counters
