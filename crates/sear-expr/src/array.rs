@@ -46,6 +46,9 @@ pub struct Array {
     index_width: u32,
     kind: ArrayKind,
     contents: Option<Arc<[u8]>>,
+    fill: u8,
+    /// How many bytes of the contents differ from `fill`.
+    unlike_fill: u64,
     unbounded: bool,
     hash: u64,
 }
@@ -94,6 +97,7 @@ impl Array {
         if let Some(bytes) = &contents {
             bytes.hash(&mut hasher);
         }
+        let (fill, unlike_fill) = contents.as_deref().map_or((0, 0), most_common_byte);
         ArrayRef(Arc::new(Array {
             id: NEXT_ARRAY_ID.fetch_add(1, Ordering::Relaxed),
             name,
@@ -101,6 +105,8 @@ impl Array {
             index_width,
             kind,
             contents,
+            fill,
+            unlike_fill,
             unbounded: false,
             hash: hasher.finish(),
         }))
@@ -121,6 +127,22 @@ impl Array {
         inner.hash ^= 0x9e37_79b9_7f4a_7c15;
         ArrayRef(Arc::new(inner))
     }
+}
+
+/// The most frequent byte of `bytes` (the smallest of the most frequent, so 0 wins its ties)
+/// and how many bytes differ from it.
+fn most_common_byte(bytes: &[u8]) -> (u8, u64) {
+    let mut counts = [0usize; 256];
+    for &b in bytes {
+        counts[b as usize] += 1;
+    }
+    let mut best = 0;
+    for (b, &n) in counts.iter().enumerate() {
+        if n > counts[best] {
+            best = b;
+        }
+    }
+    (best as u8, (bytes.len() - counts[best]) as u64)
 }
 
 impl ArrayRef {
@@ -165,6 +187,18 @@ impl ArrayRef {
     /// True if the array's contents are known constants.
     pub fn is_constant(&self) -> bool {
         self.0.contents.is_some()
+    }
+    /// The byte most of a constant array's contents hold (0 on a tie with 0, and for symbolic
+    /// arrays). A solver encodes the array as this byte everywhere plus the bytes that
+    /// differ: an uninitialised 8 KiB buffer (KLEE's 0xAB pattern) is then a handful of
+    /// `store`s over a constant array, not 8,000.
+    pub fn fill_byte(&self) -> u8 {
+        self.0.fill
+    }
+    /// How many bytes of a constant array differ from its [`fill_byte`](Self::fill_byte)
+    /// (the `store`s of its encoding; 0 for symbolic arrays).
+    pub fn bytes_unlike_fill(&self) -> u64 {
+        self.0.unlike_fill
     }
     /// The structural hash (name, size, widths, kind, contents).
     pub fn structural_hash(&self) -> u64 {
@@ -347,5 +381,21 @@ impl<'a> Iterator for UpdateIter<'a> {
         let node = self.next?;
         self.next = node.next.as_deref();
         Some(node)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_fill_byte_is_the_most_common_and_zero_wins_ties() {
+        let buffer: Vec<u8> = [vec![0xAB; 100], vec![1, 2, 0, 0]].concat();
+        let a = Array::new("buf", 104, ArrayKind::MemoryObject, Some(buffer.into()));
+        assert_eq!((a.fill_byte(), a.bytes_unlike_fill()), (0xAB, 4));
+        let tie = Array::new("tie", 4, ArrayKind::MemoryObject, Some(vec![7, 0, 7, 0].into()));
+        assert_eq!((tie.fill_byte(), tie.bytes_unlike_fill()), (0, 2));
+        let sym = Array::new("x", 4, ArrayKind::SymbolicInput, None);
+        assert_eq!((sym.fill_byte(), sym.bytes_unlike_fill()), (0, 0));
     }
 }

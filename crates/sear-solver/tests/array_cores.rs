@@ -1,7 +1,8 @@
 //! Differential fuzzing of the array cores and the pre-check against Z3's native arrays
 //! (spec 001 T6, T7): random array-heavy queries (constant and symbolic tables, multi-byte
 //! reads at scaled and unaligned offsets, nested reads, constant- and symbolic-index writes,
-//! reads that may go out of bounds) under random access sizes.
+//! reads that may go out of bounds, buffers of one fill byte with a few bytes set) under
+//! random access sizes.
 //!
 //! * Every configuration (eager core over Z3 and over Bitwuzla; Bitwuzla core; CEGAR under every `--axiom-elim`, every
 //!   `--cegar-select`, extras on and off; the pre-check in front of Z3 and of CEGAR) must
@@ -52,7 +53,22 @@ impl Gen {
         for t in 0..1 + rng.below(2) {
             let elem = *rng.pick(&[1u32, 2, 4]);
             let n = elem as u64 * (2 + rng.below(4));
-            let contents = if rng.chance(60) {
+            let contents = if rng.chance(15) {
+                // A buffer: one fill byte (KLEE's 0xAB pattern or zero) with a few bytes
+                // set, large enough to stay native in the eager cores.
+                let n = 256 + elem as u64 * rng.below(16);
+                let fill = *rng.pick(&[0xabu8, 0]);
+                let mut bytes = vec![fill; n as usize];
+                for _ in 0..rng.below(9) {
+                    let at = rng.below(n) as usize;
+                    bytes[at] = rng.below(256) as u8;
+                }
+                tables.push((
+                    Array::new(format!("t{t}"), n, ArrayKind::MemoryObject, Some(bytes.into())),
+                    elem,
+                ));
+                continue;
+            } else if rng.chance(60) {
                 let bytes: Vec<u8> = (0..n)
                     .map(|_| {
                         if rng.chance(50) {

@@ -113,10 +113,12 @@ impl Translator {
         let sort = self.tm.byte_array_sort(iw);
         let term = match array.contents() {
             Some(bytes) => {
-                let zero = self.tm.bv_value(8, 0);
-                let mut a = self.tm.const_array(sort, zero);
+                // As the Z3 core's: the fill byte everywhere, then the bytes that differ.
+                let fill = array.fill_byte();
+                let fill_term = self.tm.bv_value(8, fill.into());
+                let mut a = self.tm.const_array(sort, fill_term);
                 for (i, &b) in bytes.iter().enumerate() {
-                    if b != 0 {
+                    if b != fill {
                         let index = self.tm.bv_value(iw, i as u128);
                         let value = self.tm.bv_value(8, b as u128);
                         a = self.tm.op3(sys::BITWUZLA_KIND_ARRAY_STORE, a, index, value);
@@ -236,7 +238,10 @@ impl Translator {
             let chain = tr.chain(updates, over_zero);
             tr.tm.op2(sys::BITWUZLA_KIND_ARRAY_SELECT, chain, idx)
         };
-        if root.is_constant() || full_domain || in_bounds_known == Some(true) {
+        if crate::z3core::translate::reads_zero_past_size(root)
+            || full_domain
+            || in_bounds_known == Some(true)
+        {
             return select(self, false);
         }
         let zero = select(self, true);

@@ -93,9 +93,12 @@ impl Translator {
         let domain = Sort::bitvector(array.index_width());
         let term = match array.contents() {
             Some(bytes) => {
-                let mut a = Array::const_array(&domain, &BV::from_u64(0, 8));
+                // The fill byte everywhere, then the bytes that differ (`read` gives the
+                // cells past the array's size zero when the fill is not).
+                let fill = array.fill_byte();
+                let mut a = Array::const_array(&domain, &BV::from_u64(fill.into(), 8));
                 for (i, &b) in bytes.iter().enumerate() {
-                    if b != 0 {
+                    if b != fill {
                         a = a.store(
                             &BV::from_u64(i as u64, array.index_width()),
                             &BV::from_u64(b as u64, 8),
@@ -315,9 +318,10 @@ impl ExprTranslator for Translator {
         let iw = root.index_width();
         let idx = self.bv(index);
         let in_bounds_known = index.as_constant().map(|i| i < root.size() as u128);
-        // Constant roots already read zero out of bounds; so does a root of the full domain.
+        // Constant roots filled with zero already read zero out of bounds; so does a root of
+        // the full domain.
         let full_domain = root.is_unbounded() || (iw < 64 && root.size() >= (1u64 << iw));
-        if root.is_constant() || full_domain || in_bounds_known == Some(true) {
+        if reads_zero_past_size(root) || full_domain || in_bounds_known == Some(true) {
             return self
                 .chain(updates, false)
                 .select(&idx)
@@ -339,6 +343,11 @@ impl ExprTranslator for Translator {
             .expect("byte array");
         idx.bvult(BV::from_u64(root.size(), iw)).ite(&inside, &zero)
     }
+}
+
+/// True for a constant root whose translation reads zero past its size (filled with zero).
+pub(crate) fn reads_zero_past_size(root: &ArrayRef) -> bool {
+    root.is_constant() && root.fill_byte() == 0
 }
 
 impl From<Bool> for Term {
