@@ -393,7 +393,12 @@ mod tests {
         let buffer: Vec<u8> = [vec![0xAB; 100], vec![1, 2, 0, 0]].concat();
         let a = Array::new("buf", 104, ArrayKind::MemoryObject, Some(buffer.into()));
         assert_eq!((a.fill_byte(), a.bytes_unlike_fill()), (0xAB, 4));
-        let tie = Array::new("tie", 4, ArrayKind::MemoryObject, Some(vec![7, 0, 7, 0].into()));
+        let tie = Array::new(
+            "tie",
+            4,
+            ArrayKind::MemoryObject,
+            Some(vec![7, 0, 7, 0].into()),
+        );
         assert_eq!((tie.fill_byte(), tie.bytes_unlike_fill()), (0, 2));
         let sym = Array::new("x", 4, ArrayKind::SymbolicInput, None);
         assert_eq!((sym.fill_byte(), sym.bytes_unlike_fill()), (0, 0));

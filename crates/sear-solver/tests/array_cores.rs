@@ -64,7 +64,12 @@ impl Gen {
                     bytes[at] = rng.below(256) as u8;
                 }
                 tables.push((
-                    Array::new(format!("t{t}"), n, ArrayKind::MemoryObject, Some(bytes.into())),
+                    Array::new(
+                        format!("t{t}"),
+                        n,
+                        ArrayKind::MemoryObject,
+                        Some(bytes.into()),
+                    ),
                     elem,
                 ));
                 continue;
