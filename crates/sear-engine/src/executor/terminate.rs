@@ -143,6 +143,9 @@ impl Executor<'_> {
             test_timeout = Some(test_timeout.map_or(left, |t| t.min(left)));
         }
         self.sv.solver.set_timeout(test_timeout);
+        // The test's queries count in the run's solver time, as the path's do (KLEE counts
+        // its test generation in its solver time too).
+        let solving = std::time::Instant::now();
         let mut constraints: Vec<Expr> = state.constraints.to_vec();
         for preference in &state.cex_preferences {
             let q = sear_solver::Query::new(&constraints, preference.clone(), &self.sv.meta)
@@ -157,11 +160,12 @@ impl Executor<'_> {
             Ok(c) => c,
             Err(_) => return None,
         };
-        let model = match self
+        let model = self
             .sv
             .solver
-            .get_initial_values(&constraints, &self.sv.meta, &arrays)
-        {
+            .get_initial_values(&constraints, &self.sv.meta, &arrays);
+        self.sv.solver_time += solving.elapsed();
+        let model = match model {
             Ok(Some(model)) => model,
             Ok(None) => {
                 self.report
