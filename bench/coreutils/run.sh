@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Usage: bench/coreutils/run.sh [--tool sear|klee] [--budget SECS] [--limit SECS] [--out DIR]
 #            [--indexify LIST] [--max-solver-time SECS] [--label NAME] [--sear-arg ARG]...
-#            [UTILITY...]
+#            [--covering-new] [UTILITY...]
 #
 # Runs sear (or KLEE 3.2) on coreutils utilities with KLEE's OSDI'08 command line
 #   --sym-args 0 1 10 --sym-args 0 2 2 --sym-files 1 8 --sym-stdin 8 --sym-stdout
@@ -22,11 +22,14 @@
 # --max-solver-time) to either tool. --sear-arg ARG (repeatable) adds ARG to sear's command
 # line (e.g. `--sear-arg --core-solver=bitwuzla`). The TSV's columns: label, utility, exit status,
 # wall-clock seconds, tests, errors, CPU seconds (user + system, of the tool's process).
+# --covering-new passes --only-output-states-covering-new to either tool (KLEE's OSDI'08
+# runs had it: a test only for a path that covered new code, and one for every error), so
+# that every test can be replayed.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
 cache=${SEAR_BENCH_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/sear}
-tool=sear budget=60 out=$cache/coreutils-9.1/runs limit= indexify= label= solver_time=
+tool=sear budget=60 out=$cache/coreutils-9.1/runs limit= indexify= label= solver_time= covering_new=
 sear_args=()
 while [ $# -gt 0 ]; do
     case $1 in
@@ -38,6 +41,7 @@ while [ $# -gt 0 ]; do
     --label) label=$2; shift 2 ;;
     --max-solver-time) solver_time=$2; shift 2 ;;
     --sear-arg) sear_args+=("$2"); shift 2 ;;
+    --covering-new) covering_new=1; shift ;;
     -*) echo "run.sh: unknown option $1" >&2; exit 2 ;;
     *) break ;;
     esac
@@ -51,6 +55,7 @@ sear)
     [ -z "$indexify" ] || extra+=("--indexify=$indexify")
     [ -z "$solver_time" ] || extra+=(--max-solver-time "$solver_time")
     extra+=("${sear_args[@]}")
+    [ -z "$covering_new" ] || extra+=(--only-output-states-covering-new)
     bc=$cache/coreutils-9.1/clang-19/bc
     sear=${SEAR:-$root/target/release/sear}
     [ -x "$sear" ] || { echo "run.sh: build sear first (cargo build --release)" >&2; exit 1; } ;;
@@ -58,6 +63,7 @@ klee)
     [ -z "$indexify" ] && [ ${#sear_args[@]} -eq 0 ] ||
         { echo "run.sh: --indexify and --sear-arg are sear's" >&2; exit 2; }
     [ -z "$solver_time" ] || extra+=("--max-solver-time=${solver_time}s")
+    [ -z "$covering_new" ] || extra+=(--only-output-states-covering-new)
     bc=$cache/coreutils-9.1/clang-16/bc
     klee=${KLEE_ROOT:-$HOME/klee}/bin/klee
     [ -x "$klee" ] || { echo "run.sh: no KLEE at $klee (see /work/shared/tools/klee)" >&2; exit 1; } ;;
