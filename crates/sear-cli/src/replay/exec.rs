@@ -1,5 +1,6 @@
 //! Running the replay executable on one `.ktest` with a time limit, in the program's
-//! environment plus the replay's control variables, capturing stdout and stderr.
+//! environment plus the replay's control variables, capturing stdout and stderr, under
+//! the [`super::clock_guard`] filter.
 
 use std::ffi::OsString;
 use std::fs::File;
@@ -104,6 +105,9 @@ pub fn run(launch: &Launch) -> Result<RawRun> {
         }
         None => {}
     }
+    let guard = super::clock_guard::ClockGuard::new();
+    // SAFETY: `install` only makes system calls (prctl, geteuid); it does not allocate.
+    unsafe { cmd.pre_exec(move || guard.install()) };
     let timeout = launch.timeout;
     let start = Instant::now();
     let mut child = cmd

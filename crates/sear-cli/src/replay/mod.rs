@@ -9,6 +9,7 @@
 //! their argv, stdin and files rebuilt from their objects ([`posix`]).
 
 pub mod build;
+pub mod clock_guard;
 pub mod errfile;
 pub mod exec;
 pub mod outcome;
