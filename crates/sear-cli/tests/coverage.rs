@@ -115,6 +115,46 @@ fn a_crashing_test_counts_the_lines_it_ran() {
 }
 
 #[test]
+fn timeouts_and_differing_outputs_are_named() {
+    let dir = tempfile::tempdir().unwrap();
+    run(
+        dir.path(),
+        "out",
+        "differs.c",
+        &["--sym-args", "0", "1", "1"],
+    );
+    let report = coverage(dir.path(), &["out", "--timeout", "1"]);
+    let names = |key: &str| -> Vec<String> {
+        report[key]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|t| t.as_str().unwrap().to_string())
+            .collect()
+    };
+    assert_eq!(report["replay"]["tests"], 3, "{report:#}");
+    assert!(names("crashes").is_empty(), "{report:#}");
+    let timeouts = names("timeouts");
+    let differing = names("output_mismatches");
+    assert_eq!(timeouts.len(), 1, "{report:#}");
+    // All three exited under sear; natively two print other pids and one was stopped.
+    assert_eq!(differing.len(), 3, "{report:#}");
+    assert!(differing.contains(&timeouts[0]), "{report:#}");
+    // The text report names them too.
+    let text = sear(
+        &["coverage", "out", "--timeout", "1", "--output-dir", "t"],
+        dir.path(),
+    );
+    let text = String::from_utf8_lossy(&text.stdout);
+    assert!(
+        text.contains(&format!("timed out: {}", timeouts[0])),
+        "{text}"
+    );
+    assert!(text.contains("3 of 3 outputs differ from sear's"), "{text}");
+    assert!(text.contains("output differs: out/test"), "{text}");
+}
+
+#[test]
 fn tests_of_several_directories_are_measured_together() {
     let dir = tempfile::tempdir().unwrap();
     run(dir.path(), "all", "crash.c", &["--sym-args", "0", "1", "1"]);

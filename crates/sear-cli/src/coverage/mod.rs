@@ -78,9 +78,9 @@ pub struct CoverageReport {
     pub dirs: Vec<PathBuf>,
     /// The replay's counts over all tests (outcomes, crashes, timeouts).
     pub replay: Summary,
-    /// Tests whose native run ended in an error (a signal, an abort, a failed assertion),
-    /// by `.ktest` path.
-    pub crashes: Vec<String>,
+    /// The tests a user looks at first, by `.ktest` path.
+    #[serde(flatten)]
+    pub notable: NotableTests,
     /// Every source file with counts, whether or not it is selected.
     pub files: Vec<FileSummary>,
     /// The counts over the selected files.
@@ -91,6 +91,37 @@ pub struct CoverageReport {
     pub branch_percent: f64,
     /// Where the reports were written.
     pub output_dir: PathBuf,
+}
+
+/// Tests whose native run went wrong or differed from sear's, by `.ktest` path.
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct NotableTests {
+    /// Native runs that ended in an error (a signal, an abort, a failed assertion).
+    pub crashes: Vec<String>,
+    /// Native runs that hit the time limit.
+    pub timeouts: Vec<String>,
+    /// Tests of paths that exited whose native exit code, stdout or stderr differ from
+    /// what sear recorded.
+    pub output_mismatches: Vec<String>,
+}
+
+impl NotableTests {
+    /// Files `test` (replayed from `ktest`) under each list it belongs to.
+    fn note(&mut self, ktest: &Path, test: &replay::TestReport) {
+        let path = || ktest.display().to_string();
+        if test.outcome.is_program_error() {
+            self.crashes.push(path());
+        }
+        if matches!(test.outcome, replay::outcome::NativeOutcome::Timeout) {
+            self.timeouts.push(path());
+        }
+        if matches!(
+            test.output,
+            Some(replay::output::OutputCheck::Mismatch { .. })
+        ) {
+            self.output_mismatches.push(path());
+        }
+    }
 }
 
 /// One source file's counts.
@@ -163,7 +194,7 @@ pub fn coverage(args: &CoverageArgs) -> Result<CoverageReport> {
     let notes = files_with_extension(work.path(), "gcno")?;
 
     let mut tests = Vec::new();
-    let mut crashes = Vec::new();
+    let mut notable = NotableTests::default();
     for set in &sets {
         for (case, test) in set.cases.iter().zip(replay_set(
             set,
@@ -172,9 +203,7 @@ pub fn coverage(args: &CoverageArgs) -> Result<CoverageReport> {
             work.path(),
             usize::from(args.jobs),
         )?) {
-            if test.outcome.is_program_error() {
-                crashes.push(case.ktest.display().to_string());
-            }
+            notable.note(&case.ktest, &test);
             tests.push(test);
         }
         // Each test's scratch files go; the counts stay in the .gcda files.
@@ -193,7 +222,7 @@ pub fn coverage(args: &CoverageArgs) -> Result<CoverageReport> {
         program,
         args.dirs.clone(),
         replay::summarize(&tests),
-        crashes,
+        notable,
         &files,
         &args.sources,
         output_dir.clone(),
@@ -298,7 +327,7 @@ fn summarize(
     program: PathBuf,
     dirs: Vec<PathBuf>,
     replay: Summary,
-    crashes: Vec<String>,
+    notable: NotableTests,
     files: &[FileCoverage],
     patterns: &[String],
     output_dir: PathBuf,
@@ -323,7 +352,7 @@ fn summarize(
         program,
         dirs,
         replay,
-        crashes,
+        notable,
         line_percent: total.line_percent(),
         branch_percent: total.branch_percent(),
         files,
@@ -338,12 +367,23 @@ pub fn format_report(report: &CoverageReport) -> String {
     let s = &report.replay;
     let _ = writeln!(
         out,
-        "replayed {} tests ({} crashed natively, {} timeouts, {} input mismatches)",
+        "replayed {} tests ({} crashed natively, {} timeouts, {} input mismatches, \
+         {} of {} outputs differ from sear's)",
         s.tests,
-        report.crashes.len(),
+        report.notable.crashes.len(),
         s.timeouts,
-        s.input_mismatches
+        s.input_mismatches,
+        s.output_mismatches,
+        s.outputs_checked
     );
+    let n = &report.notable;
+    for (what, tests) in [
+        ("crashed natively", &n.crashes),
+        ("timed out", &n.timeouts),
+        ("output differs", &n.output_mismatches),
+    ] {
+        list_tests(&mut out, what, tests);
+    }
     let _ = writeln!(
         out,
         "{:>8} {:>15} {:>8} {:>15}  file",
@@ -361,6 +401,27 @@ pub fn format_report(report: &CoverageReport) -> String {
         report.output_dir.display()
     );
     out
+}
+
+/// At most this many tests of a kind are named in the text report (coverage.json has all).
+const LISTED_TESTS: usize = 10;
+
+/// `what: test, test, ...` for a non-empty list, the first [`LISTED_TESTS`] of it.
+fn list_tests(out: &mut String, what: &str, tests: &[String]) {
+    if tests.is_empty() {
+        return;
+    }
+    let shown: Vec<&str> = tests
+        .iter()
+        .take(LISTED_TESTS)
+        .map(String::as_str)
+        .collect();
+    let more = tests.len() - shown.len();
+    let _ = write!(out, "{what}: {}", shown.join(", "));
+    if more > 0 {
+        let _ = write!(out, " and {more} more (coverage.json lists them all)");
+    }
+    out.push('\n');
 }
 
 fn format_totals(t: &Totals) -> String {
