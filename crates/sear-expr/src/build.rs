@@ -155,27 +155,45 @@ impl Expr {
         if hi.as_constant() == Some(0) {
             return Expr::zext(lo, width);
         }
-        // Adjacent extracts of the same expression merge.
-        if let (
-            ExprKind::Extract {
-                expr: e1,
-                offset: o1,
-            },
-            ExprKind::Extract {
-                expr: e2,
-                offset: o2,
-            },
-        ) = (hi.kind(), lo.kind())
-        {
-            if e1 == e2 && *o1 == o2 + lo.width() {
-                return Expr::extract(e1.clone(), *o2, width);
-            }
+        if let Some(merged) = Expr::merge_extracts(&hi, &lo) {
+            return merged;
         }
         // Right-associate: concat(concat(a, b), c) = concat(a, concat(b, c)).
         if let ExprKind::Concat { hi: a, lo: b } = hi.kind() {
             return Expr::concat(a.clone(), Expr::concat(b.clone(), lo));
         }
+        // concat(extract(x, o + w(b), _), concat(b, c)) with b the bits of x below: the
+        // extracts merge and c stays below.
+        if let ExprKind::Concat { hi: b, lo: c } = lo.kind() {
+            if let Some(merged) = Expr::merge_extracts(&hi, b) {
+                return Expr::concat(merged, c.clone());
+            }
+        }
         Expr::make(ExprKind::Concat { hi, lo }, width)
+    }
+
+    /// `hi` above `lo` as one extract, when `hi` is bits `o ..` of some `x` and `lo` is
+    /// bits `o - w(lo) .. o` of the same `x`: either literally an extract of it, or what
+    /// building that extract gives (the builder narrows the low bits of sums and products,
+    /// so the low byte of a stored pointer `p + 8·i` is `(p + 8·i)[0..8]` rewritten as an
+    /// 8-bit sum; reloading the pointer byte by byte must still give back `p + 8·i`).
+    fn merge_extracts(hi: &Expr, lo: &Expr) -> Option<Expr> {
+        let ExprKind::Extract { expr: x, offset } = hi.kind() else {
+            return None;
+        };
+        let below = offset.checked_sub(lo.width())?;
+        let width = hi.width() + lo.width();
+        let adjacent = match lo.kind() {
+            ExprKind::Extract {
+                expr: x2,
+                offset: o2,
+            } => x2 == x && *o2 == below,
+            // A read or a bound variable is not what the builder makes of an extract of
+            // an expression that is not itself a read: not worth building the extract.
+            ExprKind::Read { .. } | ExprKind::Var(_) => false,
+            _ => Expr::extract(x.clone(), below, lo.width()) == *lo,
+        };
+        adjacent.then(|| Expr::extract(x.clone(), below, width))
     }
 
     /// Concatenates a list of expressions, most significant first.

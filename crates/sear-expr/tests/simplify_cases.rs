@@ -152,6 +152,12 @@ simplifies! {
     extract_of_not: "((_ extract 3 0) (bvnot x))" => "(bvnot ((_ extract 3 0) x))";
     extract_of_masked: "((_ extract 3 0) (bvand #xf0 x))" => "#x0";
     extract_of_low_add: "((_ extract 7 0) (bvadd #x0101 (concat y x)))" => "(bvadd #x01 x)";
+    // A sum stored byte by byte and loaded again: its low byte was built as the narrowed
+    // sum, and the bytes still merge back into the sum.
+    reloaded_sum: "(concat ((_ extract 15 8) (bvadd #x0101 (concat y x))) ((_ extract 7 0) (bvadd #x0101 (concat y x))))" => "(bvadd #x0101 (concat y x))";
+    reloaded_scaled_index: "(concat ((_ extract 31 24) (bvadd #x00000101 (bvmul #x00000008 i))) (concat ((_ extract 23 16) (bvadd #x00000101 (bvmul #x00000008 i))) (concat ((_ extract 15 8) (bvadd #x00000101 (bvmul #x00000008 i))) ((_ extract 7 0) (bvadd #x00000101 (bvmul #x00000008 i))))))" => "(bvadd #x00000101 (bvmul #x00000008 i))";
+    reloaded_low_part_above_other: "(concat ((_ extract 15 8) (bvadd #x0101 (concat y x))) (concat (bvadd #x01 x) w))" => "(concat (bvadd #x0101 (concat y x)) w)";
+    unrelated_low_byte_stays: "(concat ((_ extract 15 8) (bvadd #x0101 (concat y x))) (bvadd #x02 x))" => "(concat ((_ extract 15 8) (bvadd #x0101 (concat y x))) (bvadd #x02 x))";
     extract_of_constant_select: "((_ extract 3 0) (ite p #xab #xcd))" => "(ite p #xb #xd)";
     zext_zext: "((_ zero_extend 8) ((_ zero_extend 8) x))" => "((_ zero_extend 16) x)";
     sext_sext: "((_ sign_extend 8) ((_ sign_extend 8) x))" => "((_ sign_extend 16) x)";
