@@ -235,7 +235,9 @@ impl Program {
     /// last input at once, in a tight loop per operation instead of one interpretive
     /// dispatch per operation and value, and operations that do not depend on the first
     /// input (constants, functions of the last input alone) run once instead of once per
-    /// value of the first.
+    /// value of the first. When the first input is only compared with constants
+    /// ([`Program::classes`]), one row per class of its values is evaluated and stands for
+    /// the class.
     pub fn run_over_bytes(&self) -> Option<Vec<Option<u128>>> {
         assert!(self.inputs == 1 || self.inputs == 2, "one or two inputs");
         let n = self.ops.len();
@@ -255,23 +257,97 @@ impl Program {
         }
         let base_errors = columns.errors;
         let mut out = Vec::with_capacity(1 << (8 * self.inputs));
-        let rows = if self.inputs == 2 { 256 } else { 1 };
-        for a in 0..rows {
+        // Each row to evaluate: a value of the first input, and how many values (from it
+        // on) share its row.
+        let rows: Vec<(u128, usize)> = match self.inputs {
+            2 => self
+                .classes(0)
+                .unwrap_or_else(|| (0..256).map(|a| (a, 1)).collect()),
+            _ => vec![(0, 1)],
+        };
+        let mut row = Vec::with_capacity(LANES);
+        for (a, count) in rows {
             first = a;
             columns.errors = base_errors;
             for k in (0..n).filter(|&k| on_first[k]) {
                 self.eval_column(k, first, &mut columns);
             }
             let root = columns.column(self.root);
+            row.clear();
             for (&value, error) in root.iter().zip(&columns.errors) {
-                out.push(match error {
+                row.push(match error {
                     Some((_, EvalError::Free)) => return None,
                     Some((_, EvalError::OutOfBounds)) => None,
                     None => Some(value),
                 });
             }
+            for _ in 0..count {
+                out.extend_from_slice(&row);
+            }
         }
         Some(out)
+    }
+
+    /// The values of 8-bit input `input` in classes on which the program cannot tell its
+    /// values apart, each as (first value, size), in order; `None` unless there are fewer
+    /// than 256 classes.
+    ///
+    /// That is the case when the input's value only reaches comparisons with constants,
+    /// possibly through extensions and as a branch of if-then-else (`(= #x6c (ite p #x00
+    /// b))`): every other operation then computes the same value for all values of a
+    /// class, and a comparison with `c` changes its outcome only where the byte crosses
+    /// `c` or `c + 1` (modulo 256) or the sign boundary 128, so the classes are the runs
+    /// between those points. Any other use (arithmetic, an array index, a condition, the
+    /// result itself) and the answer is `None`.
+    pub fn classes(&self, input: usize) -> Option<Vec<(u128, usize)>> {
+        let n = self.ops.len();
+        // Operations whose value is the input's (extended) or, as an if-then-else branch,
+        // may be.
+        let mut carries = vec![false; n];
+        let mut cuts = [false; 257];
+        cuts[0] = true;
+        cuts[256] = true;
+        for k in 0..n {
+            match &self.ops[k] {
+                Op::Input(i) => carries[k] = *i == input,
+                Op::ZExt(x) | Op::SExt { x, .. } => carries[k] = carries[*x],
+                Op::Select { c, t, e } => {
+                    if carries[*c] {
+                        return None;
+                    }
+                    carries[k] = carries[*t] || carries[*e];
+                }
+                Op::Cmp { a, b, .. } => {
+                    let constant = match (carries[*a], carries[*b]) {
+                        (false, false) => continue,
+                        (true, false) => *b,
+                        (false, true) => *a,
+                        (true, true) => return None,
+                    };
+                    let Op::Const(c) = self.ops[constant] else {
+                        return None;
+                    };
+                    for cut in [c & 0xff, c.wrapping_add(1) & 0xff, 128] {
+                        cuts[cut as usize] = true;
+                    }
+                }
+                _ => {
+                    if self.operands(k).any(|o| carries[o]) {
+                        return None;
+                    }
+                }
+            }
+        }
+        if carries[self.root] {
+            return None;
+        }
+        let starts: Vec<usize> = (0..=256).filter(|&v| cuts[v]).collect();
+        (starts.len() < 257).then(|| {
+            starts
+                .windows(2)
+                .map(|w| (w[0] as u128, w[1] - w[0]))
+                .collect()
+        })
     }
 
     /// Operation `k` over all lanes (the last input's values); `first` is the first of two
@@ -652,6 +728,50 @@ mod tests {
         );
         let results = check_columns(&root, &[a, b]);
         assert!(results.contains(&Err(EvalError::Free)));
+    }
+
+    #[test]
+    fn a_byte_only_compared_with_constants_is_evaluated_per_class() {
+        let input = UpdateList::new(Array::new("in", 2, ArrayKind::SymbolicInput, None));
+        let (a, b) = (byte(&input, 0), byte(&input, 1));
+        let tbl = table("tbl", 256, 5);
+        // tbl[b] + 8·(a == 0) + 8·((a == 0 ? 0 : b) == 'l') < 200, and a <s 5 through a
+        // sign extension: a reaches only comparisons with constants.
+        let is = |x: Expr, c: u128| Expr::zext(Expr::eq(x, Expr::constant(c, 8)), 32);
+        let picked = Expr::select(
+            Expr::eq(a.clone(), Expr::constant(0, 8)),
+            Expr::constant(0, 8),
+            b.clone(),
+        );
+        let sum = Expr::add(
+            zext32(Expr::read(&tbl, zext32(b.clone()))),
+            Expr::add(
+                Expr::mul(Expr::constant(8, 32), is(a.clone(), 0)),
+                Expr::mul(Expr::constant(8, 32), is(picked, 0x6c)),
+            ),
+        );
+        let signed = Expr::slt(Expr::sext(a.clone(), 32), Expr::constant(5, 32));
+        let root = Expr::and(Expr::ult(sum, Expr::constant(200, 32)), signed);
+        let mut cells = CellsCache::new(1 << 20);
+        let program = Program::compile(&root, &[a.clone(), b.clone()], &mut cells).unwrap();
+        // a: cuts at 0 and 1 (== 0), 5 and 6 (<s 5), and 128.
+        let classes = program.classes(0).expect("a is only compared");
+        assert_eq!(
+            classes,
+            vec![(0, 1), (1, 4), (5, 1), (6, 122), (128, 128)],
+            "{classes:?}"
+        );
+        // b is an array index: no classes.
+        assert_eq!(program.classes(1), None);
+        check_columns(&root, &[a.clone(), b.clone()]);
+        // a as an index, or a compared with b: no classes.
+        let indexed = Expr::ult(Expr::read(&tbl, zext32(a.clone())), b.clone());
+        let program = Program::compile(&indexed, &[a.clone(), b.clone()], &mut cells).unwrap();
+        assert_eq!(program.classes(0), None);
+        let compared = Expr::ult(a.clone(), b.clone());
+        let program = Program::compile(&compared, &[a.clone(), b.clone()], &mut cells).unwrap();
+        assert_eq!(program.classes(0), None);
+        check_columns(&compared, &[a, b]);
     }
 
     #[test]
