@@ -1,6 +1,6 @@
 //! Running the replay executable on one `.ktest` with a time limit, in the program's
 //! environment plus the replay's control variables, capturing stdout and stderr, under
-//! the [`super::clock_guard`] filter.
+//! the [`super::clock_guard`] filter and, for root, on a [`super::readonly_root`].
 
 use std::ffi::OsString;
 use std::fs::File;
@@ -57,6 +57,8 @@ pub struct Launch<'a> {
     pub stdin: Option<PathBuf>,
     /// The working directory.
     pub cwd: &'a Path,
+    /// The replay's scratch directory (holding `cwd`), which the run may write to.
+    pub scratch: &'a Path,
     /// Where stdout and stderr are captured (`<capture>.stdout`, `<capture>.stderr`).
     pub capture: PathBuf,
     /// The program's environment (as under sear: its `--env-file` or sear's own).
@@ -105,9 +107,18 @@ pub fn run(launch: &Launch) -> Result<RawRun> {
         }
         None => {}
     }
+    let root = super::readonly_root::ReadOnlyRoot::new(
+        &[&std::env::temp_dir(), launch.scratch],
+        launch.cwd,
+    );
     let guard = super::clock_guard::ClockGuard::new();
-    // SAFETY: `install` only makes system calls (prctl, geteuid); it does not allocate.
-    unsafe { cmd.pre_exec(move || guard.install()) };
+    // SAFETY: `enter` and `install` only make system calls; they do not allocate.
+    unsafe {
+        cmd.pre_exec(move || {
+            root.enter();
+            guard.install()
+        })
+    };
     let timeout = launch.timeout;
     let start = Instant::now();
     let mut child = cmd

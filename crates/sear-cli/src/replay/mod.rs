@@ -15,6 +15,7 @@ pub mod exec;
 pub mod outcome;
 pub mod output;
 pub mod posix;
+pub mod readonly_root;
 pub mod testset;
 pub mod verdict;
 
@@ -327,6 +328,7 @@ pub fn replay_one(
                         args: setup.args,
                         stdin: setup.stdin,
                         cwd: &case_dir,
+                        scratch,
                         capture: case_dir.with_extension("out"),
                         program_env: info.program_env(),
                         env: setup.env,
