@@ -105,10 +105,19 @@ extern struct sear_fail __sear_fail;
  * no failure point there either; a program's own write(1, ...) still is. */
 ssize_t __sear_stdio_write(int fd, const void *buf, size_t count);
 
-/* The node named path (exact match, or with a leading "./"), or NULL. */
+/* The model's current directory, which holds the symbolic files and the files a program
+ * creates. It is not "/": a native replay runs in a scratch directory, where "/A" is not the
+ * file A, so "/A" must not name it under sear either (KLEE's getcwd is the host's). It is long
+ * enough that KLEE's 10-byte symbolic arguments cannot spell "<cwd>/A". */
+#define SEAR_CWD "/home/sear"
+/* The name path has in the current directory ("A" for "A", "./A" and SEAR_CWD "/A"; "."
+ * for the directory itself), or, for a path outside it, path from its last leading "/". */
+const char *__sear_cwd_name(const char *path);
+/* The node named path (the same name in the current directory), or NULL. */
 struct sear_node *__sear_find_node(const char *path);
 /* True when dirfd names the current directory for the *at functions: AT_FDCWD, or a
- * descriptor opened on "." or "/" (the model's one directory). */
+ * descriptor opened on it ("." or SEAR_CWD; not "/", the root, which the model keeps
+ * empty). */
 int __sear_names_cwd(int dirfd);
 /* The open file description of fd, or NULL (errno = EBADF). */
 struct sear_desc *__sear_get_desc(int fd);

@@ -1,6 +1,6 @@
 // A symbolic file is found by its name ("A") and by its full path built from getcwd()
-// (under sear the current directory is "/", so the path is "//A"; natively it is the test's
-// directory). KLEE's SymFileConsistency.
+// (under sear the current directory is "/home/sear", so the path is "/home/sear/A";
+// natively it is the test's directory). KLEE's SymFileConsistency.
 // Reasoning: both stat calls find the same file: one path, exit status 0.
 // program-args: --sym-files 1 3
 // expect-completed: 1

@@ -1,9 +1,9 @@
 /*
  * The *at variants of the model's path functions (renameat, linkat, symlinkat, readlinkat,
  * mkdirat, fchmodat, fchownat, utimensat, futimens, mknodat, mkfifoat), statx, and
- * copy_file_range. The model has one directory, the current one ("/"): a directory
- * descriptor names it (AT_FDCWD, or a descriptor opened on "." or "/"), as for unlinkat and
- * fstatat; any other is ENOSYS. Each then does what its plain function does.
+ * copy_file_range. The model's files are in one directory, the current one (SEAR_CWD): a
+ * directory descriptor names it (AT_FDCWD, or a descriptor opened on "." or SEAR_CWD), as
+ * for unlinkat and fstatat; any other is ENOSYS. Each then does what its plain function does.
  */
 #include <errno.h>
 #include <fcntl.h>

@@ -1,13 +1,12 @@
 /*
- * Directory listing: the model's one directory ("/", also "." and the current
- * directory's full path) lists ".", "..", then the files in it (the symbolic
- * files, files the program created, --host-file copies named without a
- * directory) in strcmp order, so that a native replay, which sorts its real
- * listing the same way, agrees. A listing is a snapshot taken by opendir /
- * fdopendir and again by rewinddir. Entries of files with a symbolic status
- * (--sym-files) have its inode and type (d_type), symbolic as in KLEE's model.
- * opendir takes a descriptor, as natively: dirfd gives it, and the *at
- * functions accept it for the current directory.
+ * Directory listing: the current directory (".", also SEAR_CWD) lists ".", "..", then
+ * the files in it (the symbolic files, files the program created, --host-file copies named
+ * without a directory) in strcmp order, so that a native replay, which sorts its real
+ * listing the same way, agrees; the root "/" lists only "." and "..". A listing is a
+ * snapshot taken by opendir / fdopendir and again by rewinddir. Entries of files with a
+ * symbolic status (--sym-files) have its inode and type (d_type), symbolic as in KLEE's
+ * model. opendir takes a descriptor, as natively: dirfd gives it, and the *at functions
+ * accept it for the current directory.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -23,6 +22,7 @@ struct __dirstream {
   long pos;
   int count;
   struct sear_node **nodes; /* the listing after "." and ".." */
+  int root;                 /* "/", which lists nothing else */
   struct dirent ent;
 };
 
@@ -42,7 +42,7 @@ static int snapshot(DIR *d) {
   int count = 0;
   for (int i = 0; i < SEAR_MAX_NODES; i++) {
     struct sear_node *n = &__sear_nodes[i];
-    if (!listed(n))
+    if (d->root || !listed(n))
       continue;
     int at = count++;
     while (at > 0 && strcmp(d->nodes[at - 1]->name, n->name) > 0) {
@@ -70,6 +70,7 @@ DIR *fdopendir(int fd) {
     return NULL;
   }
   d->fd = fd;
+  d->root = desc->node == &__sear_nodes[2];
   if (snapshot(d) != 0) {
     free(d);
     return NULL;

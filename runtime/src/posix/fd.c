@@ -89,13 +89,13 @@ int open(const char *path, int flags, ...) {
       errno = ENOENT;
       return -1;
     }
-    if (strchr(path, '/') != NULL && strncmp(path, "./", 2) != 0) {
-      /* Only the current directory exists. */
+    const char *name = __sear_cwd_name(path);
+    if (strchr(name, '/') != NULL) {
+      /* Files are only created in the current directory. */
       errno = ENOENT;
       return -1;
     }
-    n = __sear_new_node(path[0] == '.' && path[1] == '/' ? path + 2 : path,
-                        SEAR_NODE_WRITABLE, mode & ~022u);
+    n = __sear_new_node(name, SEAR_NODE_WRITABLE, mode & ~022u);
     if (n == NULL)
       return -1;
   }

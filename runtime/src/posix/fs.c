@@ -13,8 +13,8 @@
 
 #include "sear_rt.h"
 
-/* Node 0: the empty stdin; node 1: /dev/null; node 2: "/"; node 3: "."; node 4:
- * /dev/zero. */
+/* Node 0: the empty stdin; node 1: /dev/null; node 2: "/", the root (empty); node 3: ".",
+ * the current directory SEAR_CWD; node 4: /dev/zero. */
 struct sear_node __sear_nodes[SEAR_MAX_NODES] = {
     {SEAR_NODE_USED, NULL, NULL, 0, 0, NULL},
     {SEAR_NODE_USED | SEAR_NODE_WRITABLE | SEAR_NODE_NULL, "/dev/null", NULL, 0, 0, NULL},
@@ -53,23 +53,32 @@ static void load_host_files(void) {
   }
 }
 
-/* The name of a path in the current directory, which is "/": leading "/" and "./"
- * components go ("A", "./A", "/A" and "//./A" all name A). */
-static const char *in_cwd(const char *p) {
-  for (;;) {
-    if (p[0] == '/')
+const char *__sear_cwd_name(const char *p) {
+  int stripped = 0;
+  if (p[0] == '/') {
+    while (p[1] == '/')
       p++;
-    else if (p[0] == '.' && p[1] == '/')
-      p += 2;
-    else
-      return p;
+    size_t n = sizeof SEAR_CWD - 1;
+    if (strncmp(p, SEAR_CWD, n) != 0 || (p[n] != '/' && p[n] != '\0'))
+      return p; /* outside the current directory */
+    p += n;
+    while (p[0] == '/')
+      p++;
+    stripped = 1;
   }
+  while (p[0] == '.' && p[1] == '/') {
+    p += 2;
+    while (p[0] == '/')
+      p++;
+    stripped = 1;
+  }
+  return p[0] == '\0' && stripped ? "." : p;
 }
 
 static int same_name(const char *a, const char *b) {
   if (strcmp(a, b) == 0)
     return 1;
-  const char *x = in_cwd(a), *y = in_cwd(b);
+  const char *x = __sear_cwd_name(a), *y = __sear_cwd_name(b);
   return x[0] != '\0' && strcmp(x, y) == 0;
 }
 
@@ -157,7 +166,8 @@ int __sear_names_cwd(int dirfd) {
   if (dirfd < 0 || dirfd >= SEAR_MAX_FDS || __sear_fds[dirfd].desc == NULL)
     return 0;
   const struct sear_desc *d = __sear_fds[dirfd].desc;
-  return d->kind == SEAR_DESC_NODE && (d->node->flags & SEAR_NODE_DIR);
+  return d->kind == SEAR_DESC_NODE && (d->node->flags & SEAR_NODE_DIR) &&
+         d->node != &__sear_nodes[2];
 }
 
 struct sear_desc *__sear_get_desc(int fd) {

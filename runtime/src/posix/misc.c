@@ -1,6 +1,6 @@
 /*
  * The rest of the POSIX surface. Names, directories: the current directory
- * is "/" and holds every modelled file; unlink and rename work on the model,
+ * is SEAR_CWD and holds every modelled file; unlink and rename work on the model,
  * directories cannot be created (listing it: dir.c). Processes, pipes, sockets,
  * memory mappings are not modelled: they fail with ENOSYS (or the
  * error a sandbox would give) and never touch the host. Signals are
@@ -32,20 +32,20 @@
 /* ---- Names and directories ------------------------------------------------------ */
 
 char *getcwd(char *buf, size_t size) {
+  size_t need = sizeof SEAR_CWD;
   if (buf == NULL) {
-    buf = malloc(size > 2 ? size : 2);
+    size = size > need ? size : need;
+    buf = malloc(size);
     if (buf == NULL) {
       errno = ENOMEM;
       return NULL;
     }
-    size = size > 2 ? size : 2;
   }
-  if (size < 2) {
+  if (size < need) {
     errno = ERANGE;
     return NULL;
   }
-  buf[0] = '/';
-  buf[1] = '\0';
+  memcpy(buf, SEAR_CWD, need);
   return buf;
 }
 
@@ -104,7 +104,8 @@ int rename(const char *from, const char *to) {
     FAIL(ENOENT);
   if (n->flags & (SEAR_NODE_HOST | SEAR_NODE_NULL | SEAR_NODE_DIR))
     FAIL(EACCES);
-  if (strchr(to, '/') != NULL && strncmp(to, "./", 2) != 0)
+  const char *name = __sear_cwd_name(to);
+  if (strchr(name, '/') != NULL)
     FAIL(EACCES);
   struct sear_node *old = __sear_find_node(to);
   if (old == n)
@@ -114,7 +115,7 @@ int rename(const char *from, const char *to) {
       FAIL(EACCES);
     old->name = NULL;
   }
-  char *copy = strdup(to[0] == '.' && to[1] == '/' ? to + 2 : to);
+  char *copy = strdup(name);
   if (copy == NULL)
     FAIL(ENOMEM);
   n->name = copy;
