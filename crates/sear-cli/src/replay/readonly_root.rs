@@ -1,16 +1,16 @@
 //! Keeps a native replay run as root from writing to the machine's file system outside the
 //! temporary directory.
 //!
-//! sear's runtime puts the program in a current directory `/` whose only files are the
-//! symbolic ones and those the program creates, so tests name paths such as `/x` or
-//! `/A/../d`. Natively the replay runs in a scratch directory, and as root the same test
-//! would `mkdir`, create, rename or remove those paths in the machine's real root: the
-//! coverage replays of coreutils' `mkdir`, `split` and `ln` left over a thousand entries
-//! in `/`. For root, each replayed program therefore runs in a private mount namespace
-//! where the root file system is read-only, except the temporary directory (where the
-//! replay's scratch and gcov's counters live, and where programs keep temporary files)
-//! and the scratch directory itself. Writing elsewhere fails with EROFS. Other users'
-//! replays are left as they are: the file system's permissions already confine them.
+//! Tests name absolute paths such as `/x`, `/A/../d` or `/dev/null` (sear's runtime models
+//! its own `/dev/null`, whose `unlink` fails). Natively the replay runs in a scratch
+//! directory, and as root the same test would `mkdir`, create, rename or remove those paths
+//! in the machine's real file system: the coverage replays of coreutils' `mkdir`, `split`
+//! and `ln` left over a thousand entries in `/`, and one of `unlink /dev/null` removed the
+//! machine's `/dev/null`. For root, each replayed program therefore runs in a private mount
+//! namespace where every mount is read-only, except the temporary directory (where the
+//! replay's scratch and gcov's counters live, and where programs keep temporary files) and
+//! the scratch directory itself. Writing elsewhere fails with EROFS. Other users' replays are
+//! left as they are: the file system's permissions already confine them.
 //!
 //! If the namespace cannot be set up (a container without `CAP_SYS_ADMIN`), the run
 //! goes ahead unconfined, as before.
@@ -45,21 +45,26 @@ impl ReadOnlyRoot {
         }
     }
 
-    /// Enters a new mount namespace with `/` read-only and the writable directories
-    /// bound onto themselves (separate mounts, which keep their write access), then
-    /// changes to the working directory again: the one `Command` set refers to the root
-    /// mount, through which relative paths would be read-only. Meant for `pre_exec`: only
-    /// system calls. Does nothing unless the process is root; a failure
+    /// Enters a new mount namespace where every mount is read-only (`/` and the ones
+    /// under it: `/dev`, `/dev/shm`, `/proc`, `/sys`, ...) and the writable directories
+    /// are bound onto themselves and made writable again, then changes to the working
+    /// directory again: the one `Command` set refers to the old mount, through which
+    /// relative paths would be read-only. Device files stay usable (`/dev/null` opens for
+    /// writing on a read-only mount), but cannot be removed: a test of coreutils' `unlink
+    /// /dev/null`, replayed as root, had removed the machine's `/dev/null`. Meant for
+    /// `pre_exec`: only system calls. Does nothing unless the process is root; a failure
     /// leaves the process as it was (or with some directories bound, which changes
-    /// nothing visible).
+    /// nothing visible). On kernels without `mount_setattr` (before 5.12) only `/` itself
+    /// becomes read-only.
     pub fn enter(&self) {
         // SAFETY: geteuid(2) cannot fail.
         if unsafe { libc::geteuid() } != 0 {
             return;
         }
-        // SAFETY: unshare(2) with a flag; mount(2) with valid NUL-terminated strings
-        // (owned by `self`, which outlives the calls) or null pointers where the kernel
-        // ignores the argument.
+        // SAFETY: unshare(2) with a flag; mount(2) and mount_setattr(2) with valid
+        // NUL-terminated strings (owned by `self`, which outlives the calls), a valid
+        // `MountAttr` of the size passed, or null pointers where the kernel ignores the
+        // argument.
         unsafe {
             if libc::unshare(libc::CLONE_NEWNS) != 0 {
                 return;
@@ -71,23 +76,57 @@ impl ReadOnlyRoot {
             if libc::mount(none, root, none, libc::MS_REC | libc::MS_PRIVATE, no_data) != 0 {
                 return;
             }
+            let read_only = MountAttr {
+                attr_set: MOUNT_ATTR_RDONLY,
+                attr_clr: 0,
+                propagation: 0,
+                userns_fd: 0,
+            };
+            let recursive = libc::syscall(
+                libc::SYS_mount_setattr,
+                libc::AT_FDCWD,
+                root,
+                AT_RECURSIVE,
+                &read_only as *const MountAttr,
+                std::mem::size_of::<MountAttr>(),
+            ) == 0;
+            if !recursive {
+                libc::mount(
+                    none,
+                    root,
+                    none,
+                    libc::MS_REMOUNT | libc::MS_BIND | libc::MS_RDONLY,
+                    no_data,
+                );
+            }
             for dir in &self.writable {
                 let dir = dir.as_ptr();
-                libc::mount(dir, dir, none, libc::MS_BIND | libc::MS_REC, no_data);
+                // A bind mount starts with its source's flags, read-only here, so it is
+                // made writable again.
+                if libc::mount(dir, dir, none, libc::MS_BIND, no_data) == 0 {
+                    libc::mount(none, dir, none, libc::MS_REMOUNT | libc::MS_BIND, no_data);
+                }
             }
-            libc::mount(
-                none,
-                root,
-                none,
-                libc::MS_REMOUNT | libc::MS_BIND | libc::MS_RDONLY,
-                no_data,
-            );
             if let Some(cwd) = &self.cwd {
                 libc::chdir(cwd.as_ptr());
             }
         }
     }
 }
+
+/// `struct mount_attr` of mount_setattr(2) (not in the `libc` crate).
+#[repr(C)]
+struct MountAttr {
+    attr_set: u64,
+    attr_clr: u64,
+    propagation: u64,
+    userns_fd: u64,
+}
+
+/// `MOUNT_ATTR_RDONLY` of `<linux/mount.h>`.
+const MOUNT_ATTR_RDONLY: u64 = 0x1;
+/// `AT_RECURSIVE` of `<linux/fcntl.h>`: apply to the whole mount tree.
+const AT_RECURSIVE: libc::c_int = 0x8000;
 
 #[cfg(test)]
 mod tests {
@@ -135,6 +174,32 @@ mod tests {
         assert!(
             code != 0 && !made,
             "mkdir {outside} succeeded in the confinement"
+        );
+    }
+
+    #[test]
+    fn mounts_under_the_root_are_read_only_and_devices_usable() {
+        let dir = tempfile::tempdir().unwrap();
+        // /dev/null stays writable (and is the device, not a file).
+        assert_eq!(
+            confined("echo x > /dev/null && test -c /dev/null", dir.path()),
+            0
+        );
+        // /dev/shm is a mount of its own under /dev, itself a mount under /.
+        let shm = Path::new("/dev/shm");
+        if !shm.is_dir() {
+            return;
+        }
+        let probe = shm.join(format!("sear-readonly-probe-{}", std::process::id()));
+        let code = confined(&format!("echo x > '{}'", probe.display()), dir.path());
+        let made = probe.exists();
+        if made {
+            let _ = std::fs::remove_file(&probe);
+        }
+        assert!(
+            code != 0 && !made,
+            "{} was written in the confinement",
+            probe.display()
         );
     }
 }
