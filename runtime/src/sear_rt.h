@@ -37,6 +37,10 @@ uint64_t __sear_concretize(uint64_t v, const char *what);
 /* ---- The modelled file system -------------------------------------------- */
 
 #define SEAR_MAX_NODES 64
+/* The inodes of the files the model makes itself (created files, the directories,
+ * /dev/null, stdout and stderr: device 1, inodes 1 to SEAR_MAX_NODES + 2) are at most this;
+ * a symbolic status's inode is above it, so a symbolic file is never one of them. */
+#define SEAR_MODEL_MAX_INO (SEAR_MAX_NODES + 2)
 #define SEAR_MAX_FDS 64
 
 /* Node flags. */

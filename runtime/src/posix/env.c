@@ -199,13 +199,18 @@ extern const struct sear_host_stat __sear_host_stat;
  * block count; a non-zero inode, a block size below 64 KiB and valid nanoseconds are
  * assumed; the test prefers (klee_posix_prefer_cex) a regular file of mode 0644 with one
  * link, block size 4096 and the host's device, owner, group and times. The file type and
- * permissions stay symbolic: fstat, isatty, ioctl and open fork on them, as under KLEE. */
+ * permissions stay symbolic: fstat, isatty, ioctl and open fork on them, as under KLEE.
+ * The inode is also assumed above those of the files the model makes (SEAR_MODEL_MAX_INO):
+ * natively a symbolic file is a file of its own, so a program comparing identities must not
+ * find it equal to a file it creates later (split's "'xaa' would overwrite input", with
+ * stdin as the output file). KLEE's created files are the host's, with the host's inodes. */
 static void symbolic_stat(struct stat *st, const char *name, size_t size) {
   klee_make_symbolic(st, sizeof *st, name);
   const struct sear_host_stat *h = &__sear_host_stat;
   klee_assume(st->st_size == (off_t)size);
   klee_assume(st->st_blocks == (blkcnt_t)((size + 511) / 512));
   klee_assume((st->st_ino & 0x7FFFFFFF) != 0);
+  klee_assume(st->st_ino > (ino_t)SEAR_MODEL_MAX_INO);
   klee_assume((st->st_blksize & ~0xFFFF) == 0);
   klee_assume((unsigned long)st->st_atim.tv_nsec < 1000000000ul);
   klee_assume((unsigned long)st->st_mtim.tv_nsec < 1000000000ul);
