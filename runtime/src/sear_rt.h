@@ -87,6 +87,8 @@ struct sear_fd {
 };
 
 extern struct sear_node __sear_nodes[SEAR_MAX_NODES];
+/* The node of the root directory "/" (fs.c's table), which holds none of the model's files. */
+#define SEAR_ROOT_NODE (&__sear_nodes[2])
 extern struct sear_desc __sear_descs[SEAR_MAX_FDS];
 extern struct sear_fd __sear_fds[SEAR_MAX_FDS];
 

@@ -70,7 +70,7 @@ DIR *fdopendir(int fd) {
     return NULL;
   }
   d->fd = fd;
-  d->root = desc->node == &__sear_nodes[2];
+  d->root = desc->node == SEAR_ROOT_NODE;
   if (snapshot(d) != 0) {
     free(d);
     return NULL;

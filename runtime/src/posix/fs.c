@@ -167,7 +167,7 @@ int __sear_names_cwd(int dirfd) {
     return 0;
   const struct sear_desc *d = __sear_fds[dirfd].desc;
   return d->kind == SEAR_DESC_NODE && (d->node->flags & SEAR_NODE_DIR) &&
-         d->node != &__sear_nodes[2];
+         d->node != SEAR_ROOT_NODE;
 }
 
 struct sear_desc *__sear_get_desc(int fd) {
