@@ -10,6 +10,7 @@ pub mod memory;
 pub mod merge;
 pub mod output;
 pub mod pat;
+pub mod path;
 pub mod program_output;
 pub mod search;
 pub mod solver_view;

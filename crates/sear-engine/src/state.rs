@@ -89,6 +89,8 @@ pub struct State {
     pub symbolics: imbl::Vector<Symbolic>,
     /// Number of symbolic branches taken.
     pub depth: u32,
+    /// The branch decisions of this path from the initial state (the fork point's record).
+    pub path: crate::path::PathRecord,
     /// Instructions executed on this path.
     pub instructions: u64,
     /// Instructions since this path last covered a new instruction.

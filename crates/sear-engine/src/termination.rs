@@ -40,6 +40,10 @@ pub enum Termination {
     /// Not an end: a path of a merging context left its loop and waits there for the
     /// context's other paths (`executor/loop_merging.rs`).
     LoopExit,
+    /// Not an end: the current state was reset to the start of the whole operation it was
+    /// in (a fork policy had it follow a side that restarts the operation); the step that
+    /// returns it ends without error and the state runs on (`executor/fork.rs`).
+    Restart,
 }
 
 /// Error kinds, named after KLEE's `.err` suffixes.
@@ -161,9 +165,10 @@ impl Termination {
             Termination::Exit(_) => TerminationClass::Exit,
             Termination::Error { kind, .. } => kind.class(),
             Termination::Early(_) => TerminationClass::Early,
-            Termination::Silent | Termination::Suspend(_) | Termination::LoopExit => {
-                TerminationClass::Silent
-            }
+            Termination::Silent
+            | Termination::Suspend(_)
+            | Termination::LoopExit
+            | Termination::Restart => TerminationClass::Silent,
         }
     }
 

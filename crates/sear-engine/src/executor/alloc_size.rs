@@ -5,6 +5,7 @@ use sear_expr::Expr;
 use sear_ir::Slot;
 
 use super::{Exec, Executor};
+use crate::path::ForkKind;
 use crate::state::State;
 use crate::termination::{ErrorKind, Termination};
 
@@ -37,7 +38,7 @@ impl Executor<'_> {
         size: &Expr,
         on_stack: bool,
         allocate_other: &mut dyn FnMut(&mut Self, &mut State, u64) -> Exec<Value>,
-    ) -> Exec<u64> {
+    ) -> Exec<Option<u64>> {
         let w = size.width();
         let mut example = self.sv.get_value(state, size, "allocation size")?;
         while example > 128 {
@@ -50,11 +51,47 @@ impl Executor<'_> {
         }
         let fixed = Expr::eq(Expr::constant(example, w), size.clone());
         if self.sv.must_be_true(state, &fixed, "allocation size")? {
-            return Ok(example as u64);
+            return Ok(Some(example as u64));
         }
-        let mut other = self.branch(state, Expr::not(fixed.clone()));
-        state.add_constraint(fixed);
-        let second = self.sv.get_value(&other, size, "allocation size")?;
+        let sizes = vec![fixed.clone(), Expr::not(fixed)];
+        let example = example as u64;
+        let taken = self.fork(state, ForkKind::Size, sizes, |ex, _, mut other| {
+            match ex.other_sizes(&mut other, dest, size, on_stack, example, allocate_other) {
+                Ok(OtherSizes::Size(n)) => ex.allocate_on(other, dest, n, allocate_other),
+                Ok(OtherSizes::Null) => {
+                    if let Some(dest) = dest {
+                        other.frame_mut().locals[dest.0 as usize] = Value::Concrete(0, 64);
+                    }
+                    ex.spawn(other);
+                }
+                Ok(OtherSizes::End(t)) | Err(t) => ex.terminate(other, t),
+            }
+        })?;
+        if taken == 0 {
+            return Ok(Some(example));
+        }
+        // Policy had this path follow the other sizes (fork.rs).
+        match self.other_sizes(state, dest, size, on_stack, example, allocate_other)? {
+            OtherSizes::Size(n) => Ok(Some(n)),
+            OtherSizes::Null => Ok(None),
+            OtherSizes::End(t) => Err(t),
+        }
+    }
+
+    /// The path of the sizes other than `example` (`state`, whose path condition excludes
+    /// it): the one size left, if only one is; else NULL for the huge sizes (a stack
+    /// overflow on the stack), and an early end for the sizes not explored.
+    fn other_sizes(
+        &mut self,
+        state: &mut State,
+        dest: Option<Slot>,
+        size: &Expr,
+        on_stack: bool,
+        example: u64,
+        allocate_other: &mut dyn FnMut(&mut Self, &mut State, u64) -> Exec<Value>,
+    ) -> Exec<OtherSizes> {
+        let w = size.width();
+        let second = self.sv.get_value(state, size, "allocation size")?;
         let only = Expr::eq(Expr::constant(second, w), size.clone());
         let huge = Expr::ult(Expr::constant(1u128 << 31, w), size.clone());
         let unexplored = |ex: &mut Self| {
@@ -63,46 +100,57 @@ impl Executor<'_> {
             ));
             Termination::Early(format!("concretized symbolic size (tried {example})"))
         };
-        if self.sv.must_be_true(&other, &only, "allocation size")? {
-            self.allocate_on(other, dest, second as u64, allocate_other);
-        } else if self.sv.may_be_true(&other, &huge, "allocation size")? {
-            if self
-                .sv
-                .may_be_true(&other, &Expr::not(huge.clone()), "allocation size")?
-            {
-                let mut rest = self.branch(&mut other, Expr::not(huge.clone()));
-                if self.config.sv_comp {
-                    rest = self.smallest_size_on(rest, dest, size, allocate_other)?;
-                }
-                let early = unexplored(self);
-                self.terminate(rest, early);
-            }
-            other.add_constraint(huge);
-            if on_stack {
-                // Every huge size overflows the stack when the room left is at most 2^31;
-                // with a larger stack (--sv-comp) some fit, and they are not explored.
-                let limit = self.config.max_stack_size;
-                let room = limit.saturating_sub(other.stack_bytes);
-                let end = if room <= 1 << 31 {
-                    stack_overflow(limit, "a huge size", 0)
-                } else {
-                    unexplored(self)
-                };
-                self.terminate(other, end);
-                return Ok(example as u64);
-            }
-            if let Some(dest) = dest {
-                other.frame_mut().locals[dest.0 as usize] = Value::Concrete(0, 64);
-            }
-            self.spawn(other);
-        } else {
-            if self.config.sv_comp {
-                other = self.smallest_size_on(other, dest, size, allocate_other)?;
-            }
-            let early = unexplored(self);
-            self.terminate(other, early);
+        if self.sv.must_be_true(state, &only, "allocation size")? {
+            return Ok(OtherSizes::Size(second as u64));
         }
-        Ok(example as u64)
+        if !self.sv.may_be_true(state, &huge, "allocation size")? {
+            if self.config.sv_comp {
+                if let Some(lo) = self.smallest_size_on(state, dest, size, allocate_other)? {
+                    return Ok(OtherSizes::Size(lo));
+                }
+            }
+            return Ok(OtherSizes::End(unexplored(self)));
+        }
+        if self
+            .sv
+            .may_be_true(state, &Expr::not(huge.clone()), "allocation size")?
+        {
+            let sides = vec![huge.clone(), Expr::not(huge)];
+            let taken = self.fork(state, ForkKind::Size, sides, |ex, _, mut rest| {
+                if ex.config.sv_comp {
+                    match ex.smallest_size_on(&mut rest, dest, size, allocate_other) {
+                        Ok(None) => {}
+                        Ok(Some(lo)) => return ex.allocate_on(rest, dest, lo, allocate_other),
+                        Err(t) => return ex.terminate(rest, t),
+                    }
+                }
+                let early = unexplored(ex);
+                ex.terminate(rest, early);
+            })?;
+            if taken == 1 {
+                if self.config.sv_comp {
+                    if let Some(lo) = self.smallest_size_on(state, dest, size, allocate_other)? {
+                        return Ok(OtherSizes::Size(lo));
+                    }
+                }
+                return Ok(OtherSizes::End(unexplored(self)));
+            }
+        } else {
+            state.add_constraint(huge);
+        }
+        if on_stack {
+            // Every huge size overflows the stack when the room left is at most 2^31;
+            // with a larger stack (--sv-comp) some fit, and they are not explored.
+            let limit = self.config.max_stack_size;
+            let room = limit.saturating_sub(state.stack_bytes);
+            let end = if room <= 1 << 31 {
+                stack_overflow(limit, "a huge size", 0)
+            } else {
+                unexplored(self)
+            };
+            return Ok(OtherSizes::End(end));
+        }
+        Ok(OtherSizes::Null)
     }
 
     /// Allocates `bytes` on `state` (a fork of the allocating path) with `allocate_other`,
@@ -129,21 +177,32 @@ impl Executor<'_> {
     /// Under `--sv-comp`, the smallest size `state` allows gets a path of its own (the
     /// allocation at that size) before the other sizes end unexplored: SV-COMP's errors sit
     /// at the boundaries (`array-fpi/modsf`: only one element fails), which the size
-    /// concretised to at most 128 bytes misses. Returns the state of the sizes left, which
-    /// at least two sizes satisfy on entry, so one is left.
+    /// concretised to at most 128 bytes misses. `state` (of at least two sizes on entry)
+    /// keeps the sizes left; `Some(size)` when policy had it take the smallest instead.
     fn smallest_size_on(
         &mut self,
-        mut state: State,
+        state: &mut State,
         dest: Option<Slot>,
         size: &Expr,
         allocate_other: &mut dyn FnMut(&mut Self, &mut State, u64) -> Exec<Value>,
-    ) -> Exec<State> {
-        let known = self.sv.get_value(&state, size, "allocation size")? as u64;
-        let lo = self.smallest_value(&state, size, known, "allocation size")?;
+    ) -> Exec<Option<u64>> {
+        let known = self.sv.get_value(state, size, "allocation size")? as u64;
+        let lo = self.smallest_value(state, size, known, "allocation size")?;
         let least = Expr::eq(Expr::constant(lo as u128, size.width()), size.clone());
-        let rest = self.branch(&mut state, Expr::not(least.clone()));
-        state.add_constraint(least);
-        self.allocate_on(state, dest, lo, allocate_other);
-        Ok(rest)
+        let sides = vec![Expr::not(least.clone()), least];
+        let taken = self.fork(state, ForkKind::Size, sides, |ex, _, smallest| {
+            ex.allocate_on(smallest, dest, lo, allocate_other);
+        })?;
+        Ok((taken == 1).then_some(lo))
     }
+}
+
+/// What the path of the other sizes of a concretised allocation does.
+enum OtherSizes {
+    /// Allocates this size (the only one left).
+    Size(u64),
+    /// The allocation yields NULL (a huge size).
+    Null,
+    /// The path ends.
+    End(Termination),
 }

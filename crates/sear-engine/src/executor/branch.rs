@@ -6,6 +6,7 @@ use sear_ir::{BlockId, Module};
 use sear_solver::Validity;
 
 use super::{Exec, Executor};
+use crate::path::ForkKind;
 use crate::state::State;
 use crate::termination::{ErrorKind, Termination};
 use crate::value::Value;
@@ -23,19 +24,28 @@ impl Executor<'_> {
         match self.sv.evaluate(state, &ok, "check")? {
             Validity::True => Ok(()),
             Validity::False => Err(error()),
-            Validity::Unknown => {
-                self.fork_error(state, Expr::not(ok.clone()), error());
-                state.add_constraint(ok);
-                Ok(())
-            }
+            Validity::Unknown => self.fork_check(state, ok, error),
         }
     }
 
-    /// Ends the path early if forking would exceed `--max-depth`.
-    fn check_depth(&self, state: &State) -> Exec<()> {
-        match self.config.max_depth {
-            Some(max) if state.depth >= max => Err(Termination::Early("max-depth exceeded".into())),
-            _ => Ok(()),
+    /// Forks at a check whose `ok` condition may be true and may be false: the failing
+    /// side ends with `error()`, the current state continues where `ok` holds (or, when
+    /// policy chose the failing side, ends with the error).
+    pub(crate) fn fork_check(
+        &mut self,
+        state: &mut State,
+        ok: Expr,
+        error: impl FnOnce() -> Termination,
+    ) -> Exec<()> {
+        let mut error = Some(error);
+        let not_ok = Expr::not(ok.clone());
+        let taken = self.fork(state, ForkKind::Check, vec![ok, not_ok], |ex, _, bad| {
+            let t = error.take().expect("one failing side")();
+            ex.terminate(bad, t);
+        })?;
+        match taken {
+            0 => Ok(()),
+            _ => Err(error.take().expect("one failing side")()),
         }
     }
 
@@ -60,27 +70,15 @@ impl Executor<'_> {
         match self.sv.evaluate(state, &c, "fork")? {
             Validity::True => self.jump(module, state, then_block),
             Validity::False => self.jump(module, state, else_block),
-            Validity::Unknown if state.forking_disabled || self.run.at_memory_limit => {
-                // klee_set_forking(0), or the memory limit (KLEE's fork inhibition): one
-                // side, chosen at random (seeded), as KLEE.
-                if !state.forking_disabled {
-                    self.run.stats.forks_inhibited += 1;
-                }
-                if self.run.rng.bool() {
-                    state.add_constraint(c);
-                    self.jump(module, state, then_block);
-                } else {
-                    state.add_constraint(Expr::not(c));
-                    self.jump(module, state, else_block);
-                }
-            }
             Validity::Unknown => {
-                self.check_depth(state)?;
-                let mut other = self.branch(state, Expr::not(c.clone()));
-                self.jump(module, &mut other, else_block);
-                state.add_constraint(c);
-                self.jump(module, state, then_block);
-                self.spawn(other);
+                let blocks = [then_block, else_block];
+                let alternatives = vec![c.clone(), Expr::not(c)];
+                let taken =
+                    self.fork(state, ForkKind::Branch, alternatives, |ex, i, mut other| {
+                        ex.jump(module, &mut other, blocks[i]);
+                        ex.spawn(other);
+                    })?;
+                self.jump(module, state, blocks[taken]);
             }
         }
         Ok(())
@@ -164,24 +162,18 @@ impl Executor<'_> {
                 feasible.push((block, cond));
             }
         }
-        let Some((first_block, first_cond)) = feasible.first().cloned() else {
+        if feasible.is_empty() {
             return Err(Termination::error(
                 ErrorKind::Exec,
                 "switch with no feasible target",
             ));
-        };
-        if feasible.len() > 1 {
-            self.check_depth(state)?;
         }
-        for (block, cond) in feasible.iter().skip(1) {
-            let mut other = self.branch(state, cond.clone());
-            self.jump(module, &mut other, *block);
-            self.spawn(other);
-        }
-        if feasible.len() > 1 {
-            state.add_constraint(first_cond);
-        }
-        self.jump(module, state, first_block);
+        let (blocks, conds): (Vec<BlockId>, Vec<Expr>) = feasible.into_iter().unzip();
+        let taken = self.fork(state, ForkKind::Switch, conds, |ex, i, mut other| {
+            ex.jump(module, &mut other, blocks[i]);
+            ex.spawn(other);
+        })?;
+        self.jump(module, state, blocks[taken]);
         Ok(())
     }
 

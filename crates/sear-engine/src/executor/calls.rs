@@ -8,6 +8,7 @@ use super::step::exec;
 use super::{Exec, Executor, Handler, SpecialFn};
 use crate::memory::allocator::FUNCTION_BASE;
 use crate::memory::{AllocRequest, Init, ObjectKind};
+use crate::path::ForkKind;
 use crate::state::{Frame, State};
 use crate::termination::{ErrorKind, Termination};
 use crate::value::Value;
@@ -131,21 +132,24 @@ impl Executor<'_> {
             .iter()
             .map(|v| self.sv.opt_condition(state, is(*v)))
             .collect::<Exec<Vec<Expr>>>()?;
-        for (v, cond) in targets.iter().zip(&conds).skip(1) {
-            let mut other = self.branch(state, cond.clone());
-            let result = match function_at(module, *v) {
-                Some(f) => self.call_function(module, &mut other, inst, f, args.clone(), arg_types),
-                None => Err(invalid_function_pointer()),
-            };
-            match result {
-                Ok(()) => self.spawn(other),
-                Err(t) => self.terminate(other, t),
-            }
-        }
-        if targets.len() > 1 {
-            state.add_constraint(conds[0].clone());
-        }
-        let f = function_at(module, targets[0]).ok_or_else(invalid_function_pointer)?;
+        let taken = self.fork(
+            state,
+            ForkKind::FunctionPointer,
+            conds,
+            |ex, i, mut other| {
+                let result = match function_at(module, targets[i]) {
+                    Some(f) => {
+                        ex.call_function(module, &mut other, inst, f, args.clone(), arg_types)
+                    }
+                    None => Err(invalid_function_pointer()),
+                };
+                match result {
+                    Ok(()) => ex.spawn(other),
+                    Err(t) => ex.terminate(other, t),
+                }
+            },
+        )?;
+        let f = function_at(module, targets[taken]).ok_or_else(invalid_function_pointer)?;
         self.call_function(module, state, inst, f, args, arg_types)
     }
 

@@ -1,18 +1,31 @@
-//! The fork point: the only place that copies a state into a new path and registers it.
+//! The fork point: the only place that makes a new path.
 //!
-//! A state forks inside an instruction (a branch, a switch, a symbolic pointer that may
-//! point into several objects, a symbolic size). Each new path gets its own id and
-//! process-tree leaf here ([`Executor::branch`]), continues as the caller sets it up, and
-//! is registered with the searcher after the current quantum ([`Executor::spawn`]), or ends
-//! at once ([`Executor::fork_error`]).
+//! A state forks inside an instruction (a branch, a switch, a call through a symbolic
+//! function pointer, a check that may fail, a symbolic pointer that may point into several
+//! objects, a symbolic size, an Indexify row). The fork site finds the feasible
+//! alternatives (disjoint conditions) and hands them to [`Executor::fork`], which applies
+//! every fork policy, in this order:
+//!
+//! 1. **depth**: a state at `--max-depth` forks no more; it ends early ("max-depth
+//!    exceeded"), as at every fork site;
+//! 2. **`klee_set_forking(0)`** on the path, then 3. **the memory limit** (`--max-memory`
+//!    reached at the last check): the state follows one alternative, chosen at random
+//!    (seeded) as KLEE does (a coin for two, uniform for more), under its condition, and no
+//!    other path is made (`forks_inhibited` counts the memory limit's);
+//!
+//! otherwise it makes one new state per alternative after the first, in order (each set up
+//! by the site right after it is made), and the current state takes the first. Every
+//! state leaving a fork, old and new, gets the fork's [`Decision`] appended to its
+//! [`PathRecord`](crate::path::PathRecord) (refused forks too, marked forced), and the
+//! techniques that watch forks (merge groups, loop merging) see each new state here.
 //!
 //! **Whole operations.** An instruction that may fork part-way through (a call with a
 //! symbolic argument: `memcpy`, `memmove`, `va_copy`, `realloc`, `free`, a `byval` copy)
 //! is run through [`Executor::whole`]: the state before the instruction is kept, and a path
-//! forked inside it ([`Executor::fork_with`]) restarts the instruction from that snapshot,
-//! under its own path condition. So every part of the operation (the write after the read,
-//! the result) happens in every resolved path; on the restarted path the resolution finds
-//! one object and does not fork again.
+//! forked inside it ([`Executor::continue_or_restart`]) restarts the instruction from that
+//! snapshot, under its own path condition. So every part of the operation (the write after
+//! the read, the result) happens in every resolved path; on the restarted path the
+//! resolution finds one object and does not fork again.
 //!
 //! Invariants: a forked state's path condition is its parent's plus the fork's condition;
 //! sibling conditions are disjoint; ids grow in fork order; a state is in `states` or
@@ -21,14 +34,86 @@
 use sear_expr::Expr;
 
 use super::{Exec, Executor};
+use crate::path::{Decision, ForkKind, ForkSite};
 use crate::state::{State, StateId};
 use crate::termination::Termination;
 
 impl Executor<'_> {
+    /// The fork point: splits `state` into one path per alternative (feasible, disjoint
+    /// conditions, in the site's order) under the run's fork policies (module doc). Each new
+    /// path, for alternative `i`, is handed to `each_new(executor, i, state)` as soon as it
+    /// is made, to be set up and [`spawn`](Executor::spawn)ed or terminated. Returns the
+    /// alternative the current state follows; its condition is added to the state's path
+    /// condition when there was more than one. `Err` ends the current state (the depth
+    /// limit).
+    pub(crate) fn fork(
+        &mut self,
+        state: &mut State,
+        kind: ForkKind,
+        alternatives: Vec<Expr>,
+        mut each_new: impl FnMut(&mut Self, usize, State),
+    ) -> Exec<usize> {
+        let n = alternatives.len();
+        assert!(n > 0, "a fork needs an alternative");
+        if n == 1 {
+            return Ok(0);
+        }
+        if let Some(max) = self.config.max_depth {
+            if state.depth >= max {
+                return Err(Termination::Early("max-depth exceeded".into()));
+            }
+        }
+        let of = u16::try_from(n).expect("fewer than 65536 alternatives");
+        let site = fork_site(state);
+        if state.forking_disabled || self.run.at_memory_limit {
+            // KLEE's `branchingPermitted`: one side, at random (seeded).
+            if !state.forking_disabled {
+                self.run.stats.forks_inhibited += 1;
+            }
+            let taken = if n == 2 {
+                usize::from(!self.run.rng.bool())
+            } else {
+                self.run.rng.usize(..n)
+            };
+            let mut alternatives = alternatives;
+            state.add_constraint(alternatives.swap_remove(taken));
+            state.path.push(Decision {
+                kind,
+                taken: taken as u16,
+                of,
+                forced: true,
+                site,
+            });
+            return Ok(taken);
+        }
+        let mut alternatives = alternatives.into_iter();
+        let first = alternatives.next().expect("n > 1");
+        for (i, cond) in alternatives.enumerate() {
+            let mut child = self.split(state, cond);
+            child.path.push(Decision {
+                kind,
+                taken: (i + 1) as u16,
+                of,
+                forced: false,
+                site,
+            });
+            each_new(self, i + 1, child);
+        }
+        state.add_constraint(first);
+        state.path.push(Decision {
+            kind,
+            taken: 0,
+            of,
+            forced: false,
+            site,
+        });
+        Ok(0)
+    }
+
     /// A copy of `state` under `cond` (added to the copy's path condition), with its own id
-    /// and process-tree leaf; the caller continues it and then [`Executor::spawn`]s or
-    /// terminates it.
-    pub(crate) fn branch(&mut self, state: &mut State, cond: Expr) -> State {
+    /// and process-tree leaf, seen by the techniques that watch forks. Only the fork point
+    /// calls it.
+    fn split(&mut self, state: &mut State, cond: Expr) -> State {
         self.loop_fork_open(state, &cond);
         let mut child = state.clone();
         child.id = StateId(self.run.next_state);
@@ -53,21 +138,14 @@ impl Executor<'_> {
         self.run.pending.push(child);
     }
 
-    /// Forks a path under `cond` that ends at once with `termination` (an error path).
-    pub(crate) fn fork_error(&mut self, state: &mut State, cond: Expr, termination: Termination) {
-        let bad = self.branch(state, cond);
-        self.terminate(bad, termination);
-    }
-
-    /// Forks a path under `cond` that continues with `resume`, or, inside a whole
-    /// operation, restarts the operation instead.
-    pub(crate) fn fork_with(
+    /// Continues the new path `child` with `resume` and registers it (or ends it with
+    /// resume's termination); inside a whole operation, the path restarts the operation
+    /// instead.
+    pub(crate) fn continue_or_restart(
         &mut self,
-        state: &mut State,
-        cond: Expr,
+        mut child: State,
         resume: impl FnOnce(&mut Self, &mut State) -> Exec<()>,
     ) {
-        let mut child = self.branch(state, cond);
         if let Some(restarted) = self.restarted(&child) {
             self.spawn(restarted);
             return;
@@ -78,10 +156,9 @@ impl Executor<'_> {
         }
     }
 
-    /// Forks a path under `cond` that restarts the current whole operation; outside one,
-    /// the path ends with an `exec` error naming `what`.
-    pub(crate) fn fork_restart(&mut self, state: &mut State, cond: Expr, what: &str) {
-        let child = self.branch(state, cond);
+    /// Registers the new path `child` as one that restarts the current whole operation;
+    /// outside one, the path ends with an `exec` error naming `what`.
+    pub(crate) fn restart(&mut self, child: State, what: &str) {
         match self.restarted(&child) {
             Some(restarted) => self.spawn(restarted),
             None => {
@@ -91,6 +168,23 @@ impl Executor<'_> {
                 );
                 self.terminate(child, t);
             }
+        }
+    }
+
+    /// Has the current state follow a side that restarts the current whole operation: the
+    /// state is reset to the operation's start (keeping its path) and the returned
+    /// [`Termination::Restart`] unwinds the step; outside a whole operation, the path ends
+    /// with an `exec` error naming `what`.
+    pub(crate) fn restart_current(&mut self, state: &mut State, what: &str) -> Termination {
+        match self.restarted(state) {
+            Some(restarted) => {
+                *state = restarted;
+                Termination::Restart
+            }
+            None => Termination::error(
+                crate::termination::ErrorKind::Exec,
+                format!("{what} outside a call"),
+            ),
         }
     }
 
@@ -119,8 +213,19 @@ impl Executor<'_> {
         restarted.constraints = child.constraints.clone();
         restarted.loop_member = child.loop_member;
         restarted.taint = child.taint.clone();
+        restarted.path = child.path.clone();
         let call = restarted.current_inst;
         restarted.frame_mut().inst = call;
         Some(restarted)
+    }
+}
+
+/// The instruction `state` is executing.
+fn fork_site(state: &State) -> ForkSite {
+    let frame = state.frame();
+    ForkSite {
+        func: frame.func.0,
+        block: frame.block.0,
+        inst: state.current_inst as u32,
     }
 }

@@ -34,6 +34,7 @@ impl Executor<'_> {
             constraints: sear_solver::PathCondition::new(),
             symbolics: imbl::Vector::new(),
             depth: 0,
+            path: Default::default(),
             instructions: 0,
             insts_since_cov_new: 0,
             covered_new: false,

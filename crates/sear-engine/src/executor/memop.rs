@@ -20,6 +20,7 @@ use crate::memory::{
     bad_pointer, ptr_error, read_only_error, AllocRequest, Hit, Init, Lookup, MemoryObject,
     ObjectKind, Offset, Resolution, Segment, Target,
 };
+use crate::path::ForkKind;
 use crate::state::State;
 use crate::termination::{ErrorKind, Termination};
 use crate::value::Value;
@@ -49,6 +50,8 @@ impl Executor<'_> {
                 };
                 match self.decide_size(state, inst.dest, &bytes, true, &mut allocate_other)? {
                     SizeDecision::Concrete(n) => (n, None),
+                    // On the stack a huge size overflows; no NULL comes back (alloc_size.rs).
+                    SizeDecision::Null => return Err(super::step::exec("alloca of a huge size")),
                     SizeDecision::Symbolic { sigma, capacity } => (capacity, Some(sigma)),
                 }
             }
@@ -380,12 +383,20 @@ impl Executor<'_> {
             } => {
                 // One path for the whole segment; an access outside every member (across
                 // an internal red zone too) is an error path.
-                if let Some(none) = out_of_bounds {
-                    let bad = self.branch(state, none);
-                    let error = self.classify_bad_pointer(&bad, &p);
-                    self.terminate(bad, error);
+                match out_of_bounds {
+                    Some(none) => {
+                        let sides = vec![within, none];
+                        let taken =
+                            self.fork(state, ForkKind::Resolution, sides, |ex, _, bad| {
+                                let error = ex.classify_bad_pointer(&bad, &p);
+                                ex.terminate(bad, error);
+                            })?;
+                        if taken == 1 {
+                            return Err(self.classify_bad_pointer(state, &p));
+                        }
+                    }
+                    None => state.add_constraint(within),
                 }
-                state.add_constraint(within);
                 let target = symbolic_target(state, &p, Hit::object(members[0]), write)?;
                 return access(self, state, &target);
             }
@@ -394,16 +405,13 @@ impl Executor<'_> {
                 out_of_bounds,
             } => (targets, out_of_bounds),
         };
-        // Forks for the second and later objects, then the out-of-bounds fork.
-        for (cond, hit) in targets.iter().skip(1) {
-            let hit = *hit;
-            self.fork_with(state, cond.clone(), |ex, other| {
-                let target = symbolic_target(other, &p, hit, write)?;
-                access(ex, other, &target)
-            });
+        // One alternative per object, then the out-of-bounds one.
+        let mut alternatives: Vec<Expr> = targets.iter().map(|(c, _)| c.clone()).collect();
+        alternatives.extend(out_of_bounds);
+        if let [only] = &alternatives[..] {
+            state.add_constraint(only.clone());
         }
-        if let Some(none) = out_of_bounds {
-            let mut bad = self.branch(state, none);
+        let out_of_bounds = |ex: &mut Self, bad: &mut State| {
             if let [(_, hit)] = targets[..] {
                 // The test prefers an address just past the object, where ASan's red zone
                 // catches the overflow natively too.
@@ -413,12 +421,30 @@ impl Executor<'_> {
                 let near = Expr::ult(past_end, Expr::constant(NEAR_OVERFLOW as u128, 64));
                 bad.cex_preferences.push(near);
             }
-            let error = self.classify_bad_pointer(&bad, &p);
-            self.terminate(bad, error);
+            ex.classify_bad_pointer(bad, &p)
+        };
+        let taken = self.fork(
+            state,
+            ForkKind::Resolution,
+            alternatives,
+            |ex, i, mut other| match targets.get(i) {
+                Some(&(_, hit)) => ex.continue_or_restart(other, |ex, other| {
+                    let target = symbolic_target(other, &p, hit, write)?;
+                    access(ex, other, &target)
+                }),
+                None => {
+                    let error = out_of_bounds(ex, &mut other);
+                    ex.terminate(other, error);
+                }
+            },
+        )?;
+        match targets.get(taken) {
+            Some(&(_, hit)) => {
+                let target = symbolic_target(state, &p, hit, write)?;
+                access(self, state, &target)
+            }
+            None => Err(out_of_bounds(self, state)),
         }
-        state.add_constraint(targets[0].0.clone());
-        let target = symbolic_target(state, &p, targets[0].1, write)?;
-        access(self, state, &target)
     }
 
     /// The pointer error for a state where `p` points into no live object.

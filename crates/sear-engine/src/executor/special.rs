@@ -11,6 +11,7 @@ use super::sym_alloc::SizeDecision;
 use super::{Exec, Executor, Handler};
 use crate::memory::segment::MAX_ARRAY_SIZE;
 use crate::memory::{bad_free, AllocRequest, Init, Lookup, ObjectKind};
+use crate::path::ForkKind;
 use crate::state::{State, Symbolic};
 use crate::termination::{ErrorKind, Termination};
 use crate::value::Value;
@@ -619,6 +620,7 @@ impl Executor<'_> {
                 };
                 match self.decide_size(state, inst.dest, e, false, &mut allocate_other)? {
                     SizeDecision::Concrete(n) => (n, None),
+                    SizeDecision::Null => return Ok(Some(Value::Concrete(0, 64))),
                     SizeDecision::Symbolic { sigma, capacity } => (capacity, Some(sigma)),
                 }
             }
@@ -672,20 +674,29 @@ impl Executor<'_> {
                 if self.sv.must_be_true(state, &zero, "realloc size")? {
                     0
                 } else {
-                    if self.sv.may_be_true(state, &zero, "realloc size")? {
-                        let mut other = self.branch(state, zero.clone());
-                        match allocate_other(self, &mut other, 0) {
-                            Ok(pointer) => {
-                                if let Some(dest) = inst.dest {
-                                    other.frame_mut().locals[dest.0 as usize] = pointer;
-                                }
-                                self.spawn(other);
-                            }
-                            Err(t) => self.terminate(other, t),
+                    let sizes = if self.sv.may_be_true(state, &zero, "realloc size")? {
+                        vec![Expr::not(zero.clone()), zero]
+                    } else {
+                        vec![Expr::not(zero)]
+                    };
+                    let taken = self.fork(state, ForkKind::Size, sizes, |ex, _, other| {
+                        ex.allocate_on(other, inst.dest, 0, &mut allocate_other)
+                    })?;
+                    if taken == 1 {
+                        0
+                    } else {
+                        match self.concretize_size(
+                            state,
+                            inst.dest,
+                            &e,
+                            false,
+                            &mut allocate_other,
+                        )? {
+                            Some(n) => n,
+                            // A huge size: realloc yields NULL and keeps the old object.
+                            None => return Ok(Value::Concrete(0, 64)),
                         }
-                        state.add_constraint(Expr::not(zero));
                     }
-                    self.concretize_size(state, inst.dest, &e, false, &mut allocate_other)?
                 }
             }
             other => self.concretize(state, other, "realloc size")? as u64,
@@ -760,21 +771,49 @@ impl Executor<'_> {
             }
         }
         let none = Expr::and_all(bases.iter().map(|(_, b)| Expr::not(is(b))));
-        if self.sv.may_be_true(state, &none, what)? {
-            let bad = self.branch(state, none);
-            let error = match self.sv.get_value(&bad, p, what) {
-                Ok(address) => bad_free(&bad, address as u64),
-                Err(t) => t,
+        let invalid = |ex: &mut Self, state: &State| match ex.sv.get_value(state, p, what) {
+            Ok(address) => bad_free(state, address as u64),
+            Err(t) => t,
+        };
+        // The alternatives: the first base, the invalid pointers (if feasible), the other
+        // bases; the current state takes the first base unless policy chooses.
+        let has_invalid = self.sv.may_be_true(state, &none, what)?;
+        if bases.is_empty() {
+            let error = if has_invalid {
+                state.add_constraint(none);
+                invalid(self, state)
+            } else {
+                Termination::error(ErrorKind::Exec, format!("{what}: no feasible pointer"))
             };
-            if bases.is_empty() {
-                return Err(error);
-            }
-            self.terminate(bad, error);
+            return Err(error);
         }
-        for (_, base) in bases.iter().skip(1) {
-            self.fork_restart(state, is(base), what);
+        let mut alternatives = vec![is(&bases[0].1)];
+        let mut meaning = vec![Some(0)];
+        if has_invalid {
+            alternatives.push(none);
+            meaning.push(None);
         }
-        state.add_constraint(is(&bases[0].1));
-        Ok(bases[0].0)
+        for (i, (_, base)) in bases.iter().enumerate().skip(1) {
+            alternatives.push(is(base));
+            meaning.push(Some(i));
+        }
+        let taken =
+            self.fork(
+                state,
+                ForkKind::ExactBase,
+                alternatives,
+                |ex, i, other| match meaning[i] {
+                    None => {
+                        let error = invalid(ex, &other);
+                        ex.terminate(other, error);
+                    }
+                    Some(_) => ex.restart(other, what),
+                },
+            )?;
+        match meaning[taken] {
+            Some(0) => Ok(bases[0].0),
+            Some(_) => Err(self.restart_current(state, what)),
+            None => Err(invalid(self, state)),
+        }
     }
 }

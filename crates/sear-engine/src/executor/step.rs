@@ -43,7 +43,11 @@ impl Executor<'_> {
         if index < block.insts.len() {
             let inst = &block.insts[index];
             state.frame_mut().inst = index + 1;
-            self.execute(module, state, inst)
+            match self.execute(module, state, inst) {
+                // The state was reset to the instruction's start (fork.rs); it runs on.
+                Err(Termination::Restart) => Ok(()),
+                result => result,
+            }
         } else {
             self.execute_terminator(module, state, &block.term)
         }

@@ -8,6 +8,7 @@ use sear_ir::Slot;
 use sear_solver::Validity;
 
 use super::{Exec, Executor};
+use crate::path::ForkKind;
 use crate::state::State;
 use crate::sym_size::{defaults, SymSizeMode};
 use crate::value::Value;
@@ -16,6 +17,9 @@ use crate::value::Value;
 pub(crate) enum SizeDecision {
     /// A concrete size.
     Concrete(u64),
+    /// No object: the allocation yields NULL (a huge size, on a path a fork policy had
+    /// follow the sizes other than the one tried).
+    Null,
     /// An object of symbolic size `sigma` (64 bits) with `capacity` cells.
     Symbolic {
         /// σ, zero-extended to 64 bits.
@@ -48,7 +52,7 @@ impl Executor<'_> {
         };
         let Some(capacity) = capacity else {
             let n = self.concretize_size(state, dest, size, on_stack, allocate_other)?;
-            return Ok(SizeDecision::Concrete(n));
+            return Ok(n.map_or(SizeDecision::Null, SizeDecision::Concrete));
         };
         match mode {
             SymSizeMode::Concretize => unreachable!("handled above"),
@@ -65,14 +69,16 @@ impl Executor<'_> {
                         "no feasible allocation size".into(),
                     ));
                 };
-                for &v in &values[1..] {
-                    let is_v = Expr::eq(sigma.clone(), Expr::constant(v as u128, 64));
-                    let other = self.branch(state, is_v);
-                    self.run.sym_alloc.eager_forks += 1;
-                    self.allocate_on(other, dest, v, allocate_other);
+                let is = |v: u64| Expr::eq(sigma.clone(), Expr::constant(v as u128, 64));
+                let sizes = values.iter().map(|&v| is(v)).collect();
+                let taken = self.fork(state, ForkKind::Size, sizes, |ex, i, other| {
+                    ex.run.sym_alloc.eager_forks += 1;
+                    ex.allocate_on(other, dest, values[i], allocate_other);
+                })?;
+                if values.len() == 1 {
+                    state.add_constraint(is(first));
                 }
-                state.add_constraint(Expr::eq(sigma, Expr::constant(first as u128, 64)));
-                Ok(SizeDecision::Concrete(first))
+                Ok(SizeDecision::Concrete(values[taken]))
             }
             SymSizeMode::ForkLazy | SymSizeMode::Sm | SymSizeMode::Smopt | SymSizeMode::Pat => {
                 if let Some(n) = sigma.as_constant() {

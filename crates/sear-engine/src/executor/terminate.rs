@@ -56,7 +56,8 @@ impl Executor<'_> {
                 }
             }
             Termination::Silent => self.run.summary.silent_paths += 1,
-            Termination::Suspend(_) | Termination::LoopExit => {}
+            // `Restart` never gets here: the step absorbs it (fork.rs).
+            Termination::Suspend(_) | Termination::LoopExit | Termination::Restart => {}
             Termination::Error { kind, message } => {
                 self.run.summary.error_paths += 1;
                 self.run.stats.error_paths += 1;

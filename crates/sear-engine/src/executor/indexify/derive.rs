@@ -147,9 +147,7 @@ impl Executor<'_> {
         {
             return Err(out_of_garden());
         }
-        let other = self.branch(state, cond.clone());
-        self.terminate(other, out_of_garden());
-        state.add_constraint(Expr::not(cond));
+        self.fork_check(state, Expr::not(cond), out_of_garden)?;
         Ok(())
     }
 

@@ -11,6 +11,7 @@ use super::derive::{out_of_band, Derived};
 use super::out_of_garden;
 use crate::executor::{Exec, Executor};
 use crate::memory::ptr_error;
+use crate::path::ForkKind;
 use crate::state::State;
 use crate::value::Value;
 
@@ -133,14 +134,12 @@ impl Executor<'_> {
                     }
                     return Err(null_error());
                 }
-                let other = self.branch(state, cond.clone());
                 if is_bottom {
                     self.ix().stats.out_of_garden += 1;
-                    self.terminate(other, out_of_garden());
+                    self.fork_check(state, Expr::not(cond), out_of_garden)?;
                 } else {
-                    self.terminate(other, null_error());
+                    self.fork_check(state, Expr::not(cond), null_error)?;
                 }
-                state.add_constraint(Expr::not(cond));
             }
         }
         Ok(())
@@ -321,8 +320,13 @@ impl Executor<'_> {
         let is = Expr::eq(e.clone(), Expr::constant(v, e.width()));
         if !self.sv.must_be_true(state, &is, "indexify: row")? {
             self.ix().stats.row_forks += 1;
-            self.fork_restart(state, Expr::not(is.clone()), "indexify: row");
-            state.add_constraint(is);
+            let rows = vec![is.clone(), Expr::not(is)];
+            let taken = self.fork(state, ForkKind::Indexify, rows, |ex, _, other| {
+                ex.restart(other, "indexify: row")
+            })?;
+            if taken == 1 {
+                return Err(self.restart_current(state, "indexify: row"));
+            }
         }
         let pos = (v as u32).wrapping_sub(source.ty.base()) as usize;
         for a in args.iter_mut() {

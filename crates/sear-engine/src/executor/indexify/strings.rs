@@ -166,9 +166,7 @@ impl Executor<'_> {
             {
                 return Err(error);
             }
-            let other = self.branch(state, over.clone());
-            self.terminate(other, error);
-            state.add_constraint(Expr::not(over));
+            self.fork_check(state, Expr::not(over), || error)?;
         }
         let width = (self.widest_string() + 1).min(available);
         let bytes = self.value_bytes(Ty::Str, r, width as u32, available - 1);

@@ -173,9 +173,7 @@ impl Executor<'_> {
             {
                 return Err(out_of_garden());
             }
-            let other = self.branch(state, bad.clone());
-            self.terminate(other, out_of_garden());
-            state.add_constraint(Expr::not(bad));
+            self.fork_check(state, Expr::not(bad), out_of_garden)?;
         }
         Ok(())
     }
