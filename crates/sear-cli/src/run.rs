@@ -144,6 +144,9 @@ pub struct RunArgs {
     /// Indexify options (seed 004).
     #[command(flatten)]
     pub indexify: crate::indexify_args::IndexifyArgs,
+    /// Branch-decision records (`--write-paths`, `--replay-path`).
+    #[command(flatten)]
+    pub paths: crate::path_args::PathArgs,
 }
 
 /// Runs `sear run`; returns the process exit code.
@@ -409,6 +412,7 @@ fn engine_config(args: &RunArgs, program: &Path, output_dir: PathBuf) -> Result<
     config.entry = args.entry.clone();
     config.progress = !args.no_progress;
     args.array.apply(&mut config)?;
+    args.paths.apply(&mut config)?;
     crate::testcomp::configure(&mut config, args.sv_comp, args.test_comp.as_ref());
     let name = program
         .file_stem()

@@ -194,6 +194,12 @@ pub struct EngineConfig {
     /// Write `testNNNNNN.trace` (the path's instruction-trace hash) next to each test.
     /// [default: false]
     pub write_trace_hash: bool,
+    /// Write `testNNNNNN.path` (the path's branch decisions, `path.rs`) next to each test.
+    pub write_paths: bool,
+    /// Follow this recorded path from the initial state (`--replay-path`; the command line
+    /// in `info.json` names the file).
+    #[serde(skip)]
+    pub replay_path: Option<std::sync::Arc<crate::path::PathRecord>>,
     /// SV-COMP's conventions: a call of `reach_error` (or `__VERIFIER_error`) ends the path
     /// with a `reach` error even where the program defines the function (`--sv-comp`,
     /// `--test-comp`). [default: false]
@@ -237,6 +243,8 @@ impl EngineConfig {
             read_policy: sear_expr::ReadPolicy::Fold,
             validate_array_opt: false,
             write_trace_hash: false,
+            write_paths: false,
+            replay_path: None,
             sv_comp: false,
             use_merge: false,
             debug_log_merge: false,

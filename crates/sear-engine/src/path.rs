@@ -8,9 +8,13 @@
 //! followed one side without forking: `klee_set_forking(0)`, the memory limit) is recorded
 //! too, marked [`Decision::forced`], since the side was chosen at random.
 //!
-//! The record is persistent (O(1) to copy at a fork) and its text form is one decision per
-//! line, `KIND TAKEN/OF` with a trailing `forced` where policy chose, and the instruction the
-//! fork happened at: `branch 0/2 @f3:b7:i2`.
+//! A decision also says where on the path it was made: `at`, the number of instructions the
+//! path had executed (from the initial state) when it forked, which identifies the fork
+//! among the instructions a re-execution runs, and the instruction itself (`site`).
+//!
+//! The record is persistent (O(1) to copy at a fork) and its text form (`--write-paths`,
+//! `--replay-path`) is one decision per line, `KIND TAKEN/OF @AT fF:bB:iI`, with a trailing
+//! `forced` where policy chose: `branch 0/2 @1234 f3:b7:i2`.
 
 use std::fmt;
 use std::str::FromStr;
@@ -86,6 +90,8 @@ pub struct Decision {
     pub of: u16,
     /// Policy refused the fork and chose this side (no other path was made).
     pub forced: bool,
+    /// The instructions the path had executed when it forked (the forking one included).
+    pub at: u64,
     /// The instruction that forked.
     pub site: ForkSite,
 }
@@ -128,10 +134,11 @@ impl fmt::Display for Decision {
         let s = self.site;
         write!(
             f,
-            "{} {}/{} @f{}:b{}:i{}",
+            "{} {}/{} @{} f{}:b{}:i{}",
             self.kind.name(),
             self.taken,
             self.of,
+            self.at,
             s.func,
             s.block,
             s.inst
@@ -187,9 +194,13 @@ impl FromStr for Decision {
                 "{taken}/{of}: a fork has at least 2 alternatives and TAKEN < OF"
             ));
         }
-        let site_text = words.next().ok_or("missing @fF:bB:iI")?;
-        let site =
-            parse_site(site_text).ok_or_else(|| format!("'{site_text}' is not @fF:bB:iI"))?;
+        let at_text = words.next().ok_or("missing @AT")?;
+        let at = at_text
+            .strip_prefix('@')
+            .and_then(|t| t.parse::<u64>().ok())
+            .ok_or_else(|| format!("'{at_text}' is not @AT (an instruction count)"))?;
+        let site_text = words.next().ok_or("missing fF:bB:iI")?;
+        let site = parse_site(site_text).ok_or_else(|| format!("'{site_text}' is not fF:bB:iI"))?;
         let forced = match words.next() {
             None => false,
             Some("forced") => true,
@@ -203,13 +214,14 @@ impl FromStr for Decision {
             taken,
             of,
             forced,
+            at,
             site,
         })
     }
 }
 
 fn parse_site(text: &str) -> Option<ForkSite> {
-    let rest = text.strip_prefix("@f")?;
+    let rest = text.strip_prefix('f')?;
     let (func, rest) = rest.split_once(":b")?;
     let (block, inst) = rest.split_once(":i")?;
     Some(ForkSite {
@@ -250,6 +262,7 @@ mod tests {
             taken,
             of,
             forced,
+            at: 1234,
             site: ForkSite {
                 func: 3,
                 block: 7,
@@ -264,19 +277,34 @@ mod tests {
         record.push(decision(ForkKind::Branch, 1, 2, false));
         record.push(decision(ForkKind::Switch, 2, 5, true));
         let text = record.to_string();
-        assert_eq!(text, "branch 1/2 @f3:b7:i2\nswitch 2/5 @f3:b7:i2 forced\n");
+        assert_eq!(
+            text,
+            "branch 1/2 @1234 f3:b7:i2\nswitch 2/5 @1234 f3:b7:i2 forced\n"
+        );
         assert_eq!(text.parse::<PathRecord>().unwrap(), record);
     }
 
     #[test]
     fn bad_lines_name_their_line() {
-        let err = "branch 0/2 @f0:b0:i0\n\nbranch 2/2 @f0:b0:i0\n"
+        let err = "branch 0/2 @5 f0:b0:i0\n\nbranch 2/2 @9 f0:b0:i0\n"
             .parse::<PathRecord>()
             .unwrap_err();
         assert_eq!(err.line, 3);
-        let err = "jump 0/2 @f0:b0:i0".parse::<PathRecord>().unwrap_err();
+        let err = "jump 0/2 @5 f0:b0:i0".parse::<PathRecord>().unwrap_err();
         assert!(err.message.contains("unknown fork kind"), "{err}");
         let err = "branch 0/2".parse::<PathRecord>().unwrap_err();
         assert!(err.message.contains("missing"), "{err}");
     }
+}
+
+/// A recorded path a state follows (`--replay-path`, or a prefix handed to a worker): at its
+/// k-th fork the state takes the record's k-th decision, without asking the solver where the
+/// fork site allows it.
+#[derive(Clone, Debug)]
+pub struct Follow {
+    /// The decisions to take.
+    pub record: std::sync::Arc<PathRecord>,
+    /// True: the whole path (a fork past the record's end is an error); false: a prefix
+    /// (below its end the state explores as any other).
+    pub exact: bool,
 }

@@ -91,6 +91,8 @@ pub struct State {
     pub depth: u32,
     /// The branch decisions of this path from the initial state (the fork point's record).
     pub path: crate::path::PathRecord,
+    /// The recorded path this state follows, while it does (`--replay-path`, a prefix).
+    pub follow: Option<crate::path::Follow>,
     /// Instructions executed on this path.
     pub instructions: u64,
     /// Instructions since this path last covered a new instruction.

@@ -67,7 +67,14 @@ impl Executor<'_> {
             other => other.to_expr(),
         };
         let c = self.sv.opt_condition(state, c)?;
-        match self.sv.evaluate(state, &c, "fork")? {
+        // A branch is its instruction's only fork: a recorded decision at this instruction
+        // is this branch's, and its feasibility query can be skipped.
+        let validity = if self.decided_here(state) {
+            Validity::Unknown
+        } else {
+            self.sv.evaluate(state, &c, "fork")?
+        };
+        match validity {
             Validity::True => self.jump(module, state, then_block),
             Validity::False => self.jump(module, state, else_block),
             Validity::Unknown => {

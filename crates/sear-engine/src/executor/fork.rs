@@ -58,13 +58,21 @@ impl Executor<'_> {
         if n == 1 {
             return Ok(0);
         }
+        let of = u16::try_from(n).expect("fewer than 65536 alternatives");
+        let site = fork_site(state);
+        if let Some(decision) = self.recorded_decision(state, kind, of)? {
+            let taken = decision.taken as usize;
+            let mut alternatives = alternatives;
+            state.add_constraint(alternatives.swap_remove(taken));
+            state.path.push(decision);
+            return Ok(taken);
+        }
         if let Some(max) = self.config.max_depth {
             if state.depth >= max {
                 return Err(Termination::Early("max-depth exceeded".into()));
             }
         }
-        let of = u16::try_from(n).expect("fewer than 65536 alternatives");
-        let site = fork_site(state);
+        let at = state.instructions;
         if state.forking_disabled || self.run.at_memory_limit {
             // KLEE's `branchingPermitted`: one side, at random (seeded).
             if !state.forking_disabled {
@@ -82,6 +90,7 @@ impl Executor<'_> {
                 taken: taken as u16,
                 of,
                 forced: true,
+                at,
                 site,
             });
             return Ok(taken);
@@ -95,6 +104,7 @@ impl Executor<'_> {
                 taken: (i + 1) as u16,
                 of,
                 forced: false,
+                at,
                 site,
             });
             each_new(self, i + 1, child);
@@ -105,9 +115,82 @@ impl Executor<'_> {
             taken: 0,
             of,
             forced: false,
+            at,
             site,
         });
         Ok(0)
+    }
+
+    /// The decision a state that follows a recorded path takes at this fork, when the
+    /// record has one here (`None` below a prefix's end). A fork the record does not have
+    /// here, or one of another kind or size, means the program does not take the recorded
+    /// path (another program, or a run that is not deterministic): the path ends with an
+    /// `exec` error naming the decision.
+    fn recorded_decision(
+        &mut self,
+        state: &mut State,
+        kind: ForkKind,
+        of: u16,
+    ) -> Exec<Option<Decision>> {
+        let Some(follow) = &state.follow else {
+            return Ok(None);
+        };
+        let index = state.path.len();
+        let Some(&decision) = follow.record.get(index) else {
+            if follow.exact {
+                return Err(diverged(format!(
+                    "the program forks ({} of {of}) past the path's {index} decisions",
+                    kind.name()
+                )));
+            }
+            state.follow = None;
+            return Ok(None);
+        };
+        if decision.at != state.instructions {
+            return Err(diverged(format!(
+                "the program forks ({} of {of}) at instruction {} where the path has no \
+                 decision (decision {} is at instruction {})",
+                kind.name(),
+                state.instructions,
+                index + 1,
+                decision.at
+            )));
+        }
+        if decision.kind != kind || decision.of != of {
+            return Err(diverged(format!(
+                "decision {} is {} of {}, but the program forks {} of {of} there",
+                index + 1,
+                decision.kind.name(),
+                decision.of,
+                kind.name()
+            )));
+        }
+        Ok(Some(decision))
+    }
+
+    /// True when `state` follows a recorded path whose next decision is at the instruction
+    /// it is executing: a fork site that is its instruction's only one (a branch) may skip
+    /// its feasibility queries (the decision says which side is taken, and both were
+    /// feasible when it was recorded). Sites inside instructions that may fork more than
+    /// once (memory operations, calls) ask as usual; the fork point checks the decision.
+    pub(crate) fn decided_here(&self, state: &State) -> bool {
+        state.follow.as_ref().is_some_and(|f| {
+            f.record
+                .get(state.path.len())
+                .is_some_and(|d| d.at == state.instructions)
+        })
+    }
+
+    /// True when `state`'s last fork put it on a side that a new path took when the
+    /// decision was recorded (it follows a recorded path there): a site whose new paths
+    /// continue differently from the current one (restarting a whole operation) continues
+    /// this state as it continued them.
+    pub(crate) fn follows_new_side(state: &State) -> bool {
+        state.follow.is_some()
+            && state
+                .path
+                .get(state.path.len().wrapping_sub(1))
+                .is_some_and(|d| d.taken != 0 && !d.forced)
     }
 
     /// A copy of `state` under `cond` (added to the copy's path condition), with its own id
@@ -228,4 +311,12 @@ fn fork_site(state: &State) -> ForkSite {
         block: frame.block.0,
         inst: state.current_inst as u32,
     }
+}
+
+/// The error that ends a path that does not take the recorded path it follows.
+fn diverged(what: String) -> Termination {
+    Termination::error(
+        crate::termination::ErrorKind::Exec,
+        format!("path replay diverged: {what}"),
+    )
 }

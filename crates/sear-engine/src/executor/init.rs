@@ -35,6 +35,14 @@ impl Executor<'_> {
             symbolics: imbl::Vector::new(),
             depth: 0,
             path: Default::default(),
+            follow: self
+                .config
+                .replay_path
+                .clone()
+                .map(|record| crate::path::Follow {
+                    record,
+                    exact: true,
+                }),
             instructions: 0,
             insts_since_cov_new: 0,
             covered_new: false,

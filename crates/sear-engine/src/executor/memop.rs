@@ -440,6 +440,14 @@ impl Executor<'_> {
         )?;
         match targets.get(taken) {
             Some(&(_, hit)) => {
+                if taken != 0
+                    && Self::follows_new_side(state)
+                    && self.run.restart_snapshot.is_some()
+                {
+                    // Following a recorded path where a new path took this object: that
+                    // path restarted the whole operation, and so does this one.
+                    return Err(self.restart_current(state, "resolution"));
+                }
                 let target = symbolic_target(state, &p, hit, write)?;
                 access(self, state, &target)
             }

@@ -210,6 +210,12 @@ impl Executor<'_> {
                         .output
                         .write_text(&format!("{name}.trace"), &text);
                 }
+                if self.config.write_paths {
+                    let text = state.path.to_string();
+                    self.report
+                        .output
+                        .write_text(&format!("{name}.path"), &text);
+                }
                 Some(name)
             }
             Err(e) => {
