@@ -5,6 +5,7 @@ mod coverage;
 mod indexify_args;
 mod memory_args;
 mod overrun;
+mod parallel;
 mod path_args;
 mod progress;
 mod replay;

@@ -147,6 +147,9 @@ pub struct RunArgs {
     /// Branch-decision records (`--write-paths`, `--replay-path`).
     #[command(flatten)]
     pub paths: crate::path_args::PathArgs,
+    /// Parallel exploration (`--jobs`).
+    #[command(flatten)]
+    pub parallel: crate::parallel::args::ParallelArgs,
 }
 
 /// Runs `sear run`; returns the process exit code.
@@ -164,8 +167,10 @@ pub fn run(args: &RunArgs) -> Result<i32> {
         .program
         .canonicalize()
         .with_context(|| format!("resolving {}", args.program.display()))?;
-    let output_dir = match &args.output_dir {
-        Some(dir) => {
+    let worker = crate::parallel::worker::WorkerEnv::from_env()?;
+    let output_dir = match (&worker, &args.output_dir) {
+        (Some(w), _) => w.dir.clone(),
+        (None, Some(dir)) => {
             if dir.exists()
                 && std::fs::read_dir(dir)
                     .map(|mut d| d.next().is_some())
@@ -175,8 +180,11 @@ pub fn run(args: &RunArgs) -> Result<i32> {
             }
             dir.clone()
         }
-        None => next_output_dir()?,
+        (None, None) => next_output_dir()?,
     };
+    if worker.is_none() && args.parallel.jobs > 1 {
+        return run_coordinator(args, &output_dir);
+    }
     args.indexify.check()?;
     let scratch = tempfile::tempdir().context("creating a temporary directory")?;
     let (hosts, host_infos) = args.runtime.host_files()?;
@@ -224,8 +232,16 @@ pub fn run(args: &RunArgs) -> Result<i32> {
     } else {
         module
     };
-    let mut observer = TerminalObserver::new(!args.no_progress);
+    let mut link = match &worker {
+        Some(w) => Some(crate::parallel::worker::WorkerLink::connect(w)?),
+        None => None,
+    };
+    let mut observer = TerminalObserver::new(!args.no_progress && worker.is_none());
     let mut executor = Executor::new(Arc::new(module), config, &solver_config, &mut observer)?;
+    if let Some(link) = link.as_mut() {
+        link.set_interrupt(executor.interrupt_flag());
+        executor = executor.with_work_queue(link);
+    }
     let mut cache = None;
     if let Some((run, tables, file)) = indexify {
         executor.enable_indexify(run);
@@ -244,10 +260,14 @@ pub fn run(args: &RunArgs) -> Result<i32> {
         configuration,
     };
     write_info(&output_dir, &program, &cflags, args, facts)?;
-    if args.output_dir.is_none() {
+    if args.output_dir.is_none() && worker.is_none() {
         update_last_link(&output_dir);
     }
     let summary = executor.run()?;
+    if let Some(link) = link.as_mut() {
+        link.done(&summary)?;
+        return Ok(0);
+    }
     if let Some(w) = &watchdog {
         w.disarm();
     }
@@ -280,6 +300,20 @@ pub fn run(args: &RunArgs) -> Result<i32> {
         return Ok(1);
     }
     Ok(status)
+}
+
+/// `sear run --jobs N` (N > 1): the coordinator of N worker processes writing into
+/// `output_dir` (`parallel/`).
+fn run_coordinator(args: &RunArgs, output_dir: &Path) -> Result<i32> {
+    std::fs::create_dir_all(output_dir)
+        .with_context(|| format!("creating {}", output_dir.display()))?;
+    if args.output_dir.is_none() {
+        update_last_link(output_dir);
+    }
+    let interrupt = Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let received = crate::signals::install(Arc::clone(&interrupt));
+    let status = crate::parallel::run_parallel(args.parallel.jobs, output_dir, interrupt)?;
+    Ok(received.exit_status().unwrap_or(status))
 }
 
 /// The exit status of a run: 128 + the signal that stopped it; else 130 (as for SIGINT)

@@ -19,6 +19,7 @@ pub mod stats;
 pub mod sym_size;
 pub mod termination;
 pub mod value;
+pub mod work;
 
 use std::sync::Arc;
 

@@ -97,7 +97,7 @@ pub struct Decision {
 }
 
 /// The branch decisions of a path from the initial state, in order.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
 pub struct PathRecord {
     decisions: imbl::Vector<Decision>,
 }

@@ -110,6 +110,21 @@ impl Coverage {
         self.count
     }
 
+    /// The covered instructions as (function, block, instruction).
+    pub fn covered_list(&self) -> Vec<(u32, u32, u32)> {
+        let mut out = Vec::with_capacity(self.count as usize);
+        for (f, blocks) in self.covered.iter().enumerate() {
+            for (b, insts) in blocks.iter().enumerate() {
+                for (i, n) in insts.iter().enumerate() {
+                    if *n > 0 {
+                        out.push((f as u32, b as u32, i as u32));
+                    }
+                }
+            }
+        }
+        out
+    }
+
     /// Instructions in defined functions.
     pub fn total(&self) -> u64 {
         self.total

@@ -44,6 +44,9 @@ pub enum Termination {
     /// in (a fork policy had it follow a side that restarts the operation); the step that
     /// returns it ends without error and the state runs on (`executor/fork.rs`).
     Restart,
+    /// Not an end here: the path is explored by another worker of a parallel run (it was
+    /// given away before, `work.rs`); it leaves this worker without a test or a count.
+    Elsewhere,
 }
 
 /// Error kinds, named after KLEE's `.err` suffixes.
@@ -168,7 +171,8 @@ impl Termination {
             Termination::Silent
             | Termination::Suspend(_)
             | Termination::LoopExit
-            | Termination::Restart => TerminationClass::Silent,
+            | Termination::Restart
+            | Termination::Elsewhere => TerminationClass::Silent,
         }
     }
 

@@ -93,6 +93,9 @@ impl Executor<'_> {
                 at,
                 site,
             });
+            if self.run.excluded.contains(&state.path) {
+                return Err(Termination::Elsewhere);
+            }
             return Ok(taken);
         }
         let mut alternatives = alternatives.into_iter();
@@ -107,6 +110,10 @@ impl Executor<'_> {
                 at,
                 site,
             });
+            if self.run.excluded.contains(&child.path) {
+                self.terminate(child, Termination::Elsewhere);
+                continue;
+            }
             each_new(self, i + 1, child);
         }
         state.add_constraint(first);
@@ -118,6 +125,9 @@ impl Executor<'_> {
             at,
             site,
         });
+        if self.run.excluded.contains(&state.path) {
+            return Err(Termination::Elsewhere);
+        }
         Ok(0)
     }
 
@@ -155,6 +165,10 @@ impl Executor<'_> {
                 index + 1,
                 decision.at
             )));
+        }
+        if !follow.exact && index + 1 == follow.record.len() {
+            // The last decision of a received prefix: what came before was its rebuilding.
+            self.run.worker.replay_instructions += state.instructions;
         }
         if decision.kind != kind || decision.of != of {
             return Err(diverged(format!(

@@ -137,12 +137,18 @@ impl Executor<'_> {
         self.run.summary.trace_digest = trace_digest(&self.run.trace_hashes);
         self.run.summary.solver = serde_json::to_value(&solver_stats).unwrap_or_default();
         self.run.summary.indexify = self.indexify_summary(self.run.summary.time_s);
+        if self.work.is_some() {
+            self.run.summary.worker = serde_json::to_value(&self.run.worker).unwrap_or_default();
+            let reported = self.run.worker.hashes_reported;
+            self.run.summary.trace_hashes = self.run.trace_hashes[reported..].to_vec();
+            self.run.summary.covered = self.run.coverage.covered_list();
+        }
     }
 }
 
 /// An order-independent digest of the paths' trace hashes (equal for two runs that ended the
 /// same set of paths, whatever the order).
-fn trace_digest(hashes: &[u64]) -> String {
+pub fn trace_digest(hashes: &[u64]) -> String {
     let mut sorted = hashes.to_vec();
     sorted.sort_unstable();
     let digest = sorted.iter().fold(0xCBF2_9CE4_8422_2325u64, |h, x| {

@@ -36,6 +36,7 @@ mod special;
 mod step;
 mod sym_alloc;
 mod terminate;
+mod worker;
 
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
@@ -55,7 +56,7 @@ use crate::stats::{Coverage, Stats};
 use crate::termination::Termination;
 use crate::value::Value;
 
-pub use halt::halt_budget;
+pub use halt::{halt_budget, trace_digest};
 pub use indexify::{IndexifyRun, RunStats as IndexifyStats};
 pub use special::SpecialFn;
 
@@ -191,6 +192,12 @@ pub(crate) struct Run {
     /// The state as it was before the whole operation being executed
     /// (`fork::Executor::whole`): paths forked inside it restart from it.
     pub restart_snapshot: Option<Box<State>>,
+    /// The initial state as built, from which a worker rebuilds each prefix it receives.
+    pub pristine: Option<Box<State>>,
+    /// A worker's share of a parallel run.
+    pub worker: crate::work::WorkerStats,
+    /// The subtrees the current prefix leaves out (`work::Prefix::exclude`).
+    pub excluded: rustc_hash::FxHashSet<crate::path::PathRecord>,
 }
 
 /// What the run reports: files in the output directory and the observer.
@@ -229,6 +236,9 @@ pub struct Executor<'o> {
     pub(crate) report: Report<'o>,
     /// Indexify's tables and helpers, when the module was indexified.
     pub(crate) indexify: Option<Box<indexify::IndexifyState>>,
+    /// Where a worker of a parallel run gets its prefixes (`work.rs`); `None` in a run of
+    /// one process.
+    pub(crate) work: Option<&'o mut dyn crate::work::WorkQueue>,
 }
 
 impl<'o> Executor<'o> {
@@ -290,6 +300,9 @@ impl<'o> Executor<'o> {
                 incremental_stats: Default::default(),
                 liveness: Default::default(),
                 restart_snapshot: None,
+                pristine: None,
+                worker: Default::default(),
+                excluded: Default::default(),
             },
             report: Report {
                 output,
@@ -300,7 +313,15 @@ impl<'o> Executor<'o> {
             },
             config,
             indexify: None,
+            work: None,
         })
+    }
+
+    /// Makes this executor a worker of a parallel run: it explores the prefixes `work`
+    /// hands it, one at a time, and gives states away when asked (`work.rs`).
+    pub fn with_work_queue(mut self, work: &'o mut dyn crate::work::WorkQueue) -> Self {
+        self.work = Some(work);
+        self
     }
 
     /// A flag that stops the run (as Ctrl-C does) when set.
@@ -314,15 +335,21 @@ impl<'o> Executor<'o> {
         self.run.start = Instant::now();
         self.sv.start = self.run.start;
         let initial = self.initial_state()?;
-        let root = self.run.ptree.set_root(initial.id);
-        let mut initial = initial;
-        initial.ptree_node = root;
-        self.run.searcher.add(initial.id);
-        self.run.states.insert(initial.id, initial);
+        if self.work.is_some() {
+            self.run.pristine = Some(Box::new(initial));
+            if !self.take_prefix() {
+                return self.finish();
+            }
+        } else {
+            self.start_from(initial);
+        }
         let mut last_progress = Instant::now();
         let mut last_summary = Instant::now();
         while self.run.stop.is_none() {
             let Some(id) = self.select() else {
+                if self.take_prefix() {
+                    continue;
+                }
                 break;
             };
             let Some(mut state) = self.run.states.remove(&id) else {
@@ -344,6 +371,7 @@ impl<'o> Executor<'o> {
             }
             self.flush_solver_warnings();
             self.check_limits();
+            self.give_work();
             if last_progress.elapsed() >= Duration::from_millis(250) {
                 last_progress = Instant::now();
                 self.sync_stats();
@@ -359,6 +387,13 @@ impl<'o> Executor<'o> {
             }
         }
         self.finish()
+    }
+
+    /// Makes `state` the root of the process tree and the searcher's only state.
+    fn start_from(&mut self, mut state: State) {
+        state.ptree_node = self.run.ptree.set_root(state.id);
+        self.run.searcher.add(state.id);
+        self.run.states.insert(state.id, state);
     }
 
     fn select(&mut self) -> Option<StateId> {

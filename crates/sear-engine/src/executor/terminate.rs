@@ -32,6 +32,9 @@ impl Executor<'_> {
         self.leave_merge_groups(&state);
         self.run.searcher.remove(state.id);
         self.run.ptree.remove(state.ptree_node);
+        if termination == Termination::Elsewhere {
+            return;
+        }
         self.run.trace_hashes.push(state.trace_hash);
         match termination {
             Termination::Exit(code) => {
@@ -57,7 +60,10 @@ impl Executor<'_> {
             }
             Termination::Silent => self.run.summary.silent_paths += 1,
             // `Restart` never gets here: the step absorbs it (fork.rs).
-            Termination::Suspend(_) | Termination::LoopExit | Termination::Restart => {}
+            Termination::Suspend(_)
+            | Termination::LoopExit
+            | Termination::Restart
+            | Termination::Elsewhere => {}
             Termination::Error { kind, message } => {
                 self.run.summary.error_paths += 1;
                 self.run.stats.error_paths += 1;

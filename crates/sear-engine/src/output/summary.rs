@@ -80,4 +80,15 @@ pub struct Summary {
     /// Digest of the instruction-trace hashes of every ended path (order-independent), for
     /// checking that two configurations executed the same paths.
     pub trace_digest: String,
+    /// A worker's share of a parallel run (prefixes, replay, idle time); absent otherwise.
+    #[serde(skip_serializing_if = "serde_json::Value::is_null")]
+    pub worker: serde_json::Value,
+    /// For a worker, the trace hash of every path ended since it last reported (it sends
+    /// them to the coordinator, which computes the run's `trace_digest`); not written.
+    #[serde(skip)]
+    pub trace_hashes: Vec<u64>,
+    /// The covered instructions as (function, block, instruction), for a worker's
+    /// coordinator (the run's coverage is their union); not written.
+    #[serde(skip)]
+    pub covered: Vec<(u32, u32, u32)>,
 }

@@ -1,0 +1,351 @@
+//! The coordinator of a parallel run: starts the workers, hands out prefixes, balances the
+//! load, notices a worker that dies, and merges the outputs when every worker is done.
+//!
+//! Balancing: the whole program is the first prefix; a worker that becomes idle gets a
+//! queued prefix, or, when none is queued, the coordinator asks the busiest worker (most live
+//! states) to give half of its states away (the worker chooses the ones nearest the root).
+//! The run is over when every worker is idle, no prefix is queued and no request is open.
+//!
+//! A worker that dies (its connection closes before it says `Done`): its current prefix goes
+//! back to the queue, leaving out the prefixes it gave away meanwhile (explored elsewhere),
+//! and the tests it wrote for that prefix are dropped (the prefix's paths are explored
+//! again); the paths of the prefixes it had finished stay. Its counters come from its last
+//! interim `summary.json`, and the run says so in `warnings.txt`.
+
+use std::collections::VecDeque;
+use std::io::BufReader;
+use std::net::{TcpListener, TcpStream};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use anyhow::{bail, Context, Result};
+
+use super::merge::{self, WorkerResult};
+use super::protocol::{self, FromWorker, ToWorker, WORKER_ENV};
+
+/// How long workers may take to connect (each compiles the program first).
+const CONNECT_TIMEOUT: Duration = Duration::from_secs(300);
+
+/// A prefix to hand out: the subtree below `prefix`, without those below `exclude`.
+#[derive(Clone, Debug)]
+struct Job {
+    prefix: String,
+    exclude: Vec<String>,
+}
+
+/// One worker as the coordinator sees it.
+struct Worker {
+    process: Child,
+    stream: Option<TcpStream>,
+    dir: PathBuf,
+    idle: bool,
+    live: usize,
+    asked: bool,
+    /// The prefix it is exploring, with what it gave away meanwhile (re-queued without
+    /// those if it dies before it is done).
+    current: Option<Job>,
+    given: Vec<String>,
+    /// Tests it had written when it took its current prefix.
+    tests_before: u32,
+    /// The trace hashes of the paths of the prefixes it finished.
+    hashes: Vec<u64>,
+    result: Option<WorkerResult>,
+    alive: bool,
+}
+
+/// A message from worker `.0` (`None`: its connection closed).
+type Event = (usize, Option<FromWorker>);
+
+/// Runs `sear run` with `jobs` workers writing to `output_dir`; returns the exit status.
+pub fn run_parallel(jobs: u32, output_dir: &Path, interrupt: Arc<AtomicBool>) -> Result<i32> {
+    let started = Instant::now();
+    let work_root = output_dir.join(".workers");
+    std::fs::create_dir_all(&work_root)
+        .with_context(|| format!("creating {}", work_root.display()))?;
+    let listener = TcpListener::bind("127.0.0.1:0").context("listening for workers")?;
+    let address = listener.local_addr()?.to_string();
+    let exe = std::env::current_exe().context("finding the sear binary")?;
+    let mut workers = Vec::new();
+    for id in 0..jobs as usize {
+        let dir = work_root.join(format!("w{id}"));
+        let log = std::fs::File::create(work_root.join(format!("w{id}.log")))?;
+        let process = Command::new(&exe)
+            .args(std::env::args_os().skip(1))
+            .env(WORKER_ENV, format!("{address} {id} {}", dir.display()))
+            .stdin(Stdio::null())
+            .stdout(log.try_clone()?)
+            .stderr(log)
+            .spawn()
+            .context("starting a worker")?;
+        workers.push(Worker {
+            process,
+            stream: None,
+            dir,
+            idle: false,
+            live: 0,
+            asked: false,
+            current: None,
+            given: Vec::new(),
+            tests_before: 0,
+            hashes: Vec::new(),
+            result: None,
+            alive: true,
+        });
+    }
+    let (tx, events) = mpsc::channel::<Event>();
+    accept_workers(&listener, &mut workers, &tx)?;
+    drop(tx);
+    let mut coordinator = Coordinator {
+        workers,
+        queue: VecDeque::from([Job {
+            prefix: String::new(),
+            exclude: Vec::new(),
+        }]),
+        warnings: Vec::new(),
+        stopping: false,
+    };
+    coordinator.serve(&events, &interrupt);
+    for w in &mut coordinator.workers {
+        let _ = w.process.wait();
+    }
+    let results: Vec<(PathBuf, Option<WorkerResult>)> = coordinator
+        .workers
+        .into_iter()
+        .map(|w| {
+            let result = match w.result {
+                Some(mut r) => {
+                    r.trace_hashes.extend(w.hashes);
+                    r
+                }
+                // Dead: the prefixes it finished count; the tests of the one it was
+                // exploring go (it is explored again).
+                None => WorkerResult {
+                    trace_hashes: w.hashes,
+                    covered: Vec::new(),
+                    tests_kept: Some(w.tests_before),
+                },
+            };
+            (w.dir, Some(result))
+        })
+        .collect();
+    merge::merge(
+        output_dir,
+        &results,
+        coordinator.warnings,
+        started.elapsed(),
+    )
+}
+
+/// Accepts one connection per worker (matched by its `Hello`) and starts its reader.
+fn accept_workers(
+    listener: &TcpListener,
+    workers: &mut [Worker],
+    tx: &Sender<Event>,
+) -> Result<()> {
+    listener.set_nonblocking(true)?;
+    let deadline = Instant::now() + CONNECT_TIMEOUT;
+    let mut connected = 0;
+    while connected < workers.len() {
+        match listener.accept() {
+            Ok((stream, _)) => {
+                stream.set_nonblocking(false)?;
+                stream.set_nodelay(true).ok();
+                let mut reader = BufReader::new(stream.try_clone()?);
+                let Ok(Some(FromWorker::Hello { id })) = protocol::receive(&mut reader) else {
+                    continue;
+                };
+                let Some(worker) = workers.get_mut(id) else {
+                    continue;
+                };
+                worker.stream = Some(stream);
+                connected += 1;
+                let tx = tx.clone();
+                std::thread::spawn(move || loop {
+                    match protocol::receive::<FromWorker>(&mut reader) {
+                        Ok(Some(message)) => {
+                            if tx.send((id, Some(message))).is_err() {
+                                break;
+                            }
+                        }
+                        _ => {
+                            let _ = tx.send((id, None));
+                            break;
+                        }
+                    }
+                });
+            }
+            Err(e) if e.kind() == std::io::ErrorKind::WouldBlock => {
+                if let Some((id, status)) = workers
+                    .iter_mut()
+                    .enumerate()
+                    .find_map(|(i, w)| w.process.try_wait().ok().flatten().map(|s| (i, s)))
+                {
+                    bail!("worker {id} ended before it connected ({status}); see its log");
+                }
+                if Instant::now() > deadline {
+                    bail!("workers did not connect within {CONNECT_TIMEOUT:?}");
+                }
+                std::thread::sleep(Duration::from_millis(10));
+            }
+            Err(e) => return Err(e).context("accepting a worker"),
+        }
+    }
+    Ok(())
+}
+
+/// The balancing loop's state.
+struct Coordinator {
+    workers: Vec<Worker>,
+    queue: VecDeque<Job>,
+    warnings: Vec<String>,
+    stopping: bool,
+}
+
+impl Coordinator {
+    /// Serves the workers until every one is done (or dead).
+    fn serve(&mut self, events: &Receiver<Event>, interrupt: &AtomicBool) {
+        while self.workers.iter().any(|w| w.alive && w.result.is_none()) {
+            if interrupt.load(Ordering::SeqCst) && !self.stopping {
+                // A signal to the coordinator stops every worker as it would stop one run:
+                // each writes the tests of its states left.
+                for w in self.workers.iter().filter(|w| w.alive) {
+                    // SAFETY: kill(2) on a child's pid has no memory effects.
+                    unsafe {
+                        libc::kill(w.process.id() as libc::pid_t, libc::SIGINT);
+                    }
+                }
+                self.stopping = true;
+            }
+            match events.recv_timeout(Duration::from_millis(100)) {
+                Ok((id, Some(message))) => self.handle(id, message),
+                Ok((id, None)) => self.lost(id),
+                Err(RecvTimeoutError::Timeout) => {}
+                Err(RecvTimeoutError::Disconnected) => break,
+            }
+            self.balance();
+        }
+    }
+
+    fn send(&mut self, id: usize, message: &ToWorker) {
+        let ok = match self.workers[id].stream.as_mut() {
+            Some(stream) => protocol::send(stream, message).is_ok(),
+            None => false,
+        };
+        if !ok {
+            self.lost(id);
+        }
+    }
+
+    fn handle(&mut self, id: usize, message: FromWorker) {
+        match message {
+            FromWorker::Hello { .. } => {}
+            FromWorker::Status { live } => self.workers[id].live = live,
+            FromWorker::Idle {
+                tests,
+                trace_hashes,
+            } => {
+                let w = &mut self.workers[id];
+                w.idle = true;
+                w.live = 0;
+                w.current = None;
+                w.given.clear();
+                w.tests_before = tests;
+                w.hashes.extend(trace_hashes);
+            }
+            FromWorker::Given { prefixes } => {
+                let w = &mut self.workers[id];
+                w.asked = false;
+                w.given.extend(prefixes.iter().cloned());
+                self.queue.extend(prefixes.into_iter().map(|prefix| Job {
+                    prefix,
+                    exclude: Vec::new(),
+                }));
+            }
+            FromWorker::Done {
+                trace_hashes,
+                covered,
+            } => {
+                self.workers[id].result = Some(WorkerResult {
+                    trace_hashes,
+                    covered,
+                    tests_kept: None,
+                });
+            }
+        }
+    }
+
+    /// A worker's connection closed: done, or dead (its prefix goes back to the queue).
+    fn lost(&mut self, id: usize) {
+        let w = &mut self.workers[id];
+        if !w.alive {
+            return;
+        }
+        w.alive = false;
+        w.stream = None;
+        w.asked = false;
+        w.idle = false;
+        if w.result.is_none() {
+            let _ = w.process.kill();
+            let mut text = format!("worker {id} ended without finishing");
+            if let Some(mut job) = w.current.take() {
+                text.push_str("; the prefix it was exploring is explored again");
+                job.exclude.append(&mut w.given);
+                self.queue.push_back(job);
+            }
+            crate::term::errln!("sear: warning: {text}");
+            self.warnings.push(text);
+        }
+    }
+
+    /// Hands queued prefixes to idle workers, asks a busy worker for states when some are
+    /// idle and none is queued, and stops everything when nothing is left.
+    fn balance(&mut self) {
+        if self.stopping {
+            return;
+        }
+        for id in 0..self.workers.len() {
+            let w = &self.workers[id];
+            if !(w.alive && w.idle && w.result.is_none()) {
+                continue;
+            }
+            let Some(job) = self.queue.pop_front() else {
+                break;
+            };
+            let w = &mut self.workers[id];
+            w.idle = false;
+            w.current = Some(job.clone());
+            let Job { prefix, exclude } = job;
+            self.send(id, &ToWorker::Explore { prefix, exclude });
+        }
+        let idle = self.workers.iter().filter(|w| w.alive && w.idle).count();
+        let asking = self.workers.iter().any(|w| w.alive && w.asked);
+        if idle == 0 || asking || !self.queue.is_empty() {
+            return;
+        }
+        let busiest = (0..self.workers.len())
+            .filter(|&i| self.workers[i].alive && !self.workers[i].idle)
+            .max_by_key(|&i| self.workers[i].live);
+        match busiest {
+            Some(id) if self.workers[id].live >= 2 => {
+                let count = (self.workers[id].live / 2).max(1);
+                self.workers[id].asked = true;
+                self.send(id, &ToWorker::Give { count });
+            }
+            Some(_) => {}
+            None => self.stop_all(),
+        }
+    }
+
+    fn stop_all(&mut self) {
+        self.stopping = true;
+        for id in 0..self.workers.len() {
+            if self.workers[id].alive {
+                self.send(id, &ToWorker::Stop);
+            }
+        }
+    }
+}

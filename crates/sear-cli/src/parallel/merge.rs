@@ -1,0 +1,289 @@
+//! One output directory from the workers' directories: tests renumbered densely (worker by
+//! worker, each in its own order), an error reported once per (kind, file, line) as in one
+//! process (unless `--emit-all-errors`), `summary.json` aggregated (sums of the workers'
+//! counters, the union of their coverage, the trace digest of all their paths, a section
+//! per worker), their messages and warnings, and `info.json` with the number of jobs.
+
+use std::collections::{BTreeMap, HashSet};
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use anyhow::{Context, Result};
+use serde_json::{json, Map, Value};
+
+/// What a worker sent at its end.
+#[derive(Debug)]
+pub struct WorkerResult {
+    /// The trace hash of every path it ended.
+    pub trace_hashes: Vec<u64>,
+    /// The instructions it covered.
+    pub covered: Vec<(u32, u32, u32)>,
+    /// For a worker that died: how many of its tests to keep (the ones it wrote for the
+    /// prefixes it finished).
+    pub tests_kept: Option<u32>,
+}
+
+/// Merges the workers' directories (in order) into `out`; prints the run's totals and
+/// returns the exit status.
+pub fn merge(
+    out: &Path,
+    workers: &[(PathBuf, Option<WorkerResult>)],
+    mut warnings: Vec<String>,
+    elapsed: Duration,
+) -> Result<i32> {
+    let mut summaries = Vec::new();
+    let mut seen_errors = HashSet::new();
+    let mut errors = Vec::new();
+    let mut next = 1u32;
+    let mut messages = Vec::new();
+    let emit_all = emit_all_errors(workers);
+    for (id, (dir, result)) in workers.iter().enumerate() {
+        let kept = result.as_ref().and_then(|r| r.tests_kept);
+        let summary: Value = match std::fs::read_to_string(dir.join("summary.json")) {
+            Ok(text) => serde_json::from_str(&text).unwrap_or(Value::Null),
+            Err(_) => Value::Null,
+        };
+        let mut error_of: BTreeMap<String, Value> = BTreeMap::new();
+        if let Some(list) = summary["errors"].as_array() {
+            for e in list {
+                if let Some(test) = e["test"].as_str() {
+                    error_of.insert(test.to_string(), e.clone());
+                }
+            }
+        }
+        for (index, test) in test_names(dir)?.into_iter().enumerate() {
+            if kept.is_some_and(|k| index as u32 >= k) {
+                continue;
+            }
+            if let Some(e) = error_of.get(&test) {
+                let key = format!("{} {} {}", e["kind"], e["file"], e["line"]);
+                if !emit_all && !seen_errors.insert(key) {
+                    continue;
+                }
+                let mut e = e.clone();
+                e["test"] = json!(format!("test{next:06}"));
+                errors.push(e);
+            }
+            move_test(dir, &test, out, next)?;
+            next += 1;
+        }
+        for file in ["messages.txt", "warnings.txt"] {
+            if let Ok(text) = std::fs::read_to_string(dir.join(file)) {
+                messages.push((file, text));
+            }
+        }
+        if id == 0 {
+            if let Ok(info) = std::fs::read_to_string(dir.join("info.json")) {
+                let mut info: Value = serde_json::from_str(&info).unwrap_or(json!({}));
+                info["jobs"] = json!(workers.len());
+                std::fs::write(out.join("info.json"), serde_json::to_string_pretty(&info)?)?;
+            }
+        }
+        summaries.push(summary);
+    }
+    for (file, text) in messages {
+        append_unique(&out.join(file), &text)?;
+    }
+    if summaries.iter().any(Value::is_null) {
+        warnings.push("a worker wrote no summary.json: its counters are missing".into());
+    }
+    if !warnings.is_empty() {
+        append_unique(&out.join("warnings.txt"), &(warnings.join("\n") + "\n"))?;
+    }
+    let summary = aggregate(&summaries, workers, errors, next - 1, elapsed);
+    std::fs::write(
+        out.join("summary.json"),
+        serde_json::to_string_pretty(&summary)?,
+    )
+    .context("writing summary.json")?;
+    let _ = std::fs::remove_dir_all(out.join(".workers"));
+    let n = |k: &str| summary[k].as_u64().unwrap_or(0);
+    crate::term::errln!("sear: output directory: {}", out.display());
+    crate::term::errln!("sear: done: workers = {}", workers.len());
+    crate::term::errln!("sear: done: total instructions = {}", n("instructions"));
+    crate::term::errln!("sear: done: completed paths = {}", n("completed_paths"));
+    crate::term::errln!("sear: done: error paths = {}", n("error_paths"));
+    crate::term::errln!(
+        "sear: done: partially completed paths = {}",
+        n("early_paths")
+    );
+    crate::term::errln!("sear: done: generated tests = {}", n("tests"));
+    crate::term::errln!(
+        "sear: done: errors = {}",
+        summary["errors"].as_array().map_or(0, Vec::len)
+    );
+    Ok(match summary["stop_reason"].as_str() {
+        Some("interrupted") => 130,
+        _ => 0,
+    })
+}
+
+/// True when the workers ran with `--emit-all-errors` (from worker 0's `info.json`).
+fn emit_all_errors(workers: &[(PathBuf, Option<WorkerResult>)]) -> bool {
+    let Some((dir, _)) = workers.first() else {
+        return false;
+    };
+    std::fs::read_to_string(dir.join("info.json"))
+        .ok()
+        .and_then(|t| serde_json::from_str::<Value>(&t).ok())
+        .and_then(|i| i["configuration"]["engine"]["emit_all_errors"].as_bool())
+        .unwrap_or(false)
+}
+
+/// The names (`test000001`) of the tests in `dir`, in order.
+fn test_names(dir: &Path) -> Result<Vec<String>> {
+    let mut names = Vec::new();
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return Ok(names);
+    };
+    for entry in entries {
+        let name = entry?.file_name().to_string_lossy().into_owned();
+        if let Some(test) = name.strip_suffix(".ktest") {
+            names.push(test.to_string());
+        }
+    }
+    names.sort();
+    Ok(names)
+}
+
+/// Moves every file of `test` in `dir` to `out` as test number `number`.
+fn move_test(dir: &Path, test: &str, out: &Path, number: u32) -> Result<()> {
+    let new = format!("test{number:06}");
+    for entry in std::fs::read_dir(dir)? {
+        let name = entry?.file_name().to_string_lossy().into_owned();
+        if let Some(suffix) = name.strip_prefix(test).filter(|s| s.starts_with('.')) {
+            let from = dir.join(&name);
+            let to = out.join(format!("{new}{suffix}"));
+            std::fs::rename(&from, &to)
+                .with_context(|| format!("moving {} to {}", from.display(), to.display()))?;
+        }
+    }
+    Ok(())
+}
+
+/// Appends the lines of `text` that `path` does not have yet.
+fn append_unique(path: &Path, text: &str) -> Result<()> {
+    let old = std::fs::read_to_string(path).unwrap_or_default();
+    let have: HashSet<&str> = old.lines().collect();
+    let mut new = old.clone();
+    for line in text.lines() {
+        if !have.contains(line) && !new.lines().any(|l| l == line) {
+            new.push_str(line);
+            new.push('\n');
+        }
+    }
+    std::fs::write(path, new).with_context(|| format!("writing {}", path.display()))
+}
+
+/// The run's `summary.json`: the workers' counters summed (nested sections too), the
+/// coverage's union, the trace digest of all paths, and a `workers` section.
+fn aggregate(
+    summaries: &[Value],
+    workers: &[(PathBuf, Option<WorkerResult>)],
+    errors: Vec<Value>,
+    tests: u32,
+    elapsed: Duration,
+) -> Value {
+    let mut total = Value::Null;
+    for s in summaries.iter().filter(|s| !s.is_null()) {
+        total = if total.is_null() {
+            s.clone()
+        } else {
+            sum(&total, s)
+        };
+    }
+    if total.is_null() {
+        total = json!({});
+    }
+    let mut hashes = Vec::new();
+    let mut covered = HashSet::new();
+    for (_, result) in workers {
+        if let Some(r) = result {
+            hashes.extend(&r.trace_hashes);
+            covered.extend(r.covered.iter().copied());
+        }
+    }
+    total["trace_digest"] = json!(sear_engine::executor::trace_digest(&hashes));
+    total["covered_instructions"] = json!(covered.len());
+    total["tests"] = json!(tests);
+    total["errors"] = Value::Array(errors);
+    total["time_s"] = json!(elapsed.as_secs_f64());
+    total["stop_reason"] = json!(stop_reason(summaries));
+    total["jobs"] = json!(workers.len());
+    let per_worker: Vec<Value> = summaries
+        .iter()
+        .map(|s| {
+            json!({
+                "completed_paths": s["completed_paths"],
+                "error_paths": s["error_paths"],
+                "early_paths": s["early_paths"],
+                "instructions": s["instructions"],
+                "queries": s["queries"],
+                "solver_time_s": s["solver_time_s"],
+                "time_s": s["time_s"],
+                "stop_reason": s["stop_reason"],
+                "prefixes_received": s["worker"]["prefixes_received"],
+                "prefixes_given": s["worker"]["prefixes_given"],
+                "replay_instructions": s["worker"]["replay_instructions"],
+                "idle_s": s["worker"]["idle_s"],
+            })
+        })
+        .collect();
+    if let Some(map) = total.as_object_mut() {
+        map.remove("worker");
+        map.insert("workers".into(), Value::Array(per_worker));
+    }
+    total
+}
+
+/// The run's stop reason: a limit or interruption any worker met, else `exhausted`.
+fn stop_reason(summaries: &[Value]) -> String {
+    summaries
+        .iter()
+        .filter_map(|s| s["stop_reason"].as_str())
+        .find(|r| *r != "exhausted")
+        .unwrap_or("exhausted")
+        .to_string()
+}
+
+/// Two summaries' sum: numbers add, objects add key by key, anything else is the first's.
+fn sum(a: &Value, b: &Value) -> Value {
+    match (a, b) {
+        (Value::Number(x), Value::Number(y)) => match (x.as_u64(), y.as_u64()) {
+            (Some(x), Some(y)) => json!(x + y),
+            _ => json!(x.as_f64().unwrap_or(0.0) + y.as_f64().unwrap_or(0.0)),
+        },
+        (Value::Object(x), Value::Object(y)) => {
+            let mut out = Map::new();
+            for (k, v) in x {
+                let s = match y.get(k) {
+                    Some(w) => sum(v, w),
+                    None => v.clone(),
+                };
+                out.insert(k.clone(), s);
+            }
+            for (k, v) in y {
+                out.entry(k.clone()).or_insert_with(|| v.clone());
+            }
+            Value::Object(out)
+        }
+        _ => a.clone(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn summaries_add_up_key_by_key() {
+        let a = json!({"paths": 2, "solver": {"queries": 3, "name": "z3"}, "t": 0.5});
+        let b = json!({"paths": 5, "solver": {"queries": 4, "name": "z3"}, "t": 1.0, "x": 1});
+        let s = sum(&a, &b);
+        assert_eq!(s["paths"], 7);
+        assert_eq!(s["solver"]["queries"], 7);
+        assert_eq!(s["solver"]["name"], "z3");
+        assert_eq!(s["t"], 1.5);
+        assert_eq!(s["x"], 1);
+    }
+}

@@ -1,0 +1,24 @@
+//! Parallel exploration (`sear run --jobs N`): a coordinator inside `sear run` and N worker
+//! processes of the same binary, spoken to over local TCP connections.
+//!
+//! - `args.rs`: `--jobs N|auto`.
+//! - `protocol.rs`: the messages (JSON lines) between coordinator and workers.
+//! - `worker.rs`: a worker: `sear run` with the same command line, started by the
+//!   coordinator with `SEAR_WORKER` set; its executor explores the prefixes it receives
+//!   (`sear_engine::work`) and writes its tests to its own directory.
+//! - `coordinator.rs`: starts the workers, hands out prefixes and balances the load (an idle
+//!   worker gets states a busy one gives away), notices a worker that dies, stops them.
+//! - `merge.rs`: one output directory from the workers' (dense test numbers, errors
+//!   de-duplicated per location, `summary.json` aggregated with a section per worker).
+//!
+//! Why not threads: workers as processes keep memory isolated (one run's states, caches and
+//! solver contexts per process; Z3 contexts are not shared across threads) and speak the
+//! same protocol a cluster's workers do.
+
+pub mod args;
+mod coordinator;
+mod merge;
+mod protocol;
+pub mod worker;
+
+pub use coordinator::run_parallel;

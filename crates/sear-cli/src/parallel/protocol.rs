@@ -1,0 +1,89 @@
+//! The messages between the coordinator and a worker: one JSON object per line, each way,
+//! over the worker's TCP connection to the coordinator. Prefixes travel in the path-record
+//! text form (`sear_engine::path`).
+
+use std::io::{BufRead, Write};
+
+use serde::{Deserialize, Serialize};
+
+/// The environment variable that makes `sear run` a worker: `ADDRESS ID DIR` (the
+/// coordinator's address, the worker's number, its output directory).
+pub const WORKER_ENV: &str = "SEAR_WORKER";
+
+/// From a worker to the coordinator.
+#[derive(Debug, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum FromWorker {
+    /// The first message: who is speaking.
+    Hello {
+        /// The worker's number.
+        id: usize,
+    },
+    /// Between quanta, now and then: the worker's live states.
+    Status {
+        /// Live states.
+        live: usize,
+    },
+    /// The worker has no state left and waits for a prefix; it ended the paths of its last
+    /// prefix, whose trace hashes it sends, and has written `tests` tests in all.
+    Idle {
+        /// Tests written so far.
+        tests: u32,
+        /// The trace hash of every path ended since the last `Idle`.
+        trace_hashes: Vec<u64>,
+    },
+    /// States given away, answering `Give` (possibly none).
+    Given {
+        /// Their path records, as text.
+        prefixes: Vec<String>,
+    },
+    /// The worker's run ended (its `summary.json` is written).
+    Done {
+        /// The trace hash of every path ended since the last `Idle`.
+        trace_hashes: Vec<u64>,
+        /// The instructions it covered (function, block, instruction).
+        covered: Vec<(u32, u32, u32)>,
+    },
+}
+
+/// From the coordinator to a worker.
+#[derive(Debug, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ToWorker {
+    /// Explore below this prefix (a path record as text; empty: the whole program), except
+    /// below the `exclude` prefixes (explored elsewhere).
+    Explore {
+        /// The prefix.
+        prefix: String,
+        /// Subtrees to leave out.
+        exclude: Vec<String>,
+    },
+    /// Give this many states away.
+    Give {
+        /// How many.
+        count: usize,
+    },
+    /// The run is over: finish (write the remaining states' tests) and exit.
+    Stop,
+}
+
+/// Writes one message as a line.
+pub fn send<T: Serialize>(out: &mut impl Write, message: &T) -> std::io::Result<()> {
+    let mut line = serde_json::to_vec(message)?;
+    line.push(b'\n');
+    out.write_all(&line)?;
+    out.flush()
+}
+
+/// Reads one message; `None` at the end of the stream.
+pub fn receive<T: for<'de> Deserialize<'de>>(
+    input: &mut impl BufRead,
+) -> std::io::Result<Option<T>> {
+    let mut line = String::new();
+    if input.read_line(&mut line)? == 0 {
+        return Ok(None);
+    }
+    serde_json::from_str(&line)
+        .map(Some)
+        .map_err(|e| std::io::Error::new(std::io::ErrorKind::InvalidData, e))
+}

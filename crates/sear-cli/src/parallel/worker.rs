@@ -1,0 +1,203 @@
+//! A worker of a parallel run: `sear run` started by the coordinator with
+//! [`WORKER_ENV`](super::protocol::WORKER_ENV) set. Its executor explores the prefixes the
+//! coordinator sends and gives states away when asked ([`WorkerLink`] is its
+//! `sear_engine::work::WorkQueue`).
+
+use std::collections::VecDeque;
+use std::io::BufReader;
+use std::net::TcpStream;
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::{self, Receiver, TryRecvError};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use anyhow::{bail, Context, Result};
+use sear_engine::path::PathRecord;
+use sear_engine::work::{Explored, Prefix, WorkQueue};
+use sear_engine::Summary;
+
+use super::protocol::{self, FromWorker, ToWorker, WORKER_ENV};
+
+/// How often a busy worker reports its live states.
+const STATUS_EVERY: Duration = Duration::from_millis(50);
+
+/// What the coordinator told a worker process through its environment.
+#[derive(Debug, Clone)]
+pub struct WorkerEnv {
+    /// The coordinator's address.
+    pub address: String,
+    /// The worker's number.
+    pub id: usize,
+    /// The worker's output directory.
+    pub dir: PathBuf,
+}
+
+impl WorkerEnv {
+    /// The worker settings of this process, if it is a worker.
+    pub fn from_env() -> Result<Option<WorkerEnv>> {
+        let Some(value) = std::env::var_os(WORKER_ENV) else {
+            return Ok(None);
+        };
+        let value = value.to_string_lossy().into_owned();
+        let mut parts = value.splitn(3, ' ');
+        let (Some(address), Some(id), Some(dir)) = (parts.next(), parts.next(), parts.next())
+        else {
+            bail!("{WORKER_ENV}='{value}': expected 'ADDRESS ID DIR'");
+        };
+        let id = id
+            .parse()
+            .with_context(|| format!("{WORKER_ENV}: worker number '{id}'"))?;
+        Ok(Some(WorkerEnv {
+            address: address.to_string(),
+            id,
+            dir: PathBuf::from(dir),
+        }))
+    }
+}
+
+/// A worker's connection to the coordinator.
+pub struct WorkerLink {
+    writer: TcpStream,
+    inbox: Receiver<ToWorker>,
+    /// Prefixes received while busy (not expected, kept in order).
+    queued: VecDeque<Prefix>,
+    /// States the coordinator asked for and not yet given.
+    asked: usize,
+    last_status: Instant,
+    stopped: bool,
+    /// The executor's interrupt flag: a `Stop` while busy ends the run.
+    interrupt: Option<Arc<AtomicBool>>,
+}
+
+impl WorkerLink {
+    /// Connects to the coordinator and says hello.
+    pub fn connect(env: &WorkerEnv) -> Result<WorkerLink> {
+        let stream = TcpStream::connect(&env.address)
+            .with_context(|| format!("worker {}: connecting to {}", env.id, env.address))?;
+        stream.set_nodelay(true).ok();
+        let mut writer = stream
+            .try_clone()
+            .context("worker: cloning the connection")?;
+        protocol::send(&mut writer, &FromWorker::Hello { id: env.id })?;
+        let (tx, inbox) = mpsc::channel();
+        std::thread::spawn(move || {
+            let mut reader = BufReader::new(stream);
+            while let Ok(Some(message)) = protocol::receive::<ToWorker>(&mut reader) {
+                if tx.send(message).is_err() {
+                    break;
+                }
+            }
+        });
+        Ok(WorkerLink {
+            writer,
+            inbox,
+            queued: VecDeque::new(),
+            asked: 0,
+            last_status: Instant::now(),
+            stopped: false,
+            interrupt: None,
+        })
+    }
+
+    /// The flag that stops the executor when the coordinator says `Stop` mid-run.
+    pub fn set_interrupt(&mut self, flag: Arc<AtomicBool>) {
+        self.interrupt = Some(flag);
+    }
+
+    /// Tells the coordinator the run ended, with what it needs to aggregate.
+    pub fn done(&mut self, summary: &Summary) -> Result<()> {
+        let message = FromWorker::Done {
+            trace_hashes: summary.trace_hashes.clone(),
+            covered: summary.covered.clone(),
+        };
+        protocol::send(&mut self.writer, &message).context("worker: sending the summary")
+    }
+
+    fn send(&mut self, message: &FromWorker) {
+        if protocol::send(&mut self.writer, message).is_err() {
+            // The coordinator is gone: nothing to report to; stop.
+            self.stop();
+        }
+    }
+
+    fn stop(&mut self) {
+        self.stopped = true;
+        if let Some(flag) = &self.interrupt {
+            flag.store(true, Ordering::SeqCst);
+        }
+    }
+
+    fn handle(&mut self, message: ToWorker) {
+        match message {
+            ToWorker::Explore { prefix, exclude } => {
+                let parsed: Result<Vec<PathRecord>, _> =
+                    exclude.iter().map(|p| p.parse::<PathRecord>()).collect();
+                match (prefix.parse::<PathRecord>(), parsed) {
+                    (Ok(record), Ok(exclude)) => self.queued.push_back(Prefix { record, exclude }),
+                    (Err(e), _) | (_, Err(e)) => {
+                        tracing::error!("worker: a prefix that is no path record: {e}");
+                        self.stop();
+                    }
+                }
+            }
+            ToWorker::Give { count } => self.asked += count,
+            ToWorker::Stop => self.stop(),
+        }
+    }
+}
+
+impl WorkQueue for WorkerLink {
+    fn poll(&mut self, live: usize) -> usize {
+        loop {
+            match self.inbox.try_recv() {
+                Ok(message) => self.handle(message),
+                Err(TryRecvError::Empty) => break,
+                Err(TryRecvError::Disconnected) => {
+                    self.stop();
+                    break;
+                }
+            }
+        }
+        if self.last_status.elapsed() >= STATUS_EVERY {
+            self.last_status = Instant::now();
+            self.send(&FromWorker::Status { live });
+        }
+        std::mem::take(&mut self.asked)
+    }
+
+    fn give(&mut self, prefixes: Vec<PathRecord>) {
+        let prefixes = prefixes.iter().map(|p| p.to_string()).collect();
+        self.send(&FromWorker::Given { prefixes });
+    }
+
+    fn next_prefix(&mut self, done: Explored) -> Option<Prefix> {
+        let tests = done.tests;
+        let mut hashes = Some(done.trace_hashes);
+        loop {
+            if self.stopped {
+                return None;
+            }
+            if let Some(record) = self.queued.pop_front() {
+                return Some(record);
+            }
+            if self.asked > 0 {
+                // Asked while it had nothing to give.
+                self.asked = 0;
+                self.send(&FromWorker::Given {
+                    prefixes: Vec::new(),
+                });
+            }
+            // The hashes go with the first `Idle` only.
+            let trace_hashes = hashes.take().unwrap_or_default();
+            self.send(&FromWorker::Idle {
+                tests,
+                trace_hashes,
+            });
+            match self.inbox.recv() {
+                Ok(message) => self.handle(message),
+                Err(_) => self.stop(),
+            }
+        }
+    }
+}

@@ -1,0 +1,99 @@
+//! An executor as one worker of a parallel run (`crate::work`): starting each received
+//! prefix from the initial state, and giving states away as prefixes between quanta.
+
+use std::sync::Arc;
+use std::time::Instant;
+
+use super::Executor;
+use crate::path::Follow;
+use crate::state::{State, StateId};
+
+impl Executor<'_> {
+    /// A worker with no state left takes the next prefix (blocking until the coordinator
+    /// sends one): a copy of the initial state that follows it. False when the run is over
+    /// (or this is no worker).
+    pub(super) fn take_prefix(&mut self) -> bool {
+        if self.run.stop.is_some() || self.work.is_none() {
+            return false;
+        }
+        let reported = self.run.worker.hashes_reported;
+        let done = crate::work::Explored {
+            tests: self.report.output.tests_written(),
+            trace_hashes: self.run.trace_hashes[reported..].to_vec(),
+        };
+        self.run.worker.hashes_reported = self.run.trace_hashes.len();
+        let waiting = Instant::now();
+        let prefix = self.work.as_mut().and_then(|work| work.next_prefix(done));
+        self.run.worker.idle_s += waiting.elapsed().as_secs_f64();
+        let (Some(prefix), Some(pristine)) = (prefix, self.run.pristine.as_ref()) else {
+            return false;
+        };
+        let record = prefix.record;
+        self.run.excluded = prefix.exclude.into_iter().collect();
+        let mut state = State::clone(pristine);
+        state.id = StateId(self.run.next_state);
+        self.run.next_state += 1;
+        self.run.worker.prefixes_received += 1;
+        if !record.is_empty() {
+            state.follow = Some(Follow {
+                record: Arc::new(record),
+                exact: false,
+            });
+        }
+        self.start_from(state);
+        true
+    }
+
+    /// Gives states away when the coordinator asked for some: the ones with the fewest
+    /// decisions first (the largest subtrees, the cheapest to rebuild), keeping at least
+    /// one. A state still rebuilding its own prefix, inside a merge region or a loop-merging
+    /// context, or any state once this worker has merged states, is not given: its path is
+    /// not one record.
+    pub(super) fn give_work(&mut self) {
+        let Some(work) = self.work.as_mut() else {
+            return;
+        };
+        let wanted = work.poll(self.run.states.len());
+        if wanted == 0 {
+            return;
+        }
+        let mut candidates: Vec<(usize, StateId)> = if self.run.stats.merged_states > 0 {
+            Vec::new()
+        } else {
+            self.run
+                .states
+                .values()
+                .filter(|s| givable(s))
+                .map(|s| (s.path.len(), s.id))
+                .collect()
+        };
+        candidates.sort_unstable();
+        let keep_one = candidates
+            .len()
+            .min(self.run.states.len().saturating_sub(1));
+        candidates.truncate(wanted.min(keep_one));
+        let mut prefixes = Vec::with_capacity(candidates.len());
+        for (_, id) in candidates {
+            let Some(state) = self.run.states.remove(&id) else {
+                continue;
+            };
+            self.run.searcher.remove(id);
+            self.run.ptree.remove(state.ptree_node);
+            prefixes.push(state.path);
+        }
+        self.run.worker.prefixes_given += prefixes.len() as u64;
+        if let Some(work) = self.work.as_mut() {
+            work.give(prefixes);
+        }
+    }
+}
+
+/// Whether a live state's path is one record another worker can rebuild.
+fn givable(state: &State) -> bool {
+    state.open_merges.is_empty()
+        && state.loop_member.is_none()
+        && state
+            .follow
+            .as_ref()
+            .is_none_or(|f| state.path.len() >= f.record.len())
+}

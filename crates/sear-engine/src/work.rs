@@ -1,0 +1,62 @@
+//! The engine's side of parallel exploration: an executor that is one worker of a run asks a
+//! [`WorkQueue`] for path prefixes to explore and gives states away as prefixes when asked.
+//!
+//! A prefix is a [`PathRecord`]: the worker rebuilds the state by re-executing the program
+//! from the initial state along the recorded decisions (`path::Follow`, not exact), then
+//! explores below it as any state. States are given away between quanta, when they stand at
+//! an instruction boundary; the ones nearest the root (fewest decisions) go first, as they
+//! stand for the largest subtrees and cost the least to rebuild. A state inside a merge
+//! region or a loop-merging context, or a merged state, stays (its path is not one record).
+//! The coordinator and the transport (processes, sockets, Ray) live in `sear-cli`.
+
+use crate::path::PathRecord;
+
+/// Where a worker's work comes from and where given-away work goes.
+pub trait WorkQueue {
+    /// Called between quanta with the number of live states; returns how many states the
+    /// coordinator asked to be given away now (0: none).
+    fn poll(&mut self, live: usize) -> usize;
+    /// Hands over the prefixes of the states given away (possibly none, answering a request
+    /// that came when nothing could be given).
+    fn give(&mut self, prefixes: Vec<PathRecord>);
+    /// Called when the worker has no state left (its last prefix is explored: `done` says
+    /// what came of it): blocks until the next prefix to explore, or returns `None` when the
+    /// run is over.
+    fn next_prefix(&mut self, done: Explored) -> Option<Prefix>;
+}
+
+/// What a worker has done when it asks for the next prefix.
+#[derive(Clone, Debug, Default)]
+pub struct Explored {
+    /// Tests written so far (all prefixes).
+    pub tests: u32,
+    /// The trace hash of every path ended since the last request.
+    pub trace_hashes: Vec<u64>,
+}
+
+/// A part of the execution tree to explore: the subtree below `record`, without the
+/// subtrees below `exclude` (explored elsewhere: the prefixes a worker that died had given
+/// away before its own prefix was handed out again).
+#[derive(Clone, Debug, Default)]
+pub struct Prefix {
+    /// The path to the subtree's root.
+    pub record: PathRecord,
+    /// Subtrees to leave out.
+    pub exclude: Vec<PathRecord>,
+}
+
+/// Statistics of a worker's share of a parallel run (`summary.json`'s `worker` section).
+#[derive(Clone, Debug, Default, serde::Serialize)]
+pub struct WorkerStats {
+    /// Prefixes this worker received and explored.
+    pub prefixes_received: u64,
+    /// States given away as prefixes.
+    pub prefixes_given: u64,
+    /// Instructions re-executed to rebuild received prefixes (the replay overhead).
+    pub replay_instructions: u64,
+    /// Seconds spent waiting for work.
+    pub idle_s: f64,
+    /// The trace hashes already reported (`Explored::trace_hashes`).
+    #[serde(skip)]
+    pub hashes_reported: usize,
+}
