@@ -232,15 +232,12 @@ pub fn run(args: &RunArgs) -> Result<i32> {
     } else {
         module
     };
-    let mut link = match &worker {
-        Some(w) => Some(crate::parallel::worker::WorkerLink::connect(w)?),
-        None => None,
-    };
+    let mut link = None;
     let mut observer = TerminalObserver::new(!args.no_progress && worker.is_none());
     let mut executor = Executor::new(Arc::new(module), config, &solver_config, &mut observer)?;
-    if let Some(link) = link.as_mut() {
-        link.set_interrupt(executor.interrupt_flag());
-        executor = executor.with_work_queue(link);
+    if let Some(w) = &worker {
+        let connected = crate::parallel::worker::WorkerLink::connect(w, executor.interrupt_flag())?;
+        executor = executor.with_work_queue(link.insert(connected));
     }
     let mut cache = None;
     if let Some((run, tables, file)) = indexify {

@@ -210,15 +210,11 @@ impl Coordinator {
     fn serve(&mut self, events: &Receiver<Event>, interrupt: &AtomicBool) {
         while self.workers.iter().any(|w| w.alive && w.result.is_none()) {
             if interrupt.load(Ordering::SeqCst) && !self.stopping {
-                // A signal to the coordinator stops every worker as it would stop one run:
-                // each writes the tests of its states left.
-                for w in self.workers.iter().filter(|w| w.alive) {
-                    // SAFETY: kill(2) on a child's pid has no memory effects.
-                    unsafe {
-                        libc::kill(w.process.id() as libc::pid_t, libc::SIGINT);
-                    }
-                }
-                self.stopping = true;
+                // A signal to the coordinator stops every worker as it would stop one run
+                // (each writes the tests of its states left). A message, not a signal: a
+                // worker that got the user's signal too would take a second one as "exit
+                // at once".
+                self.stop_all();
             }
             match events.recv_timeout(Duration::from_millis(100)) {
                 Ok((id, Some(message))) => self.handle(id, message),

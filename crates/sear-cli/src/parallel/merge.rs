@@ -51,7 +51,7 @@ pub fn merge(
                 }
             }
         }
-        for (index, test) in test_names(dir)?.into_iter().enumerate() {
+        for (index, (test, files)) in test_files(dir)?.into_iter().enumerate() {
             if kept.is_some_and(|k| index as u32 >= k) {
                 continue;
             }
@@ -64,7 +64,7 @@ pub fn merge(
                 e["test"] = json!(format!("test{next:06}"));
                 errors.push(e);
             }
-            move_test(dir, &test, out, next)?;
+            move_test(dir, &test, &files, out, next)?;
             next += 1;
         }
         for file in ["messages.txt", "warnings.txt"] {
@@ -130,33 +130,39 @@ fn emit_all_errors(workers: &[(PathBuf, Option<WorkerResult>)]) -> bool {
         .unwrap_or(false)
 }
 
-/// The names (`test000001`) of the tests in `dir`, in order.
-fn test_names(dir: &Path) -> Result<Vec<String>> {
-    let mut names = Vec::new();
+/// The tests of `dir` in order (`test000001`), each with its files' suffixes (`.ktest`,
+/// `.exit`, `.div.err`, ...).
+fn test_files(dir: &Path) -> Result<BTreeMap<String, Vec<String>>> {
+    let mut tests: BTreeMap<String, Vec<String>> = BTreeMap::new();
     let Ok(entries) = std::fs::read_dir(dir) else {
-        return Ok(names);
+        return Ok(tests);
     };
     for entry in entries {
         let name = entry?.file_name().to_string_lossy().into_owned();
-        if let Some(test) = name.strip_suffix(".ktest") {
-            names.push(test.to_string());
+        let is_test = name.len() > 10
+            && name.starts_with("test")
+            && name[4..10].bytes().all(|b| b.is_ascii_digit())
+            && name.as_bytes()[10] == b'.';
+        if is_test {
+            let (test, suffix) = name.split_at(10);
+            tests
+                .entry(test.to_string())
+                .or_default()
+                .push(suffix.to_string());
         }
     }
-    names.sort();
-    Ok(names)
+    // A test is a `.ktest` and what goes with it.
+    tests.retain(|_, files| files.iter().any(|f| f == ".ktest"));
+    Ok(tests)
 }
 
-/// Moves every file of `test` in `dir` to `out` as test number `number`.
-fn move_test(dir: &Path, test: &str, out: &Path, number: u32) -> Result<()> {
-    let new = format!("test{number:06}");
-    for entry in std::fs::read_dir(dir)? {
-        let name = entry?.file_name().to_string_lossy().into_owned();
-        if let Some(suffix) = name.strip_prefix(test).filter(|s| s.starts_with('.')) {
-            let from = dir.join(&name);
-            let to = out.join(format!("{new}{suffix}"));
-            std::fs::rename(&from, &to)
-                .with_context(|| format!("moving {} to {}", from.display(), to.display()))?;
-        }
+/// Moves the files of a test (`test` + each suffix) from `dir` to `out` as test `number`.
+fn move_test(dir: &Path, test: &str, files: &[String], out: &Path, number: u32) -> Result<()> {
+    for suffix in files {
+        let from = dir.join(format!("{test}{suffix}"));
+        let to = out.join(format!("test{number:06}{suffix}"));
+        std::fs::rename(&from, &to)
+            .with_context(|| format!("moving {} to {}", from.display(), to.display()))?;
     }
     Ok(())
 }

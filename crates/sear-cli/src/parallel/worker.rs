@@ -67,12 +67,13 @@ pub struct WorkerLink {
     last_status: Instant,
     stopped: bool,
     /// The executor's interrupt flag: a `Stop` while busy ends the run.
-    interrupt: Option<Arc<AtomicBool>>,
+    interrupt: Arc<AtomicBool>,
 }
 
 impl WorkerLink {
-    /// Connects to the coordinator and says hello.
-    pub fn connect(env: &WorkerEnv) -> Result<WorkerLink> {
+    /// Connects to the coordinator and says hello; a `Stop` from it sets `interrupt` (the
+    /// executor's flag) and interrupts a solver query under way, as a signal would.
+    pub fn connect(env: &WorkerEnv, interrupt: Arc<AtomicBool>) -> Result<WorkerLink> {
         let stream = TcpStream::connect(&env.address)
             .with_context(|| format!("worker {}: connecting to {}", env.id, env.address))?;
         stream.set_nodelay(true).ok();
@@ -81,9 +82,14 @@ impl WorkerLink {
             .context("worker: cloning the connection")?;
         protocol::send(&mut writer, &FromWorker::Hello { id: env.id })?;
         let (tx, inbox) = mpsc::channel();
+        let flag = Arc::clone(&interrupt);
         std::thread::spawn(move || {
             let mut reader = BufReader::new(stream);
             while let Ok(Some(message)) = protocol::receive::<ToWorker>(&mut reader) {
+                if matches!(message, ToWorker::Stop) {
+                    flag.store(true, Ordering::SeqCst);
+                    sear_solver::interrupt::request();
+                }
                 if tx.send(message).is_err() {
                     break;
                 }
@@ -96,13 +102,8 @@ impl WorkerLink {
             asked: 0,
             last_status: Instant::now(),
             stopped: false,
-            interrupt: None,
+            interrupt,
         })
-    }
-
-    /// The flag that stops the executor when the coordinator says `Stop` mid-run.
-    pub fn set_interrupt(&mut self, flag: Arc<AtomicBool>) {
-        self.interrupt = Some(flag);
     }
 
     /// Tells the coordinator the run ended, with what it needs to aggregate.
@@ -123,9 +124,7 @@ impl WorkerLink {
 
     fn stop(&mut self) {
         self.stopped = true;
-        if let Some(flag) = &self.interrupt {
-            flag.store(true, Ordering::SeqCst);
-        }
+        self.interrupt.store(true, Ordering::SeqCst);
     }
 
     fn handle(&mut self, message: ToWorker) {

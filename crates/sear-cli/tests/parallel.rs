@@ -1,0 +1,256 @@
+//! `sear run --jobs N`: the same paths as one process (the same multiset of trace hashes,
+//! tests and errors) for every N, on programs that fork in every way; a worker killed
+//! mid-run loses no path and adds none; a signal stops every worker; bad `--jobs` values are
+//! refused before any output directory is made.
+
+mod common;
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+fn sear(args: &[&str], cwd: &Path) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_sear"))
+        .args(args)
+        .current_dir(cwd)
+        .output()
+        .expect("sear runs")
+}
+
+fn summary(dir: &Path) -> serde_json::Value {
+    let text = std::fs::read_to_string(dir.join("summary.json")).expect("summary.json");
+    serde_json::from_str(&text).unwrap()
+}
+
+/// The figures two runs of the same exhaustive exploration must share.
+fn outcome(dir: &Path) -> (u64, u64, u64, String, Vec<String>) {
+    let s = summary(dir);
+    let mut errors: Vec<String> = s["errors"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| format!("{} {}:{}", e["kind"], e["file"], e["line"]))
+        .collect();
+    errors.sort();
+    let tests = std::fs::read_dir(dir)
+        .unwrap()
+        .filter(|e| {
+            e.as_ref()
+                .is_ok_and(|e| e.file_name().to_string_lossy().ends_with(".ktest"))
+        })
+        .count() as u64;
+    assert_eq!(
+        s["tests"].as_u64(),
+        Some(tests),
+        "{}: tests counted",
+        dir.display()
+    );
+    (
+        s["completed_paths"].as_u64().unwrap(),
+        s["error_paths"].as_u64().unwrap(),
+        tests,
+        s["trace_digest"].as_str().unwrap().to_string(),
+        errors,
+    )
+}
+
+fn program(relative: &str) -> PathBuf {
+    common::repo_root().join(relative)
+}
+
+/// Programs that fork on branches, switches, symbolic pointers (also inside memcpy),
+/// function pointers, symbolic sizes and checks, under two memory models.
+const PROGRAMS: &[(&str, &[&str])] = &[
+    ("tests/paths/every_fork_kind.c", &[]),
+    ("tests/c/err_oob_heap.c", &[]),
+    ("tests/c/branch_basic.c", &[]),
+    (
+        "tests/paths/every_fork_kind.c",
+        &["--memory-model=relocatable"],
+    ),
+];
+
+#[test]
+fn every_job_count_explores_the_same_paths() {
+    let tmp = tempfile::tempdir().unwrap();
+    for (i, (prog, extra)) in PROGRAMS.iter().enumerate() {
+        let prog = program(prog);
+        let mut outcomes = Vec::new();
+        for jobs in ["1", "2", "4"] {
+            let out = format!("o{i}-{jobs}");
+            let mut args = vec!["run", "--no-progress", "--search", "dfs", "--jobs", jobs];
+            args.extend_from_slice(extra);
+            args.extend(["--output-dir", &out, prog.to_str().unwrap()]);
+            let run = sear(&args, tmp.path());
+            assert!(
+                run.status.success(),
+                "{}",
+                String::from_utf8_lossy(&run.stderr)
+            );
+            outcomes.push((jobs, outcome(&tmp.path().join(&out))));
+        }
+        for (jobs, o) in &outcomes[1..] {
+            assert_eq!(
+                o,
+                &outcomes[0].1,
+                "{}: --jobs {jobs} against --jobs 1",
+                prog.display()
+            );
+        }
+        if let Some(workers) = summary(&tmp.path().join(format!("o{i}-4")))["workers"].as_array() {
+            assert_eq!(workers.len(), 4);
+        } else {
+            panic!("--jobs 4 writes a section per worker");
+        }
+    }
+}
+
+/// 2^13 paths, each short: long enough to kill a worker in the middle.
+const MANY: &str = r#"
+#include "klee/klee.h"
+int main(void) {
+    char s[13];
+    klee_make_symbolic(s, sizeof s, "s");
+    int n = 0;
+    for (int i = 0; i < 13; i++)
+        if (s[i] > 'a')
+            n++;
+    return n;
+}
+"#;
+
+/// The pid of worker `id` of the run writing to `out` (by its environment).
+fn worker_pid(out: &Path, id: usize) -> Option<u32> {
+    let wanted = format!(
+        " {id} {}",
+        out.join(".workers").join(format!("w{id}")).display()
+    );
+    for entry in std::fs::read_dir("/proc").ok()?.flatten() {
+        let Ok(pid) = entry.file_name().to_string_lossy().parse::<u32>() else {
+            continue;
+        };
+        let Ok(env) = std::fs::read(entry.path().join("environ")) else {
+            continue;
+        };
+        let env = String::from_utf8_lossy(&env);
+        if env
+            .split('\0')
+            .any(|v| v.starts_with("SEAR_WORKER=") && v.ends_with(&wanted))
+        {
+            return Some(pid);
+        }
+    }
+    None
+}
+
+fn tests_in(dir: &Path) -> usize {
+    std::fs::read_dir(dir).map_or(0, |d| {
+        d.flatten()
+            .filter(|e| e.file_name().to_string_lossy().ends_with(".ktest"))
+            .count()
+    })
+}
+
+#[test]
+fn a_killed_worker_loses_no_path() {
+    let tmp = tempfile::tempdir().unwrap();
+    let prog = tmp.path().join("many.c");
+    std::fs::write(&prog, MANY).unwrap();
+    let one = sear(
+        &[
+            "run",
+            "--no-progress",
+            "--output-dir",
+            "one",
+            prog.to_str().unwrap(),
+        ],
+        tmp.path(),
+    );
+    assert!(one.status.success());
+    let out = tmp.path().join("two");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_sear"))
+        .args(["run", "--no-progress", "--jobs", "2", "--output-dir"])
+        .arg(&out)
+        .arg(&prog)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let start = Instant::now();
+    let w1 = out.join(".workers/w1");
+    while tests_in(&w1) < 100 && start.elapsed() < Duration::from_secs(120) {
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let pid = worker_pid(&out, 1).expect("worker 1 runs");
+    assert!(Command::new("kill")
+        .args(["-9", &pid.to_string()])
+        .status()
+        .unwrap()
+        .success());
+    let status = child.wait().unwrap();
+    assert!(status.success());
+    let warnings = std::fs::read_to_string(out.join("warnings.txt")).unwrap();
+    assert!(
+        warnings.contains("worker 1 ended without finishing"),
+        "{warnings}"
+    );
+    let (a, b) = (summary(&tmp.path().join("one")), summary(&out));
+    assert_eq!(a["trace_digest"], b["trace_digest"], "the same paths");
+    assert_eq!(
+        tests_in(&out),
+        tests_in(&tmp.path().join("one")),
+        "no test lost or doubled"
+    );
+}
+
+#[test]
+fn a_signal_stops_every_worker() {
+    let tmp = tempfile::tempdir().unwrap();
+    let prog = tmp.path().join("many.c");
+    std::fs::write(&prog, MANY.replace("13", "20")).unwrap();
+    let out = tmp.path().join("o");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_sear"))
+        .args(["run", "--no-progress", "--jobs", "2", "--output-dir"])
+        .arg(&out)
+        .arg(&prog)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let start = Instant::now();
+    while tests_in(&out.join(".workers/w1")) < 50 && start.elapsed() < Duration::from_secs(120) {
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let sent = Instant::now();
+    let status = Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status();
+    assert!(status.unwrap().success());
+    let status = child.wait().unwrap();
+    assert!(
+        sent.elapsed() < Duration::from_secs(120),
+        "stopped promptly"
+    );
+    assert_eq!(status.code(), Some(130), "an interrupted run exits 130");
+    let s = summary(&out);
+    assert_eq!(s["stop_reason"], "interrupted");
+    assert!(tests_in(&out) > 50, "the tests written so far are kept");
+    assert!(worker_pid(&out, 0).is_none() && worker_pid(&out, 1).is_none());
+}
+
+#[test]
+fn bad_job_counts_are_refused_before_the_run() {
+    let tmp = tempfile::tempdir().unwrap();
+    let prog = program("tests/c/branch_basic.c");
+    for bad in ["0", "-1", "two", "2000"] {
+        let jobs = format!("--jobs={bad}");
+        let out = sear(
+            &["run", &jobs, "--output-dir", "o", prog.to_str().unwrap()],
+            tmp.path(),
+        );
+        assert_eq!(out.status.code(), Some(2), "--jobs {bad}");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(stderr.contains("--jobs"), "--jobs {bad}: {stderr}");
+        assert!(!tmp.path().join("o").exists());
+    }
+}
