@@ -183,7 +183,15 @@ pub fn run(args: &RunArgs) -> Result<i32> {
         (None, None) => next_output_dir()?,
     };
     if worker.is_none() && args.parallel.jobs > 1 {
-        return run_coordinator(args, &output_dir);
+        if args.sv_comp || args.test_comp.is_some() {
+            // The verdict and the Test-Comp suite are written from one executor's summary.
+            crate::term::errln!(
+                "sear: warning: --jobs is not supported with --sv-comp or --test-comp yet; \
+                 running in one process"
+            );
+        } else {
+            return run_coordinator(args, &output_dir);
+        }
     }
     args.indexify.check()?;
     let scratch = tempfile::tempdir().context("creating a temporary directory")?;

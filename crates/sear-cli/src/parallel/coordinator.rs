@@ -262,9 +262,14 @@ impl Coordinator {
                 }));
             }
             FromWorker::Done {
+                stop_reason,
                 trace_hashes,
                 covered,
             } => {
+                if stop_reason == "exit-on-error" && !self.stopping {
+                    // --exit-on-error(-type): the first error stops the whole run.
+                    self.stop_all();
+                }
                 self.workers[id].result = Some(WorkerResult {
                     trace_hashes,
                     covered,

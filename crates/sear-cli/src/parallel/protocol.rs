@@ -39,6 +39,8 @@ pub enum FromWorker {
     },
     /// The worker's run ended (its `summary.json` is written).
     Done {
+        /// Why its run stopped (`summary.json`'s `stop_reason`).
+        stop_reason: String,
         /// The trace hash of every path ended since the last `Idle`.
         trace_hashes: Vec<u64>,
         /// The instructions it covered (function, block, instruction).

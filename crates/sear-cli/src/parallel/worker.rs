@@ -109,6 +109,7 @@ impl WorkerLink {
     /// Tells the coordinator the run ended, with what it needs to aggregate.
     pub fn done(&mut self, summary: &Summary) -> Result<()> {
         let message = FromWorker::Done {
+            stop_reason: summary.stop_reason.clone(),
             trace_hashes: summary.trace_hashes.clone(),
             covered: summary.covered.clone(),
         };
