@@ -30,3 +30,6 @@ command -v cargo >/dev/null || { echo "setup: cargo not found (install the Rust 
 # used by crates/sear-cli/tests/testcomp.rs).
 [ -x .venv/bin/python ] || python3 -m venv .venv
 .venv/bin/python -c 'import lxml' 2>/dev/null || .venv/bin/python -m pip install -q lxml
+# Ray places the workers of `sear run --cluster` on a cluster's nodes (docs/parallel.md;
+# crates/sear-cli/tests/cluster.rs starts a local cluster with it).
+.venv/bin/python -c 'import ray' 2>/dev/null || .venv/bin/python -m pip install -q "ray==2.60.0"

@@ -182,7 +182,7 @@ pub fn run(args: &RunArgs) -> Result<i32> {
         }
         (None, None) => next_output_dir()?,
     };
-    if worker.is_none() && args.parallel.jobs > 1 {
+    if worker.is_none() && (args.parallel.jobs > 1 || args.parallel.cluster.is_some()) {
         if args.sv_comp || args.test_comp.is_some() {
             // The verdict and the Test-Comp suite are written from one executor's summary.
             crate::term::errln!(
@@ -310,6 +310,16 @@ pub fn run(args: &RunArgs) -> Result<i32> {
 /// `sear run --jobs N` (N > 1): the coordinator of N worker processes writing into
 /// `output_dir` (`parallel/`).
 fn run_coordinator(args: &RunArgs, output_dir: &Path) -> Result<i32> {
+    let cluster = args.parallel.cluster.as_deref();
+    if let Some(address) = cluster {
+        let cpus = crate::parallel::check_cluster(address)?;
+        if cpus < f64::from(args.parallel.jobs) {
+            crate::term::errln!(
+                "sear: warning: the cluster has {cpus} CPUs for {} workers; some wait for a CPU",
+                args.parallel.jobs
+            );
+        }
+    }
     std::fs::create_dir_all(output_dir)
         .with_context(|| format!("creating {}", output_dir.display()))?;
     if args.output_dir.is_none() {
@@ -317,7 +327,7 @@ fn run_coordinator(args: &RunArgs, output_dir: &Path) -> Result<i32> {
     }
     let interrupt = Arc::new(std::sync::atomic::AtomicBool::new(false));
     let received = crate::signals::install(Arc::clone(&interrupt));
-    let status = crate::parallel::run_parallel(args.parallel.jobs, output_dir, interrupt)?;
+    let status = crate::parallel::run_parallel(args.parallel.jobs, output_dir, interrupt, cluster)?;
     Ok(received.exit_status().unwrap_or(status))
 }
 

@@ -7,6 +7,11 @@ pub struct ParallelArgs {
     /// one process, deterministically (docs/parallel.md).
     #[arg(long, short = 'j', value_name = "N|auto", default_value = "1", value_parser = jobs)]
     pub jobs: u32,
+    /// Place the workers on the Ray cluster at ADDRESS (`auto`: `RAY_ADDRESS` or the
+    /// cluster running here; or `HOST:PORT` of its head) instead of on this machine; Ray is
+    /// installed into the project's `.venv` by scripts/setup.sh (docs/parallel.md).
+    #[arg(long, value_name = "ADDRESS")]
+    pub cluster: Option<String>,
 }
 
 /// Parses `--jobs`: a number from 1 to 1024, or `auto`.

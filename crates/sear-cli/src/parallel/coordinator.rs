@@ -39,7 +39,8 @@ struct Job {
 
 /// One worker as the coordinator sees it.
 struct Worker {
-    process: Child,
+    /// Its process (`None` on a cluster, where Ray started it).
+    process: Option<Child>,
     stream: Option<TcpStream>,
     dir: PathBuf,
     idle: bool,
@@ -60,27 +61,54 @@ struct Worker {
 /// A message from worker `.0` (`None`: its connection closed).
 type Event = (usize, Option<FromWorker>);
 
-/// Runs `sear run` with `jobs` workers writing to `output_dir`; returns the exit status.
-pub fn run_parallel(jobs: u32, output_dir: &Path, interrupt: Arc<AtomicBool>) -> Result<i32> {
+/// The host the coordinator listens on: `SEAR_COORDINATOR_HOST`, else the loopback address
+/// (a cluster whose nodes are other machines needs an address they reach).
+fn coordinator_host() -> String {
+    std::env::var("SEAR_COORDINATOR_HOST").unwrap_or_else(|_| "127.0.0.1".into())
+}
+
+/// Runs `sear run` with `jobs` workers writing to `output_dir` (on the Ray cluster at
+/// `cluster`, if given); returns the exit status.
+pub fn run_parallel(
+    jobs: u32,
+    output_dir: &Path,
+    interrupt: Arc<AtomicBool>,
+    cluster: Option<&str>,
+) -> Result<i32> {
     let started = Instant::now();
-    let work_root = output_dir.join(".workers");
+    // Absolute: a worker placed by Ray runs in a directory of Ray's.
+    let work_root = std::path::absolute(output_dir.join(".workers"))?;
     std::fs::create_dir_all(&work_root)
         .with_context(|| format!("creating {}", work_root.display()))?;
-    let listener = TcpListener::bind("127.0.0.1:0").context("listening for workers")?;
+    let listener = TcpListener::bind((coordinator_host(), 0)).context("listening for workers")?;
     let address = listener.local_addr()?.to_string();
     let exe = std::env::current_exe().context("finding the sear binary")?;
+    let mut launcher = match cluster {
+        Some(ray) => Some(super::cluster::launch(
+            ray,
+            jobs as usize,
+            &address,
+            &work_root,
+        )?),
+        None => None,
+    };
     let mut workers = Vec::new();
     for id in 0..jobs as usize {
         let dir = work_root.join(format!("w{id}"));
-        let log = std::fs::File::create(work_root.join(format!("w{id}.log")))?;
-        let process = Command::new(&exe)
-            .args(std::env::args_os().skip(1))
-            .env(WORKER_ENV, format!("{address} {id} {}", dir.display()))
-            .stdin(Stdio::null())
-            .stdout(log.try_clone()?)
-            .stderr(log)
-            .spawn()
-            .context("starting a worker")?;
+        let process = if launcher.is_some() {
+            None
+        } else {
+            let log = std::fs::File::create(work_root.join(format!("w{id}.log")))?;
+            let child = Command::new(&exe)
+                .args(std::env::args_os().skip(1))
+                .env(WORKER_ENV, format!("{address} {id} {}", dir.display()))
+                .stdin(Stdio::null())
+                .stdout(log.try_clone()?)
+                .stderr(log)
+                .spawn()
+                .context("starting a worker")?;
+            Some(child)
+        };
         workers.push(Worker {
             process,
             stream: None,
@@ -97,7 +125,17 @@ pub fn run_parallel(jobs: u32, output_dir: &Path, interrupt: Arc<AtomicBool>) ->
         });
     }
     let (tx, events) = mpsc::channel::<Event>();
-    accept_workers(&listener, &mut workers, &tx)?;
+    if let Err(e) = accept_workers(&listener, &mut workers, launcher.as_mut(), &tx) {
+        for w in &mut workers {
+            if let Some(p) = w.process.as_mut() {
+                let _ = p.kill();
+            }
+        }
+        if let Some(l) = launcher.as_mut() {
+            let _ = l.kill();
+        }
+        return Err(e);
+    }
     drop(tx);
     let mut coordinator = Coordinator {
         workers,
@@ -110,7 +148,12 @@ pub fn run_parallel(jobs: u32, output_dir: &Path, interrupt: Arc<AtomicBool>) ->
     };
     coordinator.serve(&events, &interrupt);
     for w in &mut coordinator.workers {
-        let _ = w.process.wait();
+        if let Some(p) = w.process.as_mut() {
+            let _ = p.wait();
+        }
+    }
+    if let Some(mut l) = launcher {
+        let _ = l.wait();
     }
     let results: Vec<(PathBuf, Option<WorkerResult>)> = coordinator
         .workers
@@ -144,6 +187,7 @@ pub fn run_parallel(jobs: u32, output_dir: &Path, interrupt: Arc<AtomicBool>) ->
 fn accept_workers(
     listener: &TcpListener,
     workers: &mut [Worker],
+    mut launcher: Option<&mut Child>,
     tx: &Sender<Event>,
 ) -> Result<()> {
     listener.set_nonblocking(true)?;
@@ -179,12 +223,24 @@ fn accept_workers(
                 });
             }
             Err(e) if e.kind() == std::io::ErrorKind::WouldBlock => {
-                if let Some((id, status)) = workers
-                    .iter_mut()
-                    .enumerate()
-                    .find_map(|(i, w)| w.process.try_wait().ok().flatten().map(|s| (i, s)))
-                {
-                    bail!("worker {id} ended before it connected ({status}); see its log");
+                if let Some((id, status)) = workers.iter_mut().enumerate().find_map(|(i, w)| {
+                    let p = w.process.as_mut()?;
+                    p.try_wait().ok().flatten().map(|s| (i, s))
+                }) {
+                    let log = workers[id].dir.with_extension("log");
+                    bail!(
+                        "worker {id} ended before it connected ({status}): {}",
+                        log_tail(&log)
+                    );
+                }
+                if let Some(l) = launcher.as_deref_mut() {
+                    if let Ok(Some(status)) = l.try_wait() {
+                        let log = workers[0].dir.with_file_name("ray.log");
+                        bail!(
+                            "the Ray launcher ended before every worker connected ({status}): {}",
+                            log_tail(&log)
+                        );
+                    }
                 }
                 if Instant::now() > deadline {
                     bail!("workers did not connect within {CONNECT_TIMEOUT:?}");
@@ -290,7 +346,9 @@ impl Coordinator {
         w.asked = false;
         w.idle = false;
         if w.result.is_none() {
-            let _ = w.process.kill();
+            if let Some(p) = w.process.as_mut() {
+                let _ = p.kill();
+            }
             let mut text = format!("worker {id} ended without finishing");
             if let Some(mut job) = w.current.take() {
                 text.push_str("; the prefix it was exploring is explored again");
@@ -348,5 +406,17 @@ impl Coordinator {
                 self.send(id, &ToWorker::Stop);
             }
         }
+    }
+}
+
+/// The last lines of a worker's (or the launcher's) log, for an error message.
+fn log_tail(path: &Path) -> String {
+    let text = std::fs::read_to_string(path).unwrap_or_default();
+    let lines: Vec<&str> = text.lines().filter(|l| !l.trim().is_empty()).collect();
+    let tail = lines[lines.len().saturating_sub(3)..].join(" | ");
+    if tail.is_empty() {
+        format!("see {}", path.display())
+    } else {
+        tail
     }
 }

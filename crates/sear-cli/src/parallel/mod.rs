@@ -10,15 +10,19 @@
 //!   worker gets states a busy one gives away), notices a worker that dies, stops them.
 //! - `merge.rs`: one output directory from the workers' (dense test numbers, errors
 //!   de-duplicated per location, `summary.json` aggregated with a section per worker).
+//! - `cluster.rs`, `ray_workers.py`: `--cluster ADDRESS`: the workers placed on a Ray
+//!   cluster's nodes (Ray places, starts and watches them; they connect back over TCP).
 //!
 //! Why not threads: workers as processes keep memory isolated (one run's states, caches and
 //! solver contexts per process; Z3 contexts are not shared across threads) and speak the
 //! same protocol a cluster's workers do.
 
 pub mod args;
+mod cluster;
 mod coordinator;
 mod merge;
 mod protocol;
 pub mod worker;
 
+pub use cluster::check as check_cluster;
 pub use coordinator::run_parallel;

@@ -1,0 +1,279 @@
+//! `sear run --cluster`: a Ray cluster of a head and two worker nodes started on this
+//! machine (bound to the loopback address), `--cluster ADDRESS --jobs 3` on an exhausting
+//! program ends the same paths as one process, also when a worker is killed mid-run; an
+//! unreachable cluster and a Python without Ray are refused before any output directory.
+//! Needs Ray in the project's `.venv` (scripts/setup.sh installs it).
+
+mod common;
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+const MANY: &str = r#"
+#include "klee/klee.h"
+int main(void) {
+    char s[12];
+    klee_make_symbolic(s, sizeof s, "s");
+    int n = 0;
+    for (int i = 0; i < 12; i++)
+        if (s[i] > 'a')
+            n++;
+    return n;
+}
+"#;
+
+fn venv(tool: &str) -> PathBuf {
+    let path = common::repo_root().join(".venv/bin").join(tool);
+    assert!(
+        path.exists(),
+        "{} missing: run scripts/setup.sh",
+        path.display()
+    );
+    path
+}
+
+/// A local Ray cluster, stopped when dropped (also when a test fails).
+struct Cluster {
+    address: String,
+}
+
+impl Cluster {
+    fn start() -> Cluster {
+        let port = std::net::TcpListener::bind("127.0.0.1:0")
+            .unwrap()
+            .local_addr()
+            .unwrap()
+            .port();
+        let address = format!("127.0.0.1:{port}");
+        let ray = venv("ray");
+        let common_args = [
+            "--num-cpus",
+            "1",
+            "--node-ip-address",
+            "127.0.0.1",
+            "--disable-usage-stats",
+        ];
+        let head = [
+            "start",
+            "--head",
+            "--port",
+            &port.to_string(),
+            "--include-dashboard=false",
+        ];
+        let cluster = Cluster {
+            address: address.clone(),
+        };
+        run_bounded(Command::new(&ray).args(head).args(common_args));
+        for _ in 0..2 {
+            run_bounded(
+                Command::new(&ray)
+                    .args(["start", "--address", &address])
+                    .args(common_args),
+            );
+        }
+        cluster
+    }
+}
+
+impl Drop for Cluster {
+    fn drop(&mut self) {
+        let _ = Command::new(venv("ray"))
+            .args(["stop", "--force"])
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .status();
+    }
+}
+
+/// Runs a `ray` command, at most two minutes.
+fn run_bounded(cmd: &mut Command) {
+    let mut child = cmd
+        .env("RAY_USAGE_STATS_ENABLED", "0")
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let start = Instant::now();
+    loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            assert!(status.success(), "{cmd:?} failed");
+            return;
+        }
+        if start.elapsed() > Duration::from_secs(120) {
+            let _ = child.kill();
+            panic!("{cmd:?} did not finish in 2 minutes");
+        }
+        std::thread::sleep(Duration::from_millis(100));
+    }
+}
+
+fn sear(args: &[&str], dir: &Path, address: &str) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_sear"))
+        .args(args)
+        .current_dir(dir)
+        .env("RAY_ADDRESS", address)
+        .env("RAY_USAGE_STATS_ENABLED", "0")
+        .env("SEAR_RAY_NODE_IP", "127.0.0.1")
+        .output()
+        .unwrap()
+}
+
+fn summary(dir: &Path) -> serde_json::Value {
+    serde_json::from_str(&std::fs::read_to_string(dir.join("summary.json")).unwrap()).unwrap()
+}
+
+fn tests_in(dir: &Path) -> usize {
+    std::fs::read_dir(dir).map_or(0, |d| {
+        d.flatten()
+            .filter(|e| e.file_name().to_string_lossy().ends_with(".ktest"))
+            .count()
+    })
+}
+
+#[test]
+fn a_ray_cluster_explores_the_same_paths_and_survives_a_lost_worker() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
+    std::fs::write(dir.join("many.c"), MANY).unwrap();
+    let one = sear(
+        &["run", "--no-progress", "--output-dir", "one", "many.c"],
+        dir,
+        "",
+    );
+    assert!(one.status.success());
+    let reference = summary(&dir.join("one"));
+
+    let cluster = Cluster::start();
+    let run = sear(
+        &[
+            "run",
+            "--no-progress",
+            "--cluster",
+            "auto",
+            "--jobs",
+            "3",
+            "--output-dir",
+            "c",
+            "many.c",
+        ],
+        dir,
+        &cluster.address,
+    );
+    assert!(
+        run.status.success(),
+        "{}",
+        String::from_utf8_lossy(&run.stderr)
+    );
+    let s = summary(&dir.join("c"));
+    assert_eq!(s["trace_digest"], reference["trace_digest"]);
+    assert_eq!(s["workers"].as_array().map(Vec::len), Some(3));
+    assert_eq!(tests_in(&dir.join("c")), tests_in(&dir.join("one")));
+
+    // A worker killed mid-run: the same paths, and a warning.
+    let mut child = Command::new(env!("CARGO_BIN_EXE_sear"))
+        .args([
+            "run",
+            "--no-progress",
+            "--cluster",
+            &cluster.address,
+            "--jobs",
+            "3",
+        ])
+        .args(["--output-dir", "k", "many.c"])
+        .current_dir(dir)
+        .env("RAY_USAGE_STATS_ENABLED", "0")
+        .env("SEAR_RAY_NODE_IP", "127.0.0.1")
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let w1 = dir.join("k/.workers/w1");
+    let start = Instant::now();
+    while tests_in(&w1) < 50 && start.elapsed() < Duration::from_secs(120) {
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let pid = worker_pid(&w1).expect("worker 1 runs");
+    assert!(Command::new("kill")
+        .args(["-9", &pid.to_string()])
+        .status()
+        .unwrap()
+        .success());
+    assert!(child.wait().unwrap().success());
+    let k = summary(&dir.join("k"));
+    assert_eq!(k["trace_digest"], reference["trace_digest"]);
+    assert_eq!(tests_in(&dir.join("k")), tests_in(&dir.join("one")));
+    let warnings = std::fs::read_to_string(dir.join("k/warnings.txt")).unwrap();
+    assert!(
+        warnings.contains("worker 1 ended without finishing"),
+        "{warnings}"
+    );
+}
+
+/// The pid of the worker writing to `dir` (by its environment).
+fn worker_pid(dir: &Path) -> Option<u32> {
+    for entry in std::fs::read_dir("/proc").ok()?.flatten() {
+        let Ok(pid) = entry.file_name().to_string_lossy().parse::<u32>() else {
+            continue;
+        };
+        let Ok(env) = std::fs::read(entry.path().join("environ")) else {
+            continue;
+        };
+        let env = String::from_utf8_lossy(&env);
+        let wanted = format!(" {}", dir.display());
+        if env
+            .split('\0')
+            .any(|v| v.starts_with("SEAR_WORKER=") && v.ends_with(&wanted))
+        {
+            return Some(pid);
+        }
+    }
+    None
+}
+
+#[test]
+fn bad_clusters_are_refused_before_the_run() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
+    std::fs::write(dir.join("many.c"), MANY).unwrap();
+    // Nothing listens on port 1.
+    let out = sear(
+        &[
+            "run",
+            "--cluster",
+            "127.0.0.1:1",
+            "--jobs",
+            "2",
+            "--output-dir",
+            "o",
+            "many.c",
+        ],
+        dir,
+        "",
+    );
+    assert!(!out.status.success());
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("--cluster 127.0.0.1:1"), "{stderr}");
+    assert_eq!(stderr.lines().count(), 1, "one line: {stderr}");
+    assert!(!dir.join("o").exists());
+    // A Python without Ray.
+    let out = Command::new(env!("CARGO_BIN_EXE_sear"))
+        .args([
+            "run",
+            "--cluster",
+            "auto",
+            "--jobs",
+            "2",
+            "--output-dir",
+            "o",
+            "many.c",
+        ])
+        .current_dir(dir)
+        .env("SEAR_PYTHON", "/usr/bin/python3")
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("Ray is not installed"), "{stderr}");
+    assert!(!dir.join("o").exists());
+}
