@@ -141,10 +141,6 @@ fn parse_expectations(source: &str) -> Expectations {
     e
 }
 
-fn sear() -> &'static str {
-    env!("CARGO_BIN_EXE_sear")
-}
-
 /// Runs one program under each of its configurations; returns a description of every
 /// mismatch.
 fn check(program: &Path) -> Vec<String> {
@@ -209,7 +205,7 @@ fn check_config(
 ) -> (Vec<String>, Option<Value>) {
     let out_root = tempfile::tempdir().expect("tempdir");
     let out = out_root.path().join("out");
-    let mut cmd = Command::new(sear());
+    let mut cmd = Command::new(common::sear_bin());
     cmd.arg("run")
         .arg("--no-progress")
         .arg("--verify-ir")
@@ -322,7 +318,7 @@ fn check_config(
         }
     }
     if expect.replay {
-        problems.extend(common::check_replay(sear(), &name, &out));
+        problems.extend(common::check_replay(common::sear_bin(), &name, &out));
     }
     let label = config.join(" ");
     for c in &expect.summary_checks {

@@ -118,10 +118,6 @@ fn parse_expectations(source: &str) -> Expectations {
     e
 }
 
-fn sear() -> &'static str {
-    env!("CARGO_BIN_EXE_sear")
-}
-
 /// Every file `dir/testNNNNNN.<suffix>`'s contents.
 fn test_files(dir: &Path, suffix: &str) -> Vec<Vec<u8>> {
     let mut out = Vec::new();
@@ -183,7 +179,7 @@ fn run_one(
         sear_args.join(" "),
         program_args.join(" ")
     );
-    let mut cmd = Command::new(sear());
+    let mut cmd = Command::new(common::sear_bin());
     cmd.current_dir(common::repo_root())
         .arg("run")
         .arg("--no-progress")
@@ -300,7 +296,7 @@ fn check_outputs(name: &str, expect: &Expectations, runs: &[Run], problems: &mut
 /// Replays every test: all outputs match (one check per completed path), every error
 /// reproduces, no input mismatch.
 fn replay(name: &str, out: &Path, completed: u64) -> Vec<String> {
-    let output = Command::new(sear())
+    let output = Command::new(common::sear_bin())
         .current_dir(common::repo_root())
         .args(["replay", "--json"])
         .arg(out)

@@ -25,10 +25,6 @@ use std::process::Command;
 
 use serde_json::Value;
 
-fn sear() -> &'static str {
-    env!("CARGO_BIN_EXE_sear")
-}
-
 struct ModeRun {
     mode: String,
     checks: Vec<String>,
@@ -158,7 +154,7 @@ fn check(program: &Path) -> Vec<String> {
             Some(m) => (m, true),
             None => (run.mode.as_str(), false),
         };
-        let mut cmd = Command::new(sear());
+        let mut cmd = Command::new(common::sear_bin());
         cmd.args(["run", "--no-progress", "--search", "dfs"])
             .arg(format!("--sym-size-mode={mode}"))
             .arg("--output-dir")
@@ -218,7 +214,8 @@ fn check(program: &Path) -> Vec<String> {
         }
         // A path that ended early (a size concretize did not explore) stopped before the
         // program asked for all its inputs: its test does not replay.
-        let replay = common::check_replay(sear(), &format!("{name} [{}]", run.mode), &out);
+        let replay =
+            common::check_replay(common::sear_bin(), &format!("{name} [{}]", run.mode), &out);
         problems.extend(replay.into_iter().filter(|p| !ended_early(&out, p)));
         summaries.push((run.mode.clone(), summary));
     }
@@ -326,7 +323,7 @@ fn symbolic_size_programs() {
 fn pat_logged_queries_solve_back() {
     let tmp = tempfile::tempdir().unwrap();
     let queries = tmp.path().join("queries");
-    let o = Command::new(sear())
+    let o = Command::new(common::sear_bin())
         .args([
             "run",
             "--no-progress",
@@ -353,7 +350,7 @@ fn pat_logged_queries_solve_back() {
     let mut answers = std::collections::BTreeSet::new();
     for file in files.iter().take(12) {
         let answer = |procedure: &str| {
-            let o = Command::new(sear())
+            let o = Command::new(common::sear_bin())
                 .args(["solve", &format!("--quantified-procedure={procedure}")])
                 .arg(file)
                 .output()
@@ -382,7 +379,7 @@ fn pat_logged_queries_solve_back() {
 /// merging mode is a clear error.
 #[test]
 fn incremental_merge_needs_a_merging_mode() {
-    let o = Command::new(sear())
+    let o = Command::new(common::sear_bin())
         .args(["run", "--sym-size-mode=fork-lazy", "--incremental-merge=on"])
         .arg(Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/symsize/memspn.c"))
         .output()

@@ -3,6 +3,21 @@
 #![allow(dead_code)]
 
 use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+/// The `sear` binary under test.
+pub fn sear_bin() -> &'static str {
+    env!("CARGO_BIN_EXE_sear")
+}
+
+/// Runs `sear ARGS` in `cwd` and waits for it.
+pub fn sear(args: &[&str], cwd: &Path) -> Output {
+    Command::new(sear_bin())
+        .args(args)
+        .current_dir(cwd)
+        .output()
+        .expect("sear runs")
+}
 
 /// The repository root.
 pub fn repo_root() -> PathBuf {
