@@ -109,7 +109,8 @@ fn rejects() -> Result<(), Failed> {
     }
     // Prose that merely contains a colon is no expectation.
     ensure(
-        expect::parse("// note: x\n// cut: a tool\n").is_ok(),
+        expect::parse("// note: x\n// cut: a tool\n// mode 1: klee_range(3, 3)\n")
+            .is_ok_and(|e| e.modes.is_empty()),
         "prose",
     )
 }

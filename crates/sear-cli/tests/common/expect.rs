@@ -183,6 +183,18 @@ const KEYS: &[&str] = &[
     "expect-object",
 ];
 
+/// The symbolic-size modes a `mode` line may name (with `+inc` or without); `mode` followed
+/// by another word is prose.
+const MODES: &[&str] = &[
+    "concretize",
+    "max",
+    "fork-eager",
+    "fork-lazy",
+    "sm",
+    "smopt",
+    "pat",
+];
+
 /// The text after the first `//` of a line, trimmed (in `.ll` files the comments are
 /// written `; // ...`).
 pub fn comment(line: &str) -> Option<&str> {
@@ -193,8 +205,11 @@ pub fn comment(line: &str) -> Option<&str> {
 /// `expect-` prefix), and the text after the colon.
 fn split_directive(comment: &str) -> Option<(&str, &str)> {
     let (key, rest) = comment.split_once(':')?;
-    if key.starts_with("mode ") {
-        return Some(("mode", comment.strip_prefix("mode ").unwrap_or(comment)));
+    if let Some(mode) = key.strip_prefix("mode ") {
+        let base = mode.strip_suffix("+inc").unwrap_or(mode);
+        return MODES
+            .contains(&base)
+            .then(|| ("mode", &comment["mode ".len()..]));
     }
     let word = !key.is_empty() && key.chars().all(|c| c.is_ascii_lowercase() || c == '-');
     (word && (KEYS.contains(&key) || key.starts_with("expect-"))).then_some((key, rest))
