@@ -4,8 +4,8 @@
 // Reasoning: only x > 0 forks: 2 paths.
 // expect-completed: 2
 // expect-error-paths: 0
-// expect-stderr: forty-two:42
-// expect-stderr: minus one:4294967295
+// expect-sear-stderr: forty-two:42
+// expect-sear-stderr: minus one:4294967295
 #include "klee/klee.h"
 
 int main(void) {

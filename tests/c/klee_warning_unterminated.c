@@ -5,8 +5,8 @@
 // and the path completes.
 // expect-completed: 1
 // expect-error-paths: 0
-// expect-stderr: main: abcd
-// expect-stderr: string not terminated by \0 passed to one of the klee_ functions
+// expect-sear-stderr: main: abcd
+// expect-sear-stderr: string not terminated by \0 passed to one of the klee_ functions
 #include "klee/klee.h"
 
 int main(void) {

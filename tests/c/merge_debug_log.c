@@ -5,9 +5,9 @@
 // expect-completed: 1
 // expect-error-paths: 0
 // expect-summary: merged_states == 2
-// expect-stderr: open merge: 0
-// expect-stderr: close merge: 0
-// expect-stderr: ran into a close at
+// expect-sear-stderr: open merge: 0
+// expect-sear-stderr: close merge: 0
+// expect-sear-stderr: ran into a close at
 #include "klee/klee.h"
 
 int main(void) {

@@ -13,7 +13,7 @@
 // expect-error-paths: 1
 // expect-tests: 2
 // expect-summary: forks >= 2000
-// expect-stderr: reach_error() called
+// expect-sear-stderr: reach_error() called
 extern void reach_error(void);
 extern int __VERIFIER_nondet_int(void);
 extern void __VERIFIER_assume(int);

@@ -10,7 +10,7 @@
 // random-path + covnew alone long before any path gets that deep.
 // sear-args: --sv-comp --search random-path --search nurs:covnew --max-instructions 400000
 // expect-error-paths: 1
-// expect-stderr: reach_error() called
+// expect-sear-stderr: reach_error() called
 extern void reach_error(void);
 extern int __VERIFIER_nondet_int(void);
 

@@ -11,7 +11,7 @@
 // expect-error-paths: 2
 // expect-tests: 3
 // expect-summary: silent_paths == 1
-// expect-stderr: reach_error() called
+// expect-sear-stderr: reach_error() called
 extern void abort(void);
 extern void __assert_fail(const char *, const char *, unsigned int, const char *);
 void reach_error(void) { __assert_fail("0", "svcomp_reach_defined.c", 3, "reach_error"); }

@@ -5,5 +5,5 @@
 // sear-args: --cflags=-m32
 // expect-completed: 1
 // expect-exits: 0
-// expect-stderr: module and host target triples do not match
+// expect-sear-stderr: module and host target triples do not match
 int main(void) {}

@@ -2,6 +2,7 @@
 // expect-completed: 1
 // expect-error-paths: 1
 // expect-errors: assert
+// expect-replay: strict
 #include <assert.h>
 #include <stdio.h>
 #include "klee/klee.h"

@@ -3,8 +3,9 @@
 // passed through printf's %c), space, other = 4 paths. (isalpha) calls the function.
 // expect-completed: 4
 // expect-error-paths: 0
-// expect-stdout: digit\n
-// expect-stdout: space\n
+// expect-test-stdout: digit\n
+// expect-test-stdout: space\n
+// expect-replay: strict
 #include <ctype.h>
 #include <stdio.h>
 #include "klee/klee.h"

@@ -4,7 +4,8 @@
 // Reasoning: nothing is symbolic: one path, which prints the three entries.
 // sear-args: --env-file tests/runtime/data/env_envp.env
 // expect-completed: 1
-// expect-stdout: A_FIRST=1\nHOME=/home/klee\nPWD=/work\nHOME /home/klee\n
+// expect-test-stdout: A_FIRST=1\nHOME=/home/klee\nPWD=/work\nHOME /home/klee\n
+// expect-replay: strict
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

@@ -5,8 +5,9 @@
 // sear-args: --search dfs --env-file tests/runtime/data/env_exit.env
 // expect-completed: 2
 // expect-error-paths: 0
-// expect-stdout: no HOME\nX=0\nX=1\nbig\nsecond\nfirst\n
-// expect-stdout: no HOME\nX=0\nX=1\nsmall\nsecond\nfirst\n
+// expect-test-stdout: no HOME\nX=0\nX=1\nbig\nsecond\nfirst\n
+// expect-test-stdout: no HOME\nX=0\nX=1\nsmall\nsecond\nfirst\n
+// expect-replay: strict
 #include <stdio.h>
 #include <stdlib.h>
 #include "klee/klee.h"

@@ -1,6 +1,7 @@
 // errno, strerror, perror and err.h's warnx (with the program's name from argv[0]).
 // expect-completed: 1
-// expect-stderr: missing: No such file or directory\nBad file descriptor\nerrors_errno: done 3\n
+// expect-test-stderr: missing: No such file or directory\nBad file descriptor\nerrors_errno: done 3\n
+// expect-replay: strict
 #include <err.h>
 #include <errno.h>
 #include <fcntl.h>

@@ -8,6 +8,7 @@
 // expect-object: read_fail
 // expect-object: write_fail
 // expect-object: getcwd_fail
+// expect-replay: strict
 #include <errno.h>
 #include <unistd.h>
 

@@ -8,7 +8,8 @@
 // expect-completed: 4
 // expect-error-paths: 0
 // expect-object: close_fail
-// expect-stdout: read ok\nclose failed\n
+// expect-test-stdout: read ok\nclose failed\n
+// expect-replay: strict
 #include <fcntl.h>
 #include <stdio.h>
 #include <unistd.h>

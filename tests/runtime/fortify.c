@@ -2,7 +2,8 @@
 // (__printf_chk, __sprintf_chk, __memcpy_chk, __strcpy_chk, ...), which the runtime provides.
 // sear-args: -O 2 --cflags -D_FORTIFY_SOURCE=2
 // expect-completed: 1
-// expect-stdout: abcde 5 [x=7]\n
+// expect-test-stdout: abcde 5 [x=7]\n
+// expect-replay: strict
 #include <stdio.h>
 #include <string.h>
 

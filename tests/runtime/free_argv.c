@@ -7,6 +7,7 @@
 // expect-completed: 0
 // expect-error-paths: 3
 // expect-errors: free free free
+// expect-replay: strict
 #include <stdlib.h>
 #include "klee/klee.h"
 

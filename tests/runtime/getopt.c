@@ -5,9 +5,10 @@
 // program-args: x -a y --sym-arg 2
 // expect-completed: 9
 // expect-error-paths: 0
-// expect-stdout: -a\n-a\noperand x\noperand y\n
-// expect-stdout: -a\noperand x\noperand y\noperand -\n
-// expect-stderr: getopt: option requires an argument -- 'b'\n
+// expect-test-stdout: -a\n-a\noperand x\noperand y\n
+// expect-test-stdout: -a\noperand x\noperand y\noperand -\n
+// expect-test-stderr: getopt: option requires an argument -- 'b'\n
+// expect-replay: strict
 #include <stdio.h>
 #include <unistd.h>
 

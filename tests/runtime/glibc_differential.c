@@ -5,6 +5,7 @@
 // strerror, strtok and the search functions.
 // expect-completed: 1
 // expect-error-paths: 0
+// expect-replay: strict
 #include <ctype.h>
 #include <errno.h>
 #include <getopt.h>

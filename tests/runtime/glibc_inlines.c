@@ -5,6 +5,7 @@
 // sear-args: -O 2 --sym-stdin 2
 // expect-completed: 4
 // expect-error-paths: 0
+// expect-replay: strict
 #include <ctype.h>
 #include <stdio.h>
 

@@ -4,6 +4,7 @@
 // compares every line with glibc's.
 // expect-completed: 1
 // expect-error-paths: 0
+// expect-replay: strict
 #define _GNU_SOURCE
 #include <error.h>
 #include <fcntl.h>

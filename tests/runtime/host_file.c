@@ -3,7 +3,8 @@
 // does not try.)
 // sear-args: --host-file tests/runtime/data/hello.txt
 // expect-completed: 1
-// expect-stdout: 1: hello from the host\n2: second line\n
+// expect-test-stdout: 1: hello from the host\n2: second line\n
+// expect-replay: strict
 #include <stdio.h>
 
 int main(void) {

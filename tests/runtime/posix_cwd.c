@@ -5,7 +5,8 @@
 // Reasoning: nothing the program branches on is symbolic: one path, the same output natively.
 // sear-args: --sym-files 1 2
 // expect-completed: 1
-// expect-stdout: root A: 2\nfull A: 0\ndot A: 0\nlisted A: 1\ncreated: 0\nroot lists A: 0\n
+// expect-test-stdout: root A: 2\nfull A: 0\ndot A: 0\nlisted A: 1\ncreated: 0\nroot lists A: 0\n
+// expect-replay: strict
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>

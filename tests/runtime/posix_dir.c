@@ -5,7 +5,8 @@
 // Reasoning: nothing the program branches on is symbolic: one path.
 // sear-args: --sym-files 2 2
 // expect-completed: 1
-// expect-stdout: . .. A B \n. .. A B c.txt \nagain B\nfstatat 2\nmissing 2\n
+// expect-test-stdout: . .. A B \n. .. A B c.txt \nagain B\nfstatat 2\nmissing 2\n
+// expect-replay: strict
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>

@@ -3,7 +3,8 @@
 // sear-args: --sym-files 1 3
 // expect-completed: 2
 // expect-error-paths: 0
-// expect-stdout: first is x\nend 3\ndup offset 1\npread ok\nstat 3\naccess ok\nunlinked\n
+// expect-test-stdout: first is x\nend 3\ndup offset 1\npread ok\nstat 3\naccess ok\nunlinked\n
+// expect-replay: strict
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>

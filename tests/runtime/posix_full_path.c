@@ -5,6 +5,7 @@
 // program-args: --sym-files 1 3
 // expect-completed: 1
 // expect-error-paths: 0
+// expect-replay: strict
 #include <stdio.h>
 #include <sys/stat.h>
 #include <unistd.h>

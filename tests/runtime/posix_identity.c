@@ -6,7 +6,8 @@
 // the inode assumption a third path printed "same", which natively replays differently.
 // sear-args: --sym-stdin 2
 // expect-completed: 2
-// expect-stdout: different\n
+// expect-test-stdout: different\n
+// expect-replay: strict
 #include <fcntl.h>
 #include <stdio.h>
 #include <sys/stat.h>

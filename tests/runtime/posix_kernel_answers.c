@@ -7,7 +7,8 @@
 // program-args: --sym-files 1 4
 // expect-completed: 2
 // expect-error-paths: 0
-// expect-stdout: ok\n
+// expect-test-stdout: ok\n
+// expect-replay: strict
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>

@@ -6,8 +6,9 @@
 // 2 paths.
 // sear-args: --sym-files 1 4
 // expect-completed: 2
-// expect-stdout: read-only ok\nread-write ok\n
-// expect-stdout: read-only ok\nread-write denied 13\n
+// expect-test-stdout: read-only ok\nread-write ok\n
+// expect-test-stdout: read-only ok\nread-write denied 13\n
+// expect-replay: strict
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>

@@ -3,7 +3,8 @@
 // natively (stdout is a file there). One path.
 // expect-completed: 1
 // expect-error-paths: 0
-// expect-stdout: poll 2 out 1 nval 1 skipped 0\n
+// expect-test-stdout: poll 2 out 1 nval 1 skipped 0\n
+// expect-replay: strict
 #include <poll.h>
 #include <stdio.h>
 

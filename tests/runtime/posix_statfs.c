@@ -4,7 +4,8 @@
 // Only what holds natively too is printed, so the test replays identically.
 // expect-completed: 1
 // expect-error-paths: 0
-// expect-stdout: statfs / 0 blocks 1 | missing -1 ENOENT 1 | fstatfs 0 | bad -1 EBADF 1 | statvfs 0 names 1 | fadvise 0 bad 1\n
+// expect-test-stdout: statfs / 0 blocks 1 | missing -1 ENOENT 1 | fstatfs 0 | bad -1 EBADF 1 | statvfs 0 names 1 | fadvise 0 bad 1\n
+// expect-replay: strict
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>

@@ -4,7 +4,8 @@
 // missing function would end the path with an exec error instead. One path.
 // expect-completed: 1
 // expect-error-paths: 0
-// expect-stdout: pages 1 processors 1\n
+// expect-test-stdout: pages 1 processors 1\n
+// expect-replay: strict
 #define _GNU_SOURCE
 #include <sched.h>
 #include <stdio.h>

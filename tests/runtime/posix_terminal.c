@@ -6,9 +6,10 @@
 // the bytes left (2, 1 after a read) on every path.
 // sear-args: --sym-stdin 2
 // expect-completed: 3
-// expect-stdout: regular\nnot a tty 25\nleft 2\nleft 1\n
-// expect-stdout: character device\ntty 24x80 canonical\nleft 2\nleft 1\n
-// expect-stdout: other\nnot a tty 25\nleft 2\nleft 1\n
+// expect-test-stdout: regular\nnot a tty 25\nleft 2\nleft 1\n
+// expect-test-stdout: character device\ntty 24x80 canonical\nleft 2\nleft 1\n
+// expect-test-stdout: other\nnot a tty 25\nleft 2\nleft 1\n
+// expect-replay: strict
 #include <errno.h>
 #include <stdio.h>
 #include <sys/ioctl.h>

@@ -4,7 +4,8 @@
 // the thread and the conversion succeed. One path.
 // expect-completed: 1
 // expect-error-paths: 0
-// expect-stdout: mutex 0 0 0 0 | once 1 | work 42 | converted abc\n
+// expect-test-stdout: mutex 0 0 0 0 | once 1 | work 42 | converted abc\n
+// expect-replay: strict
 #include <iconv.h>
 #include <pthread.h>
 #include <stdio.h>

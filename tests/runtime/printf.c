@@ -5,6 +5,7 @@
 // expect-completed: 4
 // expect-error-paths: 0
 // expect-warning: printf: symbolic value concretized
+// expect-replay: strict
 #include <stdio.h>
 #include <string.h>
 #include "klee/klee.h"

@@ -1,9 +1,10 @@
 // sscanf on concrete strings, then "%d" on one symbolic byte (then NUL), which is not a
 // space or a sign: the end of the input (EOF), a digit, or another byte = 3 paths.
 // expect-completed: 3
-// expect-stdout: 12 -7 word x 255 3\nparsed 1\n
-// expect-stdout: 12 -7 word x 255 3\nparsed 0\n
-// expect-stdout: 12 -7 word x 255 3\nparsed -1\n
+// expect-test-stdout: 12 -7 word x 255 3\nparsed 1\n
+// expect-test-stdout: 12 -7 word x 255 3\nparsed 0\n
+// expect-test-stdout: 12 -7 word x 255 3\nparsed -1\n
+// expect-replay: strict
 #include <stdio.h>
 #include "klee/klee.h"
 

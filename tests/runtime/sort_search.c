@@ -3,8 +3,9 @@
 // = 11. Total 17. Sorted values are printed (concretised).
 // expect-completed: 17
 // expect-error-paths: 0
-// expect-stdout: found 2\n
-// expect-stdout: missing\n
+// expect-test-stdout: found 2\n
+// expect-test-stdout: missing\n
+// expect-replay: strict
 #include <assert.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -5,8 +5,9 @@
 // expect-object: stdin
 // expect-object: stdin-stat
 // expect-object: model_version
-// expect-stdout: 3 lines\n
-// expect-stdout: 0 lines\n
+// expect-test-stdout: 3 lines\n
+// expect-test-stdout: 0 lines\n
+// expect-replay: strict
 #include <stdio.h>
 
 int main(void) {

@@ -5,6 +5,7 @@
 // expect-completed: 5
 // expect-error-paths: 1
 // expect-errors: ptr
+// expect-replay: strict
 #include <stdio.h>
 
 int main(void) {

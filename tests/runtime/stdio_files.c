@@ -7,8 +7,9 @@
 // expect-error-paths: 0
 // expect-object: A-data
 // expect-object: A-data-stat
-// expect-stderr: B: No such file or directory\n
-// expect-stdout: size 2\ncount 2\nout: count=2\n
+// expect-test-stderr: B: No such file or directory\n
+// expect-test-stdout: size 2\ncount 2\nout: count=2\n
+// expect-replay: strict
 #include <stdio.h>
 #include <sys/stat.h>
 

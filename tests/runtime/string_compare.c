@@ -4,9 +4,10 @@
 //   equal (1) = 6; memcmp(b, "xy", 2): 2 + 2 + 1 = 5; strncmp(s, "abc", 2): 2 + 2 + 1 = 5.
 // expect-completed: 16
 // expect-error-paths: 0
-// expect-stdout: strcmp =\n
-// expect-stdout: memcmp <\n
-// expect-stdout: strncmp >\n
+// expect-test-stdout: strcmp =\n
+// expect-test-stdout: memcmp <\n
+// expect-test-stdout: strncmp >\n
+// expect-replay: strict
 #include <stdio.h>
 #include <string.h>
 #include "klee/klee.h"

@@ -4,9 +4,10 @@
 //   not): stopping at position 0, 1 or 2, or all three in the set = 4.
 // expect-completed: 11
 // expect-error-paths: 0
-// expect-stdout: strchr 1\n
-// expect-stdout: strchr -1\n
-// expect-stdout: strspn 3\n
+// expect-test-stdout: strchr 1\n
+// expect-test-stdout: strchr -1\n
+// expect-test-stdout: strspn 3\n
+// expect-replay: strict
 #include <stdio.h>
 #include <string.h>
 #include "klee/klee.h"

@@ -2,9 +2,10 @@
 // (2), or are equal. strcasecmp(s, "Ab") with s of 2 bytes + NUL: 2 + 2 + 1 = 5.
 // expect-completed: 5
 // expect-error-paths: 0
-// expect-stdout: equal\n
-// expect-stdout: less\n
-// expect-stdout: greater\n
+// expect-test-stdout: equal\n
+// expect-test-stdout: less\n
+// expect-test-stdout: greater\n
+// expect-replay: strict
 #include <stdio.h>
 #include <strings.h>
 #include "klee/klee.h"

@@ -1,8 +1,9 @@
 // strlen of a 4-byte symbolic string with a terminating NUL: one path per length.
 // expect-completed: 5
 // expect-error-paths: 0
-// expect-stdout: 0\n
-// expect-stdout: 4\n
+// expect-test-stdout: 0\n
+// expect-test-stdout: 4\n
+// expect-replay: strict
 #include <stdio.h>
 #include <string.h>
 #include "klee/klee.h"

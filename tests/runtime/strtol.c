@@ -4,7 +4,8 @@
 // expect-completed: 12
 // expect-error-paths: 0
 // expect-warning: printf: symbolic value concretized
-// expect-stdout: 0 0\n
+// expect-test-stdout: 0 0\n
+// expect-replay: strict
 #include <stdio.h>
 #include <stdlib.h>
 #include "klee/klee.h"

@@ -6,8 +6,9 @@
 // expect-completed: 2
 // expect-object: stdout
 // expect-object: stdout-stat
-// expect-stdout: regular file\n
-// expect-stdout: not a regular file\n
+// expect-test-stdout: regular file\n
+// expect-test-stdout: not a regular file\n
+// expect-replay: strict
 #include <stdio.h>
 #include <sys/stat.h>
 

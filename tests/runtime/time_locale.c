@@ -1,6 +1,7 @@
 // Time and locale stubs: a fixed clock, UTC, exact calendar conversions, the C locale.
 // expect-completed: 1
-// expect-stdout: 2023-11-14 22:13:20 Tue 318\nC\n.\n
+// expect-test-stdout: 2023-11-14 22:13:20 Tue 318\nC\n.\n
+// expect-replay: strict
 #include <locale.h>
 #include <stdio.h>
 #include <time.h>

@@ -6,6 +6,7 @@
 // printable ASCII, 0 for L'\0', -1 otherwise.
 // expect-completed: 1
 // expect-error-paths: 0
+// expect-replay: strict
 #define _GNU_SOURCE
 #include <errno.h>
 #include <locale.h>

@@ -3,10 +3,11 @@
 // replaying with glibc's answer.
 // expect-completed: 4
 // expect-error-paths: 0
-// expect-stdout: invalid\n
-// expect-stdout: nul\n
-// expect-stdout: print\n
-// expect-stdout: control\n
+// expect-test-stdout: invalid\n
+// expect-test-stdout: nul\n
+// expect-test-stdout: print\n
+// expect-test-stdout: control\n
+// expect-replay: strict
 #include <stdio.h>
 #include <string.h>
 #include <wchar.h>

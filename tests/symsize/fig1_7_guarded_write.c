@@ -3,7 +3,7 @@
 // fork-lazy: 5 paths: k = 0..3 iterations ending at the loop condition, and the break in
 // the first iteration. fork-eager: 1 + 3 * 2 = 7. max: n = 3, 2 paths.
 // sm, smopt: one path per loop exit (the break, and the loop condition with 4 paths merged).
-// symsize-args: --capacity=3
+// sear-args: --capacity=3
 // mode fork-lazy: completed_paths == 5; error_paths == 0
 // mode fork-eager: completed_paths == 7; error_paths == 0
 // mode max: completed_paths == 2; error_paths == 0

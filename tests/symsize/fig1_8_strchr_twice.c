@@ -3,7 +3,7 @@
 // (the encoding explosion of Ch. 6); PAT writes each merge as a quantified clause over its
 // own bound constant (k1 for the first strchr, k2 for the second, whose reads start at
 // s + k1 + 1).
-// symsize-args: --capacity=4
+// sear-args: --capacity=4
 // mode fork-lazy: error_paths == 0; completed_paths == 13
 // mode smopt: error_paths == 0; symbolic_size.merges == 4
 // mode pat: error_paths == 0; symbolic_size.pat.pattern_merges >= 2; forall_queries > 0; quantified.quantified_queries > 0

@@ -9,7 +9,7 @@
 // leave it at two exits, the break (1 path) and the loop condition (4 paths: n = 0..3,
 // merged into one), so 2 paths. SMOpt's merged condition collapses to
 // (n ≤ 0) ∨ (n > 0 ∧ z ≠ 0) (spec §4.4); SM's is the disjunction of the four suffixes.
-// symsize-args: --capacity=3
+// sear-args: --capacity=3
 // mode fork-lazy: completed_paths == 5; error_paths == 0; symbolic_size.symbolic_size_objects == 1; symbolic_size.capacity_bounded == 1
 // mode fork-eager: completed_paths == 7; error_paths == 0; symbolic_size.eager_forks == 3
 // mode max: completed_paths == 2; error_paths == 0; symbolic_size.max_concretisations == 1

@@ -6,7 +6,7 @@
 // sm, smopt: the three paths leave the loop at its condition and are merged into one
 // ("merged 3 states" in the artifact); every path of the tree is in the group, so SMOpt's
 // merged condition is `true` (no constraint added) while SM's is the disjunction.
-// symsize-args: --capacity=200
+// sear-args: --capacity=200
 // mode fork-lazy: completed_paths == 3; error_paths == 0; symbolic_size.capacity_bounded == 0
 // mode fork-eager: completed_paths == 3; error_paths == 0; symbolic_size.eager_forks == 2
 // mode max: completed_paths == 1

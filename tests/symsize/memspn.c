@@ -14,7 +14,7 @@
 // leaves are merged by SMOpt: 3 states after the loop, 5 paths after `c == 2`.
 // Every merge is checked against Theorem 6.2.7, every quantified query solved by the
 // procedure against Z3, and the logged queries hold `forall`.
-// symsize-args: --capacity=3
+// sear-args: --capacity=3
 // mode fork-lazy: completed_paths == 7; error_paths == 0
 // mode smopt: completed_paths == 2; symbolic_size.merges == 1; symbolic_size.largest_merge == 7
 // mode pat: completed_paths == 5; symbolic_size.pat.pattern_merges == 2; symbolic_size.pat.pattern_leaves == 5; symbolic_size.pat.term_values > 0; symbolic_size.pat.validated_merges == 2; forall_queries > 0; quantified.quantified_queries > 0

@@ -14,7 +14,7 @@
 // hash takes the operands of `∨`/`∧` in any order: the builder orders them differently at
 // different iterations), 5 paths. SMOpt merges everything at the exit either way (2
 // paths). Same coverage and errors in every mode (the harness checks).
-// symsize-args: --capacity=3
+// sear-args: --capacity=3
 // mode fork-lazy: completed_paths == 22; error_paths == 0
 // mode smopt: completed_paths == 2
 // mode smopt+inc: completed_paths == 2; symbolic_size.incremental.merges == 7; symbolic_size.incremental.subsumed_states == 15; symbolic_size.incremental.splices == 7; symbolic_size.incremental.dead_values > 0

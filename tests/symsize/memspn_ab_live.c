@@ -2,7 +2,7 @@
 // overwritten (`which += p - chars`): the 'a' and 'b' leaves reach line 5 with different
 // live values of p, so incremental merging compares their stores and merges nothing
 // (the liveness decides, not the place). The paths are those without it.
-// symsize-args: --capacity=3
+// sear-args: --capacity=3
 // mode fork-lazy: completed_paths == 22
 // mode pat: completed_paths == 16
 // mode pat+inc: completed_paths == 16; symbolic_size.incremental.merges == 0; symbolic_size.incremental.store_mismatches > 0; symbolic_size.incremental.snapshots > 0

@@ -2,12 +2,12 @@
 // n-byte buffer. Accesses of a symbolic-size object are checked against σ = n, so
 // fork-lazy finds it with a replayable test; fork-eager finds it at each n ≥ 5 (one
 // report per location); max at n = capacity = 8.
-// symsize-args: --capacity=8
-// mode fork-lazy: annotated-errors; errors == 1
-// mode fork-eager: annotated-errors; errors == 1
-// mode max: annotated-errors; errors == 1
-// mode sm: annotated-errors; errors == 1
-// mode smopt: annotated-errors; errors == 1
+// sear-args: --capacity=8
+// mode fork-lazy: errors == 1
+// mode fork-eager: errors == 1
+// mode max: errors == 1
+// mode sm: errors == 1
+// mode smopt: errors == 1
 #include <stdlib.h>
 #include "klee/klee.h"
 

@@ -7,7 +7,7 @@
 // when the capacity is too high or too low). Every mode exploring n = 1 finds it:
 // fork-eager, fork-lazy, sm, smopt (and concretize, which happens to fix n = 1). sm and
 // smopt merge the scanning loops of strchr: 5 paths instead of fork-lazy's 55.
-// symsize-args: --capacity=8
+// sear-args: --capacity=8
 // mode max: errors == 0; completed_paths == 55
 // mode fork-eager: error-in strchr ptr
 // mode fork-lazy: error-in strchr ptr; completed_paths == 55

@@ -13,7 +13,7 @@
 // path condition (covering 3 instructions more than fork-eager, and an error path without
 // a test); the resolution now ends it with the error (memory::model::fork_over). The
 // harness checks that sm and smopt cover what fork-eager and fork-lazy cover.
-// symsize-args: --capacity=8
+// sear-args: --capacity=8
 // mode concretize: error-in strncpy ptr
 // mode max: error-in strncpy ptr
 // mode fork-eager: error-in strncpy ptr

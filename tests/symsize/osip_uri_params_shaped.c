@@ -7,7 +7,7 @@
 //
 // max: n = 6, never that short: the bug is missed. fork-eager, fork-lazy, sm, smopt
 // explore n = 1 and find it (concretize too: it happens to fix n = 1).
-// symsize-args: --capacity=8
+// sear-args: --capacity=8
 // mode max: errors == 0
 // mode fork-eager: error-in strchr ptr
 // mode fork-lazy: error-in strchr ptr

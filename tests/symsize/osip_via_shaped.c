@@ -10,7 +10,7 @@
 // max: n = 5: found. fork-eager, fork-lazy, sm, smopt: every n: found. (A chain of strchr
 // calls is where merging builds the largest encodings, the thesis's osip_message_parse:
 // at n ≤ 6 SM takes twice SMOpt's time, both far more than forking.)
-// symsize-args: --capacity=8
+// sear-args: --capacity=8
 // mode concretize: errors == 0; early_paths == 1
 // mode max: error-in strchr ptr
 // mode fork-eager: error-in strchr ptr

@@ -9,7 +9,7 @@
 // length (concretize: 2, max: 4) still holds the empty string, and strdup's copy is exact
 // (spec §4.7: this modelling lets Base cover a range of logical lengths). The merging
 // modes merge strlen's and strchr's loops.
-// symsize-args: --capacity=8 --sym-arg 4 --sym-size-inputs
+// sear-args: --capacity=8 --sym-arg 4 --sym-size-inputs
 // mode concretize: error-in strchr ptr
 // mode max: error-in strchr ptr
 // mode fork-eager: error-in strchr ptr

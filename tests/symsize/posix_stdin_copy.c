@@ -6,7 +6,7 @@
 // fork-lazy, sm, smopt: 4 paths (n = 0; n = 3 with copy[2] = 'x' or not; any other n).
 // fork-eager: one path per n = 0..8, and n = 3 splits on 'x': 10 paths.
 // max: n = 8 only: 1 path.
-// symsize-args: --capacity=8 --sym-stdin 8 --sym-size-inputs
+// sear-args: --capacity=8 --sym-stdin 8 --sym-size-inputs
 // mode max: completed_paths == 1
 // mode fork-eager: completed_paths == 10
 // mode fork-lazy: completed_paths == 4

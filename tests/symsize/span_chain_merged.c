@@ -7,7 +7,7 @@
 //
 // fork-lazy: 66 paths. sm, smopt: the first loop's paths merge per exit (all accepted,
 // or a break), the second's likewise: 4 paths, every exit status of fork-lazy's reached.
-// symsize-args: --capacity=8
+// sear-args: --capacity=8
 // mode fork-lazy: completed_paths == 66
 // mode sm: completed_paths == 4; symbolic_size.contexts == 2; symbolic_size.merges == 4
 // mode smopt: completed_paths == 4; symbolic_size.contexts == 2; symbolic_size.merges == 4

@@ -9,7 +9,7 @@
 // merged with a quantified path condition `∀i. 1 ≤ i ≤ k → str[i−1] ≠ 'a' ∧ str[i−1] ≠ 0`
 // (one leaf, a path that the NUL store ends differently, stays outside), and the queries
 // written by --log-queries hold the quantified clauses.
-// symsize-args: --capacity=4
+// sear-args: --capacity=4
 // mode fork-lazy: completed_paths == 7; error_paths == 0
 // mode smopt: completed_paths == 2; symbolic_size.merges == 2
 // mode pat: symbolic_size.pat.pattern_merges == 2; symbolic_size.pat.pattern_leaves == 6; forall_queries > 0; quantified.quantified_queries > 0

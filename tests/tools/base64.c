@@ -5,7 +5,8 @@
 // bytes are printed as symbolic expressions of the input.
 // run: --sym-stdin 4 ;; ;; 46
 // run: --sym-stdin 2 ;; ;; 10
-// expect-stderr: base64: invalid input\n
+// expect-test-stderr: base64: invalid input\n
+// expect-replay: strict
 #include <stdio.h>
 #include <string.h>
 

@@ -6,8 +6,9 @@
 // run: --sym-files 1 3 ;; -d : -f 2 A ;; 26
 // run: --sym-stdin 3 ;; -f 1 ;; 21
 // run: ;; -f x ;; 1
-// expect-stdout: \n
-// expect-stderr: cut: invalid field: x\n
+// expect-test-stdout: \n
+// expect-test-stderr: cut: invalid field: x\n
+// expect-replay: strict
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -8,9 +8,10 @@
 // expect-object: n_args
 // expect-object: arg00
 // expect-object: arg01
-// expect-stdout: \n
-// expect-stdout: \x20\n
-// expect-stdout: hello\x20
+// expect-test-stdout: \n
+// expect-test-stdout: \x20\n
+// expect-test-stdout: hello\x20
+// expect-replay: strict
 #include <stdio.h>
 #include <string.h>
 

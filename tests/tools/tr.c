@@ -5,7 +5,8 @@
 // run: --sym-stdin 3 ;; a-c x-z ;; 1
 // run: --sym-stdin 3 ;; -d a-c ;; 8
 // run: ;; -d ;; 1
-// expect-stderr: usage: tr [-d] SET1 [SET2]\n
+// expect-test-stderr: usage: tr [-d] SET1 [SET2]\n
+// expect-replay: strict
 #include <stdio.h>
 #include <string.h>
 

@@ -4,12 +4,13 @@
 // run: --sym-stdin 4 ;; ;; 81
 // run: --sym-stdin 3 ;; -w ;; 27
 // run: --sym-files 1 2 ;; -l A nofile ;; 9
-// expect-stdout: 0 0 4\n
-// expect-stdout: 4 0 4\n
-// expect-stdout: 2 2 4\n
-// expect-stdout: 1\n
-// expect-stdout: 0 A\n
-// expect-stderr: wc: nofile: No such file or directory\n
+// expect-test-stdout: 0 0 4\n
+// expect-test-stdout: 4 0 4\n
+// expect-test-stdout: 2 2 4\n
+// expect-test-stdout: 1\n
+// expect-test-stdout: 0 A\n
+// expect-test-stderr: wc: nofile: No such file or directory\n
+// expect-replay: strict
 #include <ctype.h>
 #include <errno.h>
 #include <stdio.h>

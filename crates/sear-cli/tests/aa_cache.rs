@@ -7,13 +7,18 @@
 //!
 //! The whole e2e suite under the cache: `SEAR_E2E_EXTRA_ARGS="--use-aa-cache
 //! --validate-caching" cargo test --release -p sear-cli --test e2e`.
-//! `SEAR_E2E_FILTER=substring` narrows the programs.
+//! Each program is its own test (named by its path under `tests/`, or `aa/NAME` for the
+//! benchmark programs); cargo's filter narrows the programs.
 
 mod common;
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
+
+use libtest_mimic::{Failed, Trial};
 use serde_json::Value;
 
 /// The allocation-skewed benchmark programs and the sizes they run at here.
@@ -63,32 +68,18 @@ fn programs() -> Vec<Program> {
             .iter()
             .any(|f| source.contains(f))
     };
-    let mut out: Vec<Program> = common::c_programs("tests/c", "SEAR_E2E_FILTER")
+    let mut out: Vec<Program> = common::c_programs("tests/c")
         .into_iter()
         .filter(heap)
         .map(|path| Program { path, size: None })
         .collect();
     for (name, size) in BENCH {
-        let path = common::repo_root().join("bench/programs/aa").join(name);
-        let filter = std::env::var("SEAR_E2E_FILTER").unwrap_or_default();
-        if path.to_string_lossy().contains(&filter) {
-            out.push(Program {
-                path,
-                size: Some(*size),
-            });
-        }
+        out.push(Program {
+            path: common::repo_root().join("bench/programs/aa").join(name),
+            size: Some(*size),
+        });
     }
     out
-}
-
-/// The values of `// KEY:` comment lines.
-fn directive(source: &str, key: &str) -> Vec<String> {
-    source
-        .lines()
-        .filter_map(|l| l.find("//").map(|i| l[i + 2..].trim()))
-        .filter_map(|c| c.strip_prefix(key).map(str::trim))
-        .flat_map(|v| v.split_whitespace().map(str::to_string).collect::<Vec<_>>())
-        .collect()
 }
 
 /// What a run ended with.
@@ -104,9 +95,7 @@ struct Outcome {
 /// Runs `program` with its own `sear-args` and `config`; returns the outcome and the
 /// summary.
 fn run(program: &Program, config: &[&str]) -> Result<(Outcome, Value), String> {
-    let source = std::fs::read_to_string(&program.path).expect("readable program");
-    let sear_args = directive(&source, "sear-args:");
-    let program_args = directive(&source, "program-args:");
+    let (sear_args, program_args) = own_args(&program.path)?;
     let out_root = tempfile::tempdir().expect("tempdir");
     let out = out_root.path().join("out");
     let mut cmd = Command::new(env!("CARGO_BIN_EXE_sear"));
@@ -156,52 +145,80 @@ fn run(program: &Program, config: &[&str]) -> Result<(Outcome, Value), String> {
     Ok((outcome, s))
 }
 
+/// The program's `sear-args` and `program-args`.
+fn own_args(program: &Path) -> Result<(Vec<String>, Vec<String>), String> {
+    let source = std::fs::read_to_string(program).map_err(|e| e.to_string())?;
+    let e = common::expect::parse(&source)?;
+    Ok((e.sear_args, e.program_args))
+}
+
 fn name(program: &Path) -> String {
     program.file_name().unwrap().to_string_lossy().to_string()
 }
 
-#[test]
-fn the_cache_changes_no_path_and_every_hit_agrees_with_the_solver() {
+/// `program` ends the same paths with and without the cache, and every hit agrees with the
+/// solver; adds the renamed hits to `hits`.
+fn check(p: &Program, hits: &AtomicU64) -> Result<(), String> {
+    let mut problems = Vec::new();
+    let own = own_args(&p.path)?.0;
+    let pairs = if own.iter().any(|a| MODEL_FLAGS.contains(&a.as_str())) {
+        OWN_MODEL
+    } else {
+        PAIRS
+    };
+    for (plain, cached) in pairs {
+        let (a, b) = match (run(p, plain), run(p, cached)) {
+            (Ok(a), Ok(b)) => (a, b),
+            (a, b) => {
+                problems.push(format!("{}: {a:?} / {b:?}", name(&p.path)));
+                continue;
+            }
+        };
+        if a.0 != b.0 {
+            problems.push(format!(
+                "{}: {cached:?} gave {:?}, {plain:?} gave {:?}",
+                name(&p.path),
+                b.0,
+                a.0
+            ));
+        }
+        let aa = &b.1["solver"]["aa_cache"];
+        if aa["validation_failures"].as_u64() != Some(0) {
+            problems.push(format!("{}: {cached:?}: {aa}", name(&p.path)));
+        }
+        let renamed = aa["hits_renamed"].as_u64().unwrap_or(0);
+        hits.fetch_add(renamed, Ordering::Relaxed);
+    }
+    if problems.is_empty() {
+        Ok(())
+    } else {
+        Err(problems.join("\n"))
+    }
+}
+
+fn main() {
+    let args = common::harness::arguments();
     let programs = programs();
     assert!(!programs.is_empty(), "no programs selected");
-    let hits = std::sync::atomic::AtomicU64::new(0);
-    let problems = common::problems_in_parallel(&programs, 2, |p| {
-        let mut problems = Vec::new();
-        let source = std::fs::read_to_string(&p.path).expect("readable program");
-        let own = directive(&source, "sear-args:");
-        let pairs = if own.iter().any(|a| MODEL_FLAGS.contains(&a.as_str())) {
-            OWN_MODEL
-        } else {
-            PAIRS
-        };
-        for (plain, cached) in pairs {
-            let (a, b) = match (run(p, plain), run(p, cached)) {
-                (Ok(a), Ok(b)) => (a, b),
-                (a, b) => {
-                    problems.push(format!("{}: {a:?} / {b:?}", name(&p.path)));
-                    continue;
-                }
+    let hits = Arc::new(AtomicU64::new(0));
+    let trials = programs
+        .into_iter()
+        .map(|p| {
+            let hits = Arc::clone(&hits);
+            let label = match p.size {
+                Some(_) => format!("aa/{}", name(&p.path)),
+                None => common::harness::trial_name(&p.path),
             };
-            if a.0 != b.0 {
-                problems.push(format!(
-                    "{}: {cached:?} gave {:?}, {plain:?} gave {:?}",
-                    name(&p.path),
-                    b.0,
-                    a.0
-                ));
-            }
-            let aa = &b.1["solver"]["aa_cache"];
-            if aa["validation_failures"].as_u64() != Some(0) {
-                problems.push(format!("{}: {cached:?}: {aa}", name(&p.path)));
-            }
-            let renamed = aa["hits_renamed"].as_u64().unwrap_or(0);
-            hits.fetch_add(renamed, std::sync::atomic::Ordering::Relaxed);
-        }
-        problems
-    });
-    common::assert_no_problems(&problems);
-    // The cache did answer queries the exact cache could not have (renamed bases).
-    if std::env::var("SEAR_E2E_FILTER").is_err() {
-        assert!(hits.into_inner() > 0, "no renamed hit at all");
+            Trial::test(label, move || check(&p, &hits).map_err(Failed::from))
+        })
+        .collect();
+    let conclusion = libtest_mimic::run(&args, trials);
+    // The cache did answer queries the exact cache could not have (renamed bases), over the
+    // whole set.
+    let whole = args.filter.is_none() && args.skip.is_empty() && !args.list;
+    if whole && !conclusion.has_failed() && hits.load(Ordering::Relaxed) == 0 {
+        eprintln!("no renamed hit at all over the whole set");
+        std::process::exit(101);
     }
+    conclusion.exit();
 }

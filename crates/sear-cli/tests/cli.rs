@@ -1,15 +1,11 @@
 //! The `sear` command line: bad input, limits, determinism.
 
+mod common;
+
+use common::sear;
+
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
-
-fn sear(args: &[&str], cwd: &Path) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_sear"))
-        .args(args)
-        .current_dir(cwd)
-        .output()
-        .expect("sear runs")
-}
 
 fn write(dir: &Path, name: &str, text: &str) -> PathBuf {
     let path = dir.join(name);

@@ -4,18 +4,12 @@
 
 mod common;
 
+use common::sear;
+
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Command;
 
 use serde_json::Value;
-
-fn sear(args: &[&str], cwd: &Path) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_sear"))
-        .args(args)
-        .current_dir(cwd)
-        .output()
-        .expect("running sear")
-}
 
 fn program(name: &str) -> PathBuf {
     common::repo_root().join("tests/coverage").join(name)

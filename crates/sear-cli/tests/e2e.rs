@@ -1,398 +1,188 @@
-//! End-to-end tests: every C program (and `.ll` module) under `tests/c/` is run through `sear run`, and the
-//! outcome is compared with expectations written as comments in the program:
+//! End-to-end tests: every C program (and `.ll` module) under `tests/c/`, `tests/runtime/`,
+//! `tests/tools/` and `tests/symsize/` is run through `sear run` and checked against the
+//! expectations written as comments in the program. The dialect, the environment variables
+//! (`SEAR_E2E_EXTRA_ARGS`, `SEAR_BLESS`) and how to select programs are described in
+//! `tests/README.md`; the code is in `tests/common/` (`expect.rs` parses, `suite.rs` runs and
+//! checks, `bless.rs` rewrites).
 //!
-//! * `// sear-args: ARGS` — extra arguments for `sear run` (default search: dfs).
-//! * `// program-args: ARGS` — arguments passed to the program's `main`.
-//! * `// expect-completed: N` — paths that returned from `main` or called `exit`.
-//! * `// expect-error-paths: N` — paths that ended with an error.
-//! * `// expect-tests: N` — `.ktest` files written.
-//! * `// expect-exits: A B ...` — the exit statuses of the paths that exited (one per path,
-//!   in any order; sear records them as `testNNNNNN.exit`).
-//! * `... // expect-error: KIND` on a line — an error of that kind is reported at this line;
-//!   the reported (kind, line) set must equal the annotated one.
-//! * `// expect-replay: no` — skip the native replay. By default every test is replayed
-//!   with `sear replay`: reported errors must reproduce, paths that exited must exit natively
-//!   with sear's exit code and output, and no test may end natively with an input mismatch,
-//!   a timeout, an error sear did not report, or a violated assumption (except for tests of
-//!   `user` errors, which are provably false assumptions, and of errors with no native
-//!   counterpart such as `exec`, after which the native run goes on).
-//! * `// sear-configs: ARGS | ARGS | ...` — run the program once per configuration (each with
-//!   `sear-args` plus its own ARGS); every expectation applies to every run, and all runs
-//!   must end the same paths: equal path counts and equal `trace_digest` in `summary.json`
-//!   (the instruction traces of the ended paths). Used to check that the array
-//!   transformations change no path.
-//! * `// expect-stderr: TEXT` — sear's own stderr (its messages, warnings and
-//!   `klee_print_expr` lines) has a line containing TEXT; repeatable.
-//! * `// expect-summary: KEY OP N [if TEXT]` — a number in `summary.json` (KEY is a dotted
-//!   path such as `array_opt.index_successes`; OP is `==`, `>=`, `<=` or `>`), checked in the
-//!   runs whose configuration ARGS contain TEXT (all runs without `if`).
-//!
-//! `SEAR_E2E_FILTER=substring` runs only matching programs. `SEAR_E2E_EXTRA_ARGS="--flag=value
-//! ..."` adds arguments to every run (in `=` form), except flags the program or its
-//! configuration sets itself; e.g. the whole suite under the CEGAR core:
-//! `SEAR_E2E_EXTRA_ARGS="--core-solver=cegar --ilp-precheck" cargo test -p sear-cli --test e2e`.
+//! Each program is its own test, named by its path under `tests/`:
+//! `cargo test --release -p sear-cli --test e2e -- branch_basic` runs `c/branch_basic.c`.
 
 mod common;
 
 use std::path::Path;
-use std::process::Command;
 
-use serde_json::Value;
+use common::expect::{self, Count};
+use common::suite::{self, Run};
+use libtest_mimic::{Failed, Trial};
+use serde_json::{json, Value};
 
-struct Expectations {
-    sear_args: Vec<String>,
-    program_args: Vec<String>,
-    completed: Option<u64>,
-    error_paths: Option<u64>,
-    tests: Option<u64>,
-    exits: Option<Vec<i64>>,
-    errors: Vec<(String, u32)>,
-    replay: bool,
-    configs: Vec<Vec<String>>,
-    summary_checks: Vec<SummaryCheck>,
-    stderr_lines: Vec<String>,
+/// The directories of programs, relative to the repository root.
+const DIRS: &[&str] = &["tests/c", "tests/runtime", "tests/tools", "tests/symsize"];
+
+fn main() {
+    let args = common::harness::arguments();
+    let bless = common::harness::bless_requested();
+    let programs: Vec<_> = DIRS.iter().flat_map(|d| common::c_programs(d)).collect();
+    let mut trials = common::harness::trials(programs, move |p| suite::check_program(p, bless));
+    trials.extend(unit_trials());
+    libtest_mimic::run(&args, trials).exit();
 }
 
-/// An `expect-summary:` line.
-#[derive(Debug, PartialEq)]
-struct SummaryCheck {
-    key: String,
-    op: String,
-    value: f64,
-    only_if: Option<String>,
+/// Checks of the dialect itself, with no `sear` run.
+fn unit_trials() -> Vec<Trial> {
+    vec![
+        Trial::test("dialect::parses", parses),
+        Trial::test("dialect::rejects_unknown_and_malformed", rejects),
+        Trial::test("dialect::escapes_decode", escapes),
+        Trial::test("dialect::checks_find_mismatches", finds_mismatches),
+        Trial::test("dialect::bless_rewrites_only_expectations", bless_rewrites),
+    ]
 }
 
-fn parse_summary_check(v: &str) -> SummaryCheck {
-    let (check, only_if) = match v.split_once(" if ") {
-        Some((c, t)) => (c, Some(t.trim().to_string())),
-        None => (v, None),
-    };
-    let parts: Vec<&str> = check.split_whitespace().collect();
-    assert_eq!(
-        parts.len(),
-        3,
-        "expect-summary: KEY OP N [if TEXT], got '{v}'"
-    );
-    assert!(
-        ["==", ">=", "<=", ">"].contains(&parts[1]),
-        "expect-summary: bad operator in '{v}'"
-    );
-    SummaryCheck {
-        key: parts[0].to_string(),
-        op: parts[1].to_string(),
-        value: parts[2].parse().expect("expect-summary: number"),
-        only_if,
-    }
-}
-
-fn parse_expectations(source: &str) -> Expectations {
-    let mut e = Expectations {
-        sear_args: Vec::new(),
-        program_args: Vec::new(),
-        completed: None,
-        error_paths: None,
-        tests: None,
-        exits: None,
-        errors: Vec::new(),
-        replay: true,
-        configs: Vec::new(),
-        summary_checks: Vec::new(),
-        stderr_lines: Vec::new(),
-    };
-    for (index, line) in source.lines().enumerate() {
-        let Some(comment) = line.find("//").map(|i| line[i + 2..].trim()) else {
-            continue;
-        };
-        let value = |key: &str| comment.strip_prefix(key).map(str::trim);
-        if let Some(v) = value("sear-args:") {
-            e.sear_args.extend(v.split_whitespace().map(str::to_string));
-        } else if let Some(v) = value("program-args:") {
-            e.program_args
-                .extend(v.split_whitespace().map(str::to_string));
-        } else if let Some(v) = value("expect-completed:") {
-            e.completed = Some(v.parse().expect("expect-completed: number"));
-        } else if let Some(v) = value("expect-error-paths:") {
-            e.error_paths = Some(v.parse().expect("expect-error-paths: number"));
-        } else if let Some(v) = value("expect-tests:") {
-            e.tests = Some(v.parse().expect("expect-tests: number"));
-        } else if let Some(v) = value("expect-exits:") {
-            let mut exits: Vec<i64> = v
-                .split_whitespace()
-                .map(|x| x.parse().expect("expect-exits: numbers"))
-                .collect();
-            exits.sort();
-            e.exits = Some(exits);
-        } else if let Some(v) = value("expect-error:") {
-            e.errors.push((v.to_string(), index as u32 + 1));
-        } else if let Some(v) = value("expect-replay:") {
-            e.replay = v != "no";
-        } else if let Some(v) = value("sear-configs:") {
-            e.configs = v
-                .split('|')
-                .map(|c| c.split_whitespace().map(str::to_string).collect())
-                .collect();
-        } else if let Some(v) = value("expect-summary:") {
-            e.summary_checks.push(parse_summary_check(v));
-        } else if let Some(v) = value("expect-stderr:") {
-            e.stderr_lines.push(v.to_string());
-        }
-    }
-    e.errors.sort();
-    e
-}
-
-fn sear() -> &'static str {
-    env!("CARGO_BIN_EXE_sear")
-}
-
-/// Runs one program under each of its configurations; returns a description of every
-/// mismatch.
-fn check(program: &Path) -> Vec<String> {
-    let source = std::fs::read_to_string(program).expect("readable program");
-    let expect = parse_expectations(&source);
-    let configs = if expect.configs.is_empty() {
-        vec![Vec::new()]
+fn ensure(ok: bool, what: impl Into<String>) -> Result<(), Failed> {
+    if ok {
+        Ok(())
     } else {
-        expect.configs.clone()
-    };
-    let name = program.file_name().unwrap().to_string_lossy().to_string();
-    let mut problems = Vec::new();
-    let mut first: Option<(String, Value)> = None;
-    for config in &configs {
-        let (mut p, summary) = check_config(program, &expect, config);
-        problems.append(&mut p);
-        let Some(summary) = summary else { continue };
-        let label = config.join(" ");
-        match &first {
-            None => first = Some((label, summary)),
-            Some((first_label, first_summary)) => {
-                for key in [
-                    "completed_paths",
-                    "error_paths",
-                    "early_paths",
-                    "trace_digest",
-                ] {
-                    if summary[key] != first_summary[key] {
-                        problems.push(format!(
-                            "{name}: {key} = {} under '{label}' but {} under '{first_label}'",
-                            summary[key], first_summary[key]
-                        ));
-                    }
-                }
-            }
-        }
+        Err(what.into().into())
     }
-    problems
 }
 
-/// The number at a dotted path of a JSON value.
-fn lookup_number(v: &Value, key: &str) -> Option<f64> {
-    key.split('.').try_fold(v, |v, k| v.get(k))?.as_f64()
-}
-
-/// Runs one program under one configuration; returns the mismatches and the summary.
-/// The arguments of `SEAR_E2E_EXTRA_ARGS` whose flag `own` does not set.
-fn extra_args(own: &[String]) -> Vec<String> {
-    let flag = |a: &str| a.split('=').next().unwrap_or("").to_string();
-    std::env::var("SEAR_E2E_EXTRA_ARGS")
-        .unwrap_or_default()
-        .split_whitespace()
-        .filter(|a| !own.iter().any(|o| flag(o) == flag(a)))
-        .map(str::to_string)
-        .collect()
-}
-
-fn check_config(
-    program: &Path,
-    expect: &Expectations,
-    config: &[String],
-) -> (Vec<String>, Option<Value>) {
-    let out_root = tempfile::tempdir().expect("tempdir");
-    let out = out_root.path().join("out");
-    let mut cmd = Command::new(sear());
-    cmd.arg("run")
-        .arg("--no-progress")
-        .arg("--verify-ir")
-        .arg("--output-dir")
-        .arg(&out);
-    if !expect.sear_args.iter().any(|a| a.starts_with("--search")) {
-        cmd.args(["--search", "dfs"]);
-    }
-    let own: Vec<String> = expect.sear_args.iter().chain(config).cloned().collect();
-    cmd.args(extra_args(&own))
-        .args(&expect.sear_args)
-        .args(config)
-        .arg(program)
-        .args(&expect.program_args);
-    let output = cmd.output().expect("sear runs");
-    let file = program.file_name().unwrap().to_string_lossy().to_string();
-    let name = if config.is_empty() {
-        file
-    } else {
-        format!("{file} [{}]", config.join(" "))
-    };
-    let mut problems = Vec::new();
-    if !output.status.success() {
-        problems.push(format!(
-            "{name}: sear run failed: {}\n{}",
-            output.status,
-            String::from_utf8_lossy(&output.stderr)
-        ));
-        return (problems, None);
-    }
-    let summary: Value = serde_json::from_str(
-        &std::fs::read_to_string(out.join("summary.json")).expect("summary.json"),
-    )
-    .expect("valid summary");
-    let number = |key: &str| summary[key].as_u64().unwrap_or(u64::MAX);
-    for (key, expected) in [
-        ("completed_paths", expect.completed),
-        ("error_paths", expect.error_paths),
-        ("tests", expect.tests),
-    ] {
-        if let Some(expected) = expected {
-            if number(key) != expected {
-                problems.push(format!(
-                    "{name}: {key} = {}, expected {expected}",
-                    number(key)
-                ));
-            }
-        }
-    }
-    let ktests = std::fs::read_dir(&out)
-        .unwrap()
-        .filter(|e| {
-            e.as_ref()
-                .unwrap()
-                .path()
-                .extension()
-                .is_some_and(|x| x == "ktest")
-        })
-        .count() as u64;
-    if ktests != number("tests") {
-        problems.push(format!(
-            "{name}: summary says {} tests, directory has {ktests}",
-            number("tests")
-        ));
-    }
-    if let Some(expected) = &expect.exits {
-        let mut exits: Vec<i64> = std::fs::read_dir(&out)
-            .unwrap()
-            .map(|e| e.unwrap().path())
-            .filter(|p| p.extension().is_some_and(|x| x == "exit"))
-            .map(|p| {
-                std::fs::read_to_string(p)
-                    .unwrap()
-                    .trim()
-                    .parse()
-                    .unwrap_or(i64::MIN)
-            })
-            .collect();
-        exits.sort();
-        if exits != *expected {
-            problems.push(format!(
-                "{name}: exit statuses {exits:?}, expected {expected:?}"
-            ));
-        }
-    }
-    let mut reported: Vec<(String, u32)> = summary["errors"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|e| {
-            (
-                e["kind"].as_str().unwrap().to_string(),
-                e["line"].as_u64().unwrap() as u32,
-            )
-        })
-        .collect();
-    reported.sort();
-    if reported != expect.errors {
-        problems.push(format!(
-            "{name}: reported errors {reported:?}, expected {:?}",
-            expect.errors
-        ));
-    }
-    let stderr = String::from_utf8_lossy(&output.stderr);
-    for text in &expect.stderr_lines {
-        if !stderr.lines().any(|l| l.contains(text.as_str())) {
-            problems.push(format!(
-                "{name}: no line of sear's stderr contains {text:?}"
-            ));
-        }
-    }
-    if expect.replay {
-        problems.extend(common::check_replay(sear(), &name, &out));
-    }
-    let label = config.join(" ");
-    for c in &expect.summary_checks {
-        if c.only_if
-            .as_ref()
-            .is_some_and(|t| !label.contains(t.as_str()))
-        {
-            continue;
-        }
-        let actual = lookup_number(&summary, &c.key);
-        let ok = actual.is_some_and(|a| match c.op.as_str() {
-            "==" => a == c.value,
-            ">=" => a >= c.value,
-            "<=" => a <= c.value,
-            _ => a > c.value,
-        });
-        if !ok {
-            problems.push(format!(
-                "{name}: {} = {actual:?}, expected {} {}",
-                c.key, c.op, c.value
-            ));
-        }
-    }
-    if !problems.is_empty() {
-        problems.push(format!(
-            "{name}: sear stderr:\n{}",
-            String::from_utf8_lossy(&output.stderr)
-        ));
-    }
-    (problems, Some(summary))
-}
-
-#[test]
-fn c_programs_meet_their_expectations() {
-    let programs = common::c_programs("tests/c", "SEAR_E2E_FILTER");
-    assert!(!programs.is_empty(), "no programs under tests/c");
-    common::assert_no_problems(&common::problems_in_parallel(&programs, 4, |p| check(p)));
-}
-
-#[test]
-fn expectations_parse() {
-    let e = parse_expectations(
+fn parses() -> Result<(), Failed> {
+    let e = expect::parse(
         "// sear-args: --max-time 5\nint x; // expect-error: ptr\n// expect-completed: 3\n",
+    )?;
+    ensure(e.sear_args == ["--max-time", "5"], "sear-args")?;
+    ensure(e.errors == [("ptr".to_string(), 2)], "expect-error")?;
+    ensure(
+        e.completed == Some(Count { line: 3, value: 3 }),
+        "expect-completed",
+    )?;
+    let e = expect::parse("// expect-exits: 2 -1 0\n")?;
+    ensure(e.exits == Some((1, vec![-1, 0, 2])), "expect-exits sorted")?;
+    let e = expect::parse("// sear-configs: --a 1 | --b\n// expect-summary: x.y >= 2 if --b\n")?;
+    ensure(e.configs == [vec!["--a", "1"], vec!["--b"]], "sear-configs")?;
+    let c = &e.summary_checks[0];
+    ensure(
+        c.check.key == "x.y" && c.check.op == ">=" && c.check.value == 2.0,
+        "summary check",
+    )?;
+    ensure(c.only_if.as_deref() == Some("--b"), "if")?;
+    let e = expect::parse(
+        "// run: --sym-stdin 3 ;; -d a-c ;; 8\n// mode smopt+inc: completed_paths == 2; error-in strchr ptr\n// expect-test-stdout:  a\\n\n",
+    )?;
+    ensure(
+        e.runs[0].sear_args == ["--sym-stdin", "3"]
+            && e.runs[0].program_args == ["-d", "a-c"]
+            && e.runs[0].completed == 8,
+        "run:",
+    )?;
+    ensure(
+        e.modes[0].mode == "smopt+inc" && e.modes[0].checks.len() == 2,
+        "mode",
+    )?;
+    ensure(e.test_stdout == [b" a\n".to_vec()], "one space is syntax")?;
+    ensure(
+        expect::parse("; // expect-completed: 4\n")?
+            .completed
+            .map(|c| c.value)
+            == Some(4),
+        ".ll comments",
+    )
+}
+
+fn rejects() -> Result<(), Failed> {
+    for bad in [
+        "// expect-complete: 3\n",
+        "// expect-completed: three\n",
+        "// expect-summary: x = 3\n",
+        "// run: a ;; b\n",
+        "// expect-replay: maybe\n",
+        "int x; // expect-error: ptr div\n",
+        "// expect-test-stdout: \\q\n",
+    ] {
+        let r = expect::parse(bad);
+        ensure(
+            r.as_ref().is_err_and(|m| m.starts_with("line 1: ")),
+            format!("{bad:?} gave {r:?}"),
+        )?;
+    }
+    // Prose that merely contains a colon is no expectation.
+    ensure(
+        expect::parse("// note: x\n// cut: a tool\n// mode 1: klee_range(3, 3)\n")
+            .is_ok_and(|e| e.modes.is_empty()),
+        "prose",
+    )
+}
+
+fn escapes() -> Result<(), Failed> {
+    ensure(expect::unescape(r"a\n\t\\\x41")? == b"a\n\t\\A", "escapes")
+}
+
+fn summary(completed: u64, errors: Value, extra: Value) -> Value {
+    let mut s = json!({
+        "completed_paths": completed, "error_paths": errors.as_array().unwrap().len(),
+        "early_paths": 0, "tests": 0, "errors": errors, "trace_digest": "d",
+    });
+    for (k, v) in extra.as_object().unwrap() {
+        s[k] = v.clone();
+    }
+    s
+}
+
+fn finds_mismatches() -> Result<(), Failed> {
+    let source = "// expect-completed: 2\n// expect-exits: 0 1\nx; // expect-error: div\n// expect-summary: forks == 1\n";
+    let e = expect::parse(source)?;
+    let errors = json!([{"kind": "div", "line": 3, "file": "p.c"}]);
+    let good = Run::from_summary(
+        "p",
+        "",
+        summary(2, errors.clone(), json!({"forks": 1})),
+        vec![0, 1],
     );
-    assert_eq!(e.sear_args, vec!["--max-time", "5"]);
-    assert_eq!(e.errors, vec![("ptr".to_string(), 2)]);
-    assert_eq!(e.completed, Some(3));
-    assert_eq!(
-        parse_expectations("// expect-exits: 2 -1 0\n").exits,
-        Some(vec![-1, 0, 2])
-    );
-    let e =
-        parse_expectations("// sear-configs: --a 1 | --b\n// expect-summary: x.y >= 2 if --b\n");
-    assert_eq!(
-        e.configs,
-        vec![
-            vec!["--a".to_string(), "1".to_string()],
-            vec!["--b".to_string()]
-        ]
-    );
-    assert_eq!(
-        e.summary_checks,
-        vec![SummaryCheck {
-            key: "x.y".into(),
-            op: ">=".into(),
-            value: 2.0,
-            only_if: Some("--b".into())
-        }]
-    );
-    let v: Value = serde_json::from_str(r#"{"x": {"y": 3}}"#).unwrap();
-    assert_eq!(lookup_number(&v, "x.y"), Some(3.0));
-    assert_eq!(lookup_number(&v, "x.z"), None);
+    ensure(
+        suite::check("p", &e, &[good]).is_empty(),
+        "a matching run passes",
+    )?;
+    let bad = Run::from_summary("p", "", summary(3, json!([]), json!({"forks": 2})), vec![0]);
+    let problems = suite::check("p", &e, &[bad]);
+    ensure(
+        problems.len() == 4,
+        format!("four mismatches: {problems:#?}"),
+    )?;
+    // Configurations must end the same paths.
+    let e = expect::parse("// sear-configs: --a | --b\n")?;
+    let a = Run::from_summary("p", "--a", summary(1, json!([]), json!({})), vec![]);
+    let b = Run::from_summary("p", "--b", summary(2, json!([]), json!({})), vec![]);
+    ensure(
+        suite::check("p", &e, &[a, b]).len() == 1,
+        "differing configurations",
+    )
+}
+
+fn bless_rewrites() -> Result<(), Failed> {
+    let program = Path::new("/p.c");
+    let source = "// Prose: 7 paths.\n// expect-completed: 2\n// expect-exits: 1 0\nint a; // expect-error: div\nint b;\n// expect-summary: forks == 1 if --a\n// expect-summary: queries >= 1\n";
+    let e = expect::parse(source)?;
+    let errors = json!([{"kind": "ptr", "line": 5, "file": "/p.c"}]);
+    let run = || {
+        Run::from_summary(
+            "p",
+            "--a",
+            summary(7, errors.clone(), json!({"forks": 4, "queries": 0})),
+            vec![0, 1],
+        )
+    };
+    let blessed = common::bless::bless(program, source, &e, &[run()]);
+    let wanted = "// Prose: 7 paths.\n// expect-completed: 7\n// expect-exits: 1 0\nint a;\nint b; // expect-error: ptr\n// expect-summary: forks == 4 if --a\n// expect-summary: queries >= 1\n";
+    ensure(blessed == wanted, format!("blessed:\n{blessed}"))?;
+    // What bless cannot write stays a failure: the inequality.
+    let left = suite::check("p", &expect::parse(&blessed)?, &[run()]);
+    ensure(
+        left.len() == 1 && left[0].contains("queries"),
+        format!("{left:#?}"),
+    )?;
+    // A blessed file blesses to itself.
+    let again = common::bless::bless(program, &blessed, &expect::parse(&blessed)?, &[run()]);
+    ensure(again == blessed, "bless is idempotent")
 }

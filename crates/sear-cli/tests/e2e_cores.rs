@@ -9,7 +9,8 @@
 //! By default a representative subset runs (programs with symbolic-index memory accesses);
 //! `SEAR_E2E_CORES_ALL=1` runs every program (several minutes):
 //! `SEAR_E2E_CORES_ALL=1 cargo test --release -p sear-cli --test e2e_cores`.
-//! `SEAR_E2E_FILTER=substring` narrows either set.
+//! Each program is its own test (named by its path under `tests/`); cargo's filter narrows
+//! either set.
 
 mod common;
 
@@ -41,19 +42,9 @@ const CORES: &[&[&str]] = &[
 
 fn programs() -> Vec<PathBuf> {
     let all = std::env::var("SEAR_E2E_CORES_ALL").is_ok_and(|v| v == "1");
-    common::c_programs("tests/c", "SEAR_E2E_FILTER")
+    common::c_programs("tests/c")
         .into_iter()
         .filter(|p| all || SUBSET.contains(&p.file_name().unwrap().to_string_lossy().as_ref()))
-        .collect()
-}
-
-/// The values of `// KEY:` comment lines.
-fn directive(source: &str, key: &str) -> Vec<String> {
-    source
-        .lines()
-        .filter_map(|l| l.find("//").map(|i| l[i + 2..].trim()))
-        .filter_map(|c| c.strip_prefix(key).map(str::trim))
-        .flat_map(|v| v.split_whitespace().map(str::to_string).collect::<Vec<_>>())
         .collect()
 }
 
@@ -68,9 +59,9 @@ struct Outcome {
 }
 
 fn run(program: &Path, core: &[&str]) -> Result<Outcome, String> {
-    let source = std::fs::read_to_string(program).expect("readable program");
-    let sear_args = directive(&source, "sear-args:");
-    let program_args = directive(&source, "program-args:");
+    let source = std::fs::read_to_string(program).map_err(|e| e.to_string())?;
+    let expect = common::expect::parse(&source)?;
+    let (sear_args, program_args) = (expect.sear_args, expect.program_args);
     let out_root = tempfile::tempdir().expect("tempdir");
     let out = out_root.path().join("out");
     let mut cmd = Command::new(env!("CARGO_BIN_EXE_sear"));
@@ -118,19 +109,27 @@ fn run(program: &Path, core: &[&str]) -> Result<Outcome, String> {
     })
 }
 
-#[test]
-fn every_core_ends_the_same_paths() {
+/// Every core ends the same paths as the Z3 core on `program`.
+fn every_core_ends_the_same_paths(program: &Path) -> Result<(), String> {
+    let name = common::harness::trial_name(program);
+    let outcomes: Vec<_> = CORES.iter().map(|c| (c, run(program, c))).collect();
+    let reference = &outcomes[0].1;
+    let problems: Vec<String> = outcomes[1..]
+        .iter()
+        .filter(|(_, o)| o != reference)
+        .map(|(core, o)| format!("{name}: {core:?} gave {o:?}, z3 gave {reference:?}"))
+        .collect();
+    if problems.is_empty() {
+        Ok(())
+    } else {
+        Err(problems.join("\n"))
+    }
+}
+
+fn main() {
+    let args = common::harness::arguments();
     let programs = programs();
     assert!(!programs.is_empty(), "no programs selected");
-    let problems = common::problems_in_parallel(&programs, 2, |p| {
-        let name = p.file_name().unwrap().to_string_lossy().to_string();
-        let outcomes: Vec<_> = CORES.iter().map(|c| (c, run(p, c))).collect();
-        let reference = &outcomes[0].1;
-        outcomes[1..]
-            .iter()
-            .filter(|(_, o)| o != reference)
-            .map(|(core, o)| format!("{name}: {core:?} gave {o:?}, z3 gave {reference:?}"))
-            .collect()
-    });
-    common::assert_no_problems(&problems);
+    let trials = common::harness::trials(programs, every_core_ends_the_same_paths);
+    libtest_mimic::run(&args, trials).exit();
 }

@@ -4,16 +4,10 @@
 
 mod common;
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use common::sear;
 
-fn sear(args: &[&str], cwd: &Path) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_sear"))
-        .args(args)
-        .current_dir(cwd)
-        .output()
-        .expect("sear runs")
-}
+use std::path::{Path, PathBuf};
+use std::process::Output;
 
 fn write(dir: &Path, name: &str, text: &str) -> PathBuf {
     let path = dir.join(name);

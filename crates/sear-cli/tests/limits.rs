@@ -1,17 +1,12 @@
 //! Limits at their edges: instructions, memory, time inside one long instruction, stack,
 //! and the halt's tests.
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
-use std::time::{Duration, Instant};
+mod common;
 
-fn sear(args: &[&str], cwd: &Path) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_sear"))
-        .args(args)
-        .current_dir(cwd)
-        .output()
-        .expect("sear runs")
-}
+use common::sear;
+
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
 
 fn write(dir: &Path, name: &str, text: &str) -> PathBuf {
     let path = dir.join(name);

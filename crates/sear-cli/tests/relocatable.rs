@@ -1,16 +1,11 @@
 //! The relocatable memory model from the outside: what reaches the solver (seed 003 §2.8),
 //! and option errors.
 
-use std::path::Path;
-use std::process::{Command, Output};
+mod common;
 
-fn sear(args: &[&str], cwd: &Path) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_sear"))
-        .args(args)
-        .current_dir(cwd)
-        .output()
-        .expect("sear runs")
-}
+use common::sear;
+
+use std::path::Path;
 
 /// The sizes of the memory-object arrays declared in every logged query under `dir`.
 fn memory_array_sizes(dir: &Path) -> Vec<u64> {
