@@ -5,6 +5,9 @@
 // expect-error-paths: 0
 // expect-summary: early_paths == 1
 // expect-summary: forks == 1
+// The path that ended early at the check has no constraint on x: its test may divide by zero
+// natively, an error sear did not explore.
+// expect-replay: no
 #include "klee/klee.h"
 
 int main(void) {

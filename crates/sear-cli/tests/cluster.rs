@@ -109,7 +109,7 @@ fn run_bounded(cmd: &mut Command) {
 }
 
 fn sear(args: &[&str], dir: &Path, address: &str) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_sear"))
+    Command::new(common::sear_bin())
         .args(args)
         .current_dir(dir)
         .env("RAY_ADDRESS", address)
@@ -171,7 +171,7 @@ fn a_ray_cluster_explores_the_same_paths_and_survives_a_lost_worker() {
     assert_eq!(tests_in(&dir.join("c")), tests_in(&dir.join("one")));
 
     // A worker killed mid-run: the same paths, and a warning.
-    let mut child = Command::new(env!("CARGO_BIN_EXE_sear"))
+    let mut child = Command::new(common::sear_bin())
         .args([
             "run",
             "--no-progress",
@@ -257,7 +257,7 @@ fn bad_clusters_are_refused_before_the_run() {
     assert_eq!(stderr.lines().count(), 1, "one line: {stderr}");
     assert!(!dir.join("o").exists());
     // A Python without Ray.
-    let out = Command::new(env!("CARGO_BIN_EXE_sear"))
+    let out = Command::new(common::sear_bin())
         .args([
             "run",
             "--cluster",

@@ -6,16 +6,10 @@
 mod common;
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
+use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-fn sear(args: &[&str], cwd: &Path) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_sear"))
-        .args(args)
-        .current_dir(cwd)
-        .output()
-        .expect("sear runs")
-}
+use common::sear;
 
 fn summary(dir: &Path) -> serde_json::Value {
     let text = std::fs::read_to_string(dir.join("summary.json")).expect("summary.json");
@@ -168,7 +162,7 @@ fn a_killed_worker_loses_no_path() {
     );
     assert!(one.status.success());
     let out = tmp.path().join("two");
-    let mut child = Command::new(env!("CARGO_BIN_EXE_sear"))
+    let mut child = Command::new(common::sear_bin())
         .args(["run", "--no-progress", "--jobs", "2", "--output-dir"])
         .arg(&out)
         .arg(&prog)
@@ -209,7 +203,7 @@ fn a_signal_stops_every_worker() {
     let prog = tmp.path().join("many.c");
     std::fs::write(&prog, MANY.replace("13", "20")).unwrap();
     let out = tmp.path().join("o");
-    let mut child = Command::new(env!("CARGO_BIN_EXE_sear"))
+    let mut child = Command::new(common::sear_bin())
         .args(["run", "--no-progress", "--jobs", "2", "--output-dir"])
         .arg(&out)
         .arg(&prog)

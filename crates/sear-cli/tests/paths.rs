@@ -5,15 +5,8 @@
 mod common;
 
 use std::path::Path;
-use std::process::{Command, Output};
 
-fn sear(args: &[&str], cwd: &Path) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_sear"))
-        .args(args)
-        .current_dir(cwd)
-        .output()
-        .expect("sear runs")
-}
+use common::sear;
 
 fn program() -> String {
     common::repo_root()
