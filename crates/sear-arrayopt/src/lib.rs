@@ -46,6 +46,8 @@
 //! assert_eq!(t, expected);
 //! ```
 
+#[cfg(feature = "cli")]
+pub mod cli;
 mod compose;
 pub mod distribute;
 pub mod element;
@@ -72,11 +74,12 @@ pub use tabulate::tabulate_condition;
 pub use value::{value_transform, ValueKind, ValueLimits};
 
 /// Which transformations run (`--optimize-array`).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum, serde::Serialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize)]
+#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
 #[serde(rename_all = "kebab-case")]
 pub enum OptMode {
     /// None (KLEE's default; `off` is accepted too).
-    #[value(alias = "off")]
+    #[cfg_attr(feature = "cli", value(alias = "off"))]
     None,
     /// Index-based only.
     Index,
@@ -108,21 +111,41 @@ impl OptMode {
     }
 }
 
-/// Configuration of the optimiser.
+/// Configuration of the optimiser; with the `cli` feature, also the command-line options
+/// that set it (`sear run --optimize-array` and its thresholds).
 #[derive(Clone, Copy, Debug, PartialEq, serde::Serialize)]
+#[cfg_attr(feature = "cli", derive(clap::Args))]
 pub struct ArrayOptConfig {
-    /// Which transformations run.
+    /// Transform reads of constant and mixed arrays at symbolic offsets before they reach
+    /// the solver. The default, all, never lost on the bench suite (docs/benchmarks.md, "Defaults").
+    #[cfg_attr(feature = "cli", arg(
+        id = "optimize-array",
+        long = "optimize-array",
+        value_name = "MODE",
+        value_enum,
+        default_value_t = OptMode::default(),
+    ))]
     pub mode: OptMode,
     /// Thresholds of the value-based transformation.
+    #[cfg_attr(feature = "cli", command(flatten))]
     pub limits: ValueLimits,
-    /// Arrays larger than this many bytes are left alone. Default: 1 MiB.
-    pub max_array_bytes: u64,
-    /// The caches are cleared when they hold more entries than this. Default: 100 000.
-    pub cache_limit: usize,
-    /// A value-based rewrite of a condition that depends on more than two input bytes is
-    /// kept only when it has at most this many times the original's nodes (plus 64); 0: no
-    /// limit. Default: 4.
+    /// Value-based rewrites of a condition over more than two input bytes are kept only when
+    /// at most this many times the original's size (plus 64 nodes); 0: no limit (at most
+    /// 10^6).
+    #[cfg_attr(feature = "cli", arg(
+        id = "array-value-max-growth",
+        long = "array-value-max-growth",
+        value_name = "K",
+        default_value_t = ArrayOptConfig::default().max_condition_growth,
+        value_parser = clap::builder::RangedI64ValueParser::<usize>::new().range(0..=1_000_000),
+    ))]
     pub max_condition_growth: usize,
+    /// Arrays larger than this many bytes are left alone.
+    #[cfg_attr(feature = "cli", arg(skip = ArrayOptConfig::default().max_array_bytes))]
+    pub max_array_bytes: u64,
+    /// The caches are cleared when they hold more entries than this.
+    #[cfg_attr(feature = "cli", arg(skip = ArrayOptConfig::default().cache_limit))]
+    pub cache_limit: usize,
 }
 
 impl ArrayOptConfig {

@@ -22,21 +22,44 @@ use crate::ranges::{range_test, runs_test};
 
 /// Thresholds of the value-based transformation.
 #[derive(Clone, Copy, Debug, PartialEq, serde::Serialize)]
+#[cfg_attr(feature = "cli", derive(clap::Args))]
 pub struct ValueLimits {
-    /// Apply only when `distinct byte values / bytes of the array` is below this (constant
-    /// arrays) or at most this (mixed ones), as KLEE counts (`--array-value-ratio`, default
-    /// 1.0: a constant table whose bytes all differ is left alone).
+    /// Value-based: apply only when distinct byte values / bytes of the array is below this
+    /// ratio (0 to 1; KLEE's rule).
+    // Below it for constant arrays, at most it for mixed ones, as KLEE counts; at 1 a
+    // constant table whose bytes all differ is left alone.
+    #[cfg_attr(feature = "cli", arg(
+        id = "array-value-ratio",
+        long = "array-value-ratio",
+        value_name = "R",
+        default_value_t = ValueLimits::default().value_ratio,
+        value_parser = crate::cli::ratio,
+    ))]
     pub value_ratio: f64,
-    /// For mixed arrays, apply only when `symbolic bytes / bytes of the array` is at most
-    /// this (`--array-value-symb-ratio`, default 1.0).
+    /// Value-based on mixed arrays: apply only when symbolic bytes / bytes is at most this
+    /// ratio (0 to 1).
+    #[cfg_attr(feature = "cli", arg(
+        id = "array-value-symb-ratio",
+        long = "array-value-symb-ratio",
+        value_name = "R",
+        default_value_t = ValueLimits::default().symbolic_ratio,
+        value_parser = crate::cli::ratio,
+    ))]
     pub symbolic_ratio: f64,
-    /// Skip a read whose reachable elements hold more distinct values than this (each
-    /// becomes a branch of the if-then-else); 0: no limit (`--array-value-max-values`,
-    /// default 1024). sear's own bound, beside KLEE's ratios, which pass almost every table
-    /// of multi-byte elements. It was 64 while the default core was the eager encoding over
-    /// Z3, which solved a 256-entry CRC table's 256-way if-then-else 4× slower than the
-    /// table's reads; over Bitwuzla the if-then-else is 4× faster than the reads
-    /// (docs/benchmarks.md, "Defaults").
+    /// Value-based: skip reads whose reachable elements hold more than this many distinct
+    /// values (0: no limit; at most 10^6).
+    // Each value becomes a branch of the if-then-else. sear's own bound, beside KLEE's
+    // ratios, which pass almost every table of multi-byte elements. It was 64 while the
+    // default core was the eager encoding over Z3, which solved a 256-entry CRC table's
+    // 256-way if-then-else 4× slower than the table's reads; over Bitwuzla the
+    // if-then-else is 4× faster than the reads (docs/benchmarks.md, "Defaults").
+    #[cfg_attr(feature = "cli", arg(
+        id = "array-value-max-values",
+        long = "array-value-max-values",
+        value_name = "N",
+        default_value_t = ValueLimits::default().max_values,
+        value_parser = clap::builder::RangedI64ValueParser::<usize>::new().range(0..=1_000_000),
+    ))]
     pub max_values: usize,
 }
 

@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
 use anyhow::{bail, Context, Result};
-use sear_indexify::{BuilderKind, Prepared, Settings};
+use sear_indexify::{Prepared, Settings};
 
 /// The types `--indexify` takes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum, serde::Serialize)]
@@ -18,7 +18,7 @@ pub enum IndexType {
     Floats,
 }
 
-/// Indexify options.
+/// Indexify options: the types, the preprocessing's [`Settings`], and the CLI's files.
 #[derive(Debug, Clone, clap::Args)]
 pub struct IndexifyArgs {
     /// Index these types (comma-separated): the program runs over finite gardens of values
@@ -31,36 +31,9 @@ pub struct IndexifyArgs {
         help_heading = "Indexify"
     )]
     pub indexify: Vec<IndexType>,
-    /// Seeds from FILE instead of the program's literals (one a line: a JSON string, a
-    /// number for a double, f32:NUMBER for a float).
-    #[arg(long, value_name = "FILE", help_heading = "Indexify")]
-    pub seeds: Option<PathBuf>,
-    /// Seeds from FILE added to the program's literals.
-    #[arg(long, value_name = "FILE", help_heading = "Indexify")]
-    pub add_seeds: Option<PathBuf>,
-    /// Builder rounds k (0 to 10).
-    #[arg(long, value_name = "K", default_value_t = 3, value_parser = clap::value_parser!(u32).range(0..=10), help_heading = "Indexify")]
-    pub index_k: u32,
-    /// The string garden's builder: ops (the string operators the program uses, k rounds)
-    /// or kleene (concatenations of at most k seeds).
-    #[arg(long, value_name = "KIND", value_enum, default_value_t = BuilderKind::default(), help_heading = "Indexify")]
-    pub index_builder: BuilderKind,
-    /// Built strings longer than this are not added to the garden (0 to 4096).
-    #[arg(long, value_name = "N", default_value_t = 8, value_parser = clap::value_parser!(u64).range(0..=4096), help_heading = "Indexify")]
-    pub index_max_len: u64,
-    /// No garden grows beyond this many values by construction (1 to 2^20).
-    #[arg(long, value_name = "N", default_value_t = 2048, value_parser = clap::value_parser!(u64).range(1..=1 << 20), help_heading = "Indexify")]
-    pub index_max_garden: u64,
-    /// The operators to index (comma-separated string.h / math.h names; fadd, fsub, fmul,
-    /// fdiv, frem, fneg also build the float garden). Default: the string.h and math.h
-    /// functions the program calls; the float instructions are always indexed.
-    #[arg(
-        long,
-        value_name = "LIST",
-        value_delimiter = ',',
-        help_heading = "Indexify"
-    )]
-    pub index_fplus: Option<Vec<String>>,
+    /// The preprocessing's parameters.
+    #[command(flatten, next_help_heading = "Indexify")]
+    pub settings: Settings,
     /// Write the indexed module (sear-ir, with its gardens) to FILE.
     #[arg(long, value_name = "FILE", help_heading = "Indexify")]
     pub output_indexed_ir: Option<PathBuf>,
@@ -82,9 +55,9 @@ impl IndexifyArgs {
     /// Refuses parameters given without `--indexify`.
     pub fn check(&self) -> Result<()> {
         if !self.enabled()
-            && (self.seeds.is_some()
-                || self.add_seeds.is_some()
-                || self.index_fplus.is_some()
+            && (self.settings.seeds_file.is_some()
+                || self.settings.add_seeds_file.is_some()
+                || self.settings.fplus.is_some()
                 || self.output_indexed_ir.is_some())
         {
             bail!("--seeds, --add-seeds, --index-fplus and --output-indexed-ir need --indexify");
@@ -92,18 +65,13 @@ impl IndexifyArgs {
         Ok(())
     }
 
+    /// The settings of a run from `entry`.
     fn settings(&self, entry: &str) -> Settings {
         Settings {
             strings: self.indexify.contains(&IndexType::Strings),
             floats: self.indexify.contains(&IndexType::Floats),
-            seeds_file: self.seeds.clone(),
-            add_seeds_file: self.add_seeds.clone(),
-            k: self.index_k,
-            builder: self.index_builder,
-            max_len: self.index_max_len as usize,
-            max_garden: self.index_max_garden as usize,
-            fplus: self.index_fplus.clone(),
             entry: entry.to_string(),
+            ..self.settings.clone()
         }
     }
 

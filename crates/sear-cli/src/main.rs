@@ -1,6 +1,5 @@
 //! The `sear` command line: `run`, `replay`, `coverage`, `solve`, `ktest`.
 
-mod array_args;
 mod coverage;
 mod indexify_args;
 mod memory_args;
@@ -15,11 +14,8 @@ mod runtime_link;
 mod signals;
 mod solve;
 mod solve_wide;
-mod solver_args;
-mod sym_size_args;
 mod term;
 mod testcomp;
-mod values;
 
 use std::process::ExitCode;
 
@@ -121,4 +117,50 @@ fn ktest_dump(files: &[std::path::PathBuf]) -> anyhow::Result<i32> {
         );
     }
     Ok(0)
+}
+
+#[cfg(test)]
+mod tests {
+    use clap::CommandFactory;
+
+    /// clap's own consistency checks (unique option ids and names, valid defaults): the
+    /// options declared on the library configuration types meet in one command here.
+    #[test]
+    fn the_command_line_is_consistent() {
+        super::Cli::command().debug_assert();
+    }
+
+    /// Each on/off switch takes `--flag`, `--flag=on|off` and KLEE's `--flag=false`.
+    #[test]
+    fn switches_share_one_style() {
+        use clap::Parser;
+        let parse = |extra: &[&str]| {
+            let mut argv = vec!["sear", "run"];
+            argv.extend_from_slice(extra);
+            argv.push("p.c");
+            match super::Cli::try_parse_from(argv).expect("parses").command {
+                super::Command::Run(args) => args,
+                _ => unreachable!("a run"),
+            }
+        };
+        let defaults = parse(&[]);
+        assert!(defaults.engine.dump_states_on_halt);
+        assert!(!defaults.solver.ilp_precheck);
+        assert!(defaults.solver.array.axiom_extras);
+        assert!(!defaults.solver.quantified.core_only);
+        assert!(!defaults.engine.sym_size.pat.incremental);
+        let set = parse(&[
+            "--dump-states-on-halt=false",
+            "--ilp-precheck",
+            "--axiom-extras=off",
+            "--quantified-procedure=0",
+            "--incremental-merge",
+        ]);
+        assert!(!set.engine.dump_states_on_halt);
+        assert!(set.solver.ilp_precheck);
+        assert!(!set.solver.array.axiom_extras);
+        assert!(set.solver.quantified.core_only);
+        assert!(set.engine.sym_size.pat.incremental);
+        assert_eq!(set.program, std::path::PathBuf::from("p.c"));
+    }
 }

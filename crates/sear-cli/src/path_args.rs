@@ -1,4 +1,5 @@
-//! Options for branch-decision records: `--write-paths` and `--replay-path`.
+//! `--replay-path FILE`: a recorded path read and checked before the run (`--write-paths` is
+//! an engine option).
 
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -10,10 +11,6 @@ use sear_engine::EngineConfig;
 /// Path-record options of `sear run`.
 #[derive(Debug, Clone, clap::Args)]
 pub struct PathArgs {
-    /// Write each test's branch decisions to `testNNNNNN.path` (one decision per line:
-    /// `KIND TAKEN/OF @AT fF:bB:iI [forced]`; docs/paths.md).
-    #[arg(long)]
-    pub write_paths: bool,
     /// Follow the branch decisions of FILE (a `testNNNNNN.path`) from the initial state:
     /// one path, with no solver query for the recorded forks; a fork the file does not
     /// have ends the path with an `exec` error naming the decision.
@@ -24,7 +21,6 @@ pub struct PathArgs {
 impl PathArgs {
     /// Stores the options in the engine configuration (reading and checking the path file).
     pub fn apply(&self, config: &mut EngineConfig) -> Result<()> {
-        config.write_paths = self.write_paths;
         if let Some(file) = &self.replay_path {
             let text = std::fs::read_to_string(file)
                 .with_context(|| format!("--replay-path {}", file.display()))?;

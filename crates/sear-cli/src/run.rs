@@ -2,17 +2,17 @@
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
-use std::time::Duration;
 
 use anyhow::{bail, Context, Result};
-use sear_engine::config::defaults;
-use sear_engine::{EngineConfig, Executor, SearchKind};
+use sear_engine::{EngineConfig, Executor};
 use sear_ir::frontend::{compile_c, CompileOptions};
+use sear_solver::SolverConfig;
 
 use crate::progress::TerminalObserver;
-use crate::solver_args::SolverArgs;
 
-/// Arguments of `sear run`.
+/// Arguments of `sear run`: the engine's, the solver's and the indexify options are
+/// declared on their configuration types (`EngineConfig`, `SolverConfig`, `Settings`) and
+/// flattened here; the rest are the CLI's own.
 #[derive(Debug, clap::Args)]
 pub struct RunArgs {
     /// The program: a C file, LLVM bitcode (.bc) or textual IR (.ll).
@@ -23,83 +23,17 @@ pub struct RunArgs {
     /// Output directory (default: sear-out-N in the current directory, with a sear-last link).
     #[arg(long, value_name = "DIR")]
     pub output_dir: Option<PathBuf>,
-    /// Search strategy; repeat to interleave: dfs, bfs, random-state, random-path, or KLEE's
-    /// weighted random searchers nurs:covnew, nurs:md2u, nurs:depth, nurs:rp, nurs:icnt,
-    /// nurs:cpicnt, nurs:qc. Default: random-path interleaved with nurs:covnew.
-    #[arg(long = "search", value_name = "NAME", value_enum)]
-    pub search: Vec<SearchKind>,
-    /// Seed of all random choices.
-    #[arg(long, default_value_t = defaults::SEED)]
-    pub seed: u64,
-    /// Stop exploring after this many seconds (0 to 10^9).
-    #[arg(long, value_name = "SECS", value_parser = crate::values::seconds)]
-    pub max_time: Option<f64>,
-    /// Stop after this many instructions.
-    #[arg(long, value_name = "N")]
-    pub max_instructions: Option<u64>,
-    /// Memory budget in MiB (1 to 2^24); above it states are dropped.
-    #[arg(long, value_name = "MIB", default_value_t = defaults::MAX_MEMORY_MIB, value_parser = clap::value_parser!(u64).range(1..=1 << 24))]
-    pub max_memory: u64,
-    /// Terminate paths after this many symbolic branches.
-    #[arg(long, value_name = "N")]
-    pub max_depth: Option<u32>,
-    /// Maximum call-stack depth (1 to 2^20 frames; `main` is the first).
-    #[arg(long, value_name = "N", default_value_t = defaults::MAX_STACK_FRAMES, value_parser = clap::value_parser!(u32).range(1..=1 << 20))]
-    pub max_stack_frames: u32,
-    /// Stack size in bytes (1 to 2^40): `alloca`s (local arrays, VLAs) beyond it are a stack
-    /// overflow.
-    #[arg(long, value_name = "BYTES", default_value_t = defaults::MAX_STACK_SIZE, value_parser = clap::value_parser!(u64).range(1..=1 << 40))]
-    pub max_stack_size: u64,
-    /// Write a test for every error, not one per (kind, location).
-    #[arg(long)]
-    pub emit_all_errors: bool,
-    /// Write tests only for the paths that covered an instruction no earlier path covered;
-    /// errors are still written (KLEE's option of the same name).
-    #[arg(long)]
-    pub only_output_states_covering_new: bool,
-    /// Write a test for every state left when the run halts (a limit or a signal); the halt
-    /// spends at most a quarter of --max-time (1 s-5 min) on them and counts the rest in
-    /// summary.json's tests_not_written.
-    #[arg(long, value_name = "BOOL", default_value_t = true, action = clap::ArgAction::Set)]
-    pub dump_states_on_halt: bool,
-    /// Stop at the first error, and exit with status 1 when one was found (as KLEE does).
-    #[arg(long)]
-    pub exit_on_error: bool,
-    /// Merge the paths between klee_open_merge() and klee_close_merge() into one (KLEE's
-    /// --use-merge); without it both calls are ignored.
-    #[arg(long)]
-    pub use_merge: bool,
-    /// Print a line at every klee_open_merge and klee_close_merge (KLEE's
-    /// --debug-log-merge).
-    #[arg(long)]
-    pub debug_log_merge: bool,
+    /// Engine options (docs/techniques/relocatable-memory.md and symbolic-size.md for the
+    /// memory and symbolic-size ones).
+    #[command(flatten)]
+    pub engine: EngineConfig,
+    /// The relocatable-memory options beyond the model's own.
+    #[command(flatten)]
+    pub relocatable: crate::memory_args::RelocatableArgs,
     /// Check the lowered IR's invariants before running (sear-ir's verifier; always on in
     /// debug builds and in the test suites).
     #[arg(long)]
     pub verify_ir: bool,
-    /// Memory model: `standard` (KLEE's: concrete addresses, one path per object a symbolic
-    /// pointer may point into) or `relocatable` (seed 003: symbolic base addresses; the same
-    /// as --use-sym-addr).
-    #[arg(long, value_enum, default_value_t = sear_engine::MemoryModelKind::Standard)]
-    pub memory_model: sear_engine::MemoryModelKind,
-    /// Relocatable-memory options (docs/techniques/relocatable-memory.md).
-    #[command(flatten)]
-    pub relocatable: crate::memory_args::RelocatableArgs,
-    /// Symbolic-size options (docs/techniques/symbolic-size.md).
-    #[command(flatten)]
-    pub sym_size: crate::sym_size_args::SymSizeArgs,
-    /// Stop at the first error of one of these kinds (repeatable, or comma-separated): the
-    /// `.err` suffixes (ptr, assert, ...) or KLEE's names (Ptr, Assert, ReadOnly, ...). Unlike
-    /// --exit-on-error, the exit status stays 0.
-    #[arg(long, value_name = "KIND", value_delimiter = ',')]
-    pub exit_on_error_type: Vec<String>,
-    /// A provably false klee_assume ends its path silently, without a test or an error (as
-    /// KLEE's --silent-klee-assume).
-    #[arg(long)]
-    pub silent_klee_assume: bool,
-    /// The function to start from.
-    #[arg(long, default_value = "main")]
-    pub entry: String,
     /// Links a library of LLVM bitcode with the program before the runtime: a .bc/.ll module or
     /// an archive of them, only what the program needs (KLEE's --link-llvm-lib; repeatable).
     #[arg(long = "link-llvm-lib", value_name = "PATH")]
@@ -117,9 +51,6 @@ pub struct RunArgs {
     /// run on it first (KLEE's --optimize).
     #[arg(short = 'O', value_name = "LEVEL", default_value_t = 0, value_parser = clap::value_parser!(u8).range(0..=3))]
     pub opt_level: u8,
-    /// Do not show the live progress line.
-    #[arg(long)]
-    pub no_progress: bool,
     /// SV-COMP's unreach-call property: a call of reach_error is the error whatever its body,
     /// __VERIFIER_assume(0) ends a path silently, the run stops at the first reach_error, and
     /// a verdict line is printed (TRUE: every path explored, none reaches it; FALSE and the
@@ -134,10 +65,7 @@ pub struct RunArgs {
     pub test_comp: Option<crate::testcomp::TestCompProperty>,
     /// Solver options.
     #[command(flatten)]
-    pub solver: SolverArgs,
-    /// Array transformation options.
-    #[command(flatten)]
-    pub array: crate::array_args::ArrayArgs,
+    pub solver: SolverConfig,
     /// C runtime and environment-model options.
     #[command(flatten)]
     pub runtime: crate::runtime_link::RuntimeArgs,
@@ -207,7 +135,7 @@ pub fn run(args: &RunArgs) -> Result<i32> {
     let mut config = engine_config(args, &program, output_dir.clone())?;
     // With the runtime, main is run by the runtime's entry (the POSIX model's set-up).
     let posix = !args.runtime.no_runtime
-        && args.entry == "main"
+        && args.engine.entry == sear_engine::config::defaults::ENTRY
         && module
             .function_by_name("main")
             .is_some_and(|f| !module.function(f).is_declaration);
@@ -215,7 +143,7 @@ pub fn run(args: &RunArgs) -> Result<i32> {
         config.entry = sear_runtime::ENTRY_FUNCTION.to_string();
     }
     let config_envp = config.envp.clone();
-    let mut solver_config = args.solver.to_config()?;
+    let mut solver_config = args.solver.clone();
     args.relocatable.apply_solver(&mut solver_config);
     let mut configuration = serde_json::json!({ "engine": &config, "solver": &solver_config });
     let mut indexify = None;
@@ -241,7 +169,7 @@ pub fn run(args: &RunArgs) -> Result<i32> {
         module
     };
     let mut link = None;
-    let mut observer = TerminalObserver::new(!args.no_progress && worker.is_none());
+    let mut observer = TerminalObserver::new(args.engine.progress && worker.is_none());
     let mut executor = Executor::new(Arc::new(module), config, &solver_config, &mut observer)?;
     if let Some(w) = &worker {
         let connected = crate::parallel::worker::WorkerLink::connect(w, executor.interrupt_flag())?;
@@ -253,7 +181,7 @@ pub fn run(args: &RunArgs) -> Result<i32> {
         cache = Some((tables, file));
     }
     let received = crate::signals::install(executor.interrupt_flag());
-    let watchdog = args.max_time.map(Duration::from_secs_f64).map(|limit| {
+    let watchdog = args.engine.max_time.map(|limit| {
         let sv_comp = args.sv_comp || args.test_comp.is_some();
         crate::overrun::install(limit, output_dir.clone(), sv_comp)
     });
@@ -281,7 +209,7 @@ pub fn run(args: &RunArgs) -> Result<i32> {
         crate::testcomp::finish(
             &output_dir,
             &args.program,
-            &args.entry,
+            &args.engine.entry,
             &summary,
             args.test_comp.as_ref(),
             pointer_bits,
@@ -301,7 +229,7 @@ pub fn run(args: &RunArgs) -> Result<i32> {
     crate::term::errln!("sear: done: generated tests = {}", summary.tests);
     crate::term::errln!("sear: done: errors = {}", summary.errors.len());
     let status = exit_code(received.exit_status(), &summary.stop_reason);
-    if status == 0 && args.exit_on_error && !summary.errors.is_empty() {
+    if status == 0 && args.engine.exit_on_error && !summary.errors.is_empty() {
         return Ok(1);
     }
     Ok(status)
@@ -424,7 +352,7 @@ fn prepare_bitcode(
     if args.runtime.no_runtime {
         return Ok((bitcode.clone(), cflags, bitcode));
     }
-    let with_entry = args.entry == "main";
+    let with_entry = args.engine.entry == sear_engine::config::defaults::ENTRY;
     let linked = args
         .runtime
         .link(&bitcode, scratch, with_entry, hosts, &target)?;
@@ -432,35 +360,10 @@ fn prepare_bitcode(
 }
 
 fn engine_config(args: &RunArgs, program: &Path, output_dir: PathBuf) -> Result<EngineConfig> {
-    let mut config = EngineConfig::new(output_dir);
-    if !args.search.is_empty() {
-        config.search = args.search.clone();
-    }
-    config.seed = args.seed;
-    config.max_time = args.max_time.map(Duration::from_secs_f64); // range-checked by clap
-    config.max_instructions = args.max_instructions;
-    config.max_memory_mib = Some(args.max_memory);
-    config.max_depth = args.max_depth;
-    config.max_stack_frames = args.max_stack_frames as usize;
-    config.max_stack_size = args.max_stack_size;
-    config.emit_all_errors = args.emit_all_errors;
-    config.only_output_states_covering_new = args.only_output_states_covering_new;
-    config.exit_on_error = args.exit_on_error;
-    config.silent_klee_assume = args.silent_klee_assume;
-    config.exit_on_error_types = args
-        .exit_on_error_type
-        .iter()
-        .map(|k| sear_engine::ErrorKind::suffix_for_name(k))
-        .collect();
-    config.dump_states_on_halt = args.dump_states_on_halt;
-    config.use_merge = args.use_merge;
-    config.debug_log_merge = args.debug_log_merge;
-    config.memory_model = args.memory_model;
+    let mut config = args.engine.clone();
+    config.output_dir = output_dir;
     args.relocatable.apply(&mut config)?;
-    args.sym_size.apply(&mut config)?;
-    config.entry = args.entry.clone();
-    config.progress = !args.no_progress;
-    args.array.apply(&mut config)?;
+    config.sym_size.check().map_err(anyhow::Error::msg)?;
     args.paths.apply(&mut config)?;
     crate::testcomp::configure(&mut config, args.sv_comp, args.test_comp.as_ref());
     let name = program
@@ -513,8 +416,8 @@ fn write_info(
             .collect::<Vec<_>>(),
         "env_file": args.runtime.env_file,
         "environment": environment,
-        "search": args.search,
-        "seed": args.seed,
+        "search": args.engine.search,
+        "seed": args.engine.seed,
         "sear_version": env!("CARGO_PKG_VERSION"),
         "configuration": configuration,
     });

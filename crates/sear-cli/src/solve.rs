@@ -11,8 +11,6 @@ use sear_expr::smtlib::{parse_script, print_model, print_values, Command};
 use sear_expr::{Assignment, Expr};
 use sear_solver::{QueryMeta, Solver, SolverError};
 
-use crate::solver_args::SolverArgs;
-
 /// Arguments of `sear solve`.
 #[derive(Debug, Clone, clap::Args)]
 pub struct SolveArgs {
@@ -31,7 +29,7 @@ pub struct SolveArgs {
     pub time: bool,
     /// Solver chain options.
     #[command(flatten)]
-    pub solver: SolverArgs,
+    pub solver: sear_solver::SolverConfig,
 }
 
 /// Runs `sear solve`; returns the exit code (0, or 1 if a command failed).
@@ -43,14 +41,13 @@ pub fn run_solve(args: &SolveArgs) -> Result<i32> {
         Ok(script) => script,
         // Bit-vectors wider than sear's expressions hold: Z3 answers the script directly.
         Err(e) if e.message.contains("is not in 1..=128") => {
-            let config = args.solver.to_config()?;
-            let z3 = sear_solver::direct::DirectZ3::new(config.timeout);
+            let z3 = sear_solver::direct::DirectZ3::new(args.solver.timeout);
             return crate::solve_wide::run(&text, &z3, args.model)
                 .map_err(|e| anyhow::anyhow!("{}: {e}", args.file.display()));
         }
         Err(e) => anyhow::bail!("{}: {e}", args.file.display()),
     };
-    let mut config = args.solver.to_config()?;
+    let mut config = args.solver.clone();
     config.quantified.stage |= sear_expr::quant::contains_forall(&script.assertions());
     let mut solver =
         Solver::new(&config).map_err(|e| anyhow::anyhow!("cannot start the solver: {e}"))?;

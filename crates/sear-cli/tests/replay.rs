@@ -15,10 +15,6 @@ mod replay;
 #[path = "../src/term.rs"]
 mod term;
 
-#[allow(dead_code)]
-#[path = "../src/values.rs"]
-mod values;
-
 use std::path::{Path, PathBuf};
 
 use replay::outcome::NativeOutcome;

@@ -13,7 +13,8 @@ use crate::oracle::{self, Arg};
 use crate::value::{GValue, Ty};
 
 /// Which builder grows the string garden.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, clap::ValueEnum)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
 #[serde(rename_all = "snake_case")]
 pub enum BuilderKind {
     /// B₊°: the operators (F₊'s builders) applied to the garden, k rounds (Algorithm 1).

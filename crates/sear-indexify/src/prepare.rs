@@ -33,28 +33,92 @@ pub enum IndexifyError {
     UnknownOperator(String),
 }
 
-/// The options of a run.
-#[derive(Clone, Debug, Serialize)]
-pub struct Settings {
-    /// Index strings.
-    pub strings: bool,
-    /// Index floats (`double` and `float`).
-    pub floats: bool,
-    /// `--seeds`: replaces the harvested seeds.
-    pub seeds_file: Option<PathBuf>,
-    /// `--add-seeds`: adds to them.
-    pub add_seeds_file: Option<PathBuf>,
+/// The defaults of [`Settings`], written once (the CLI shows and uses these).
+pub mod defaults {
     /// Builder rounds k.
-    pub k: u32,
-    /// The string builder.
-    pub builder: BuilderKind,
+    pub const K: u32 = 3;
     /// Longest built string.
-    pub max_len: usize,
+    pub const MAX_LEN: usize = 8;
     /// Largest garden per type.
+    pub const MAX_GARDEN: usize = 2048;
+}
+
+/// The options of a run; with the `cli` feature, also the command-line options that set
+/// them (`sear run --indexify`'s parameters).
+#[derive(Clone, Debug, Serialize)]
+#[cfg_attr(feature = "cli", derive(clap::Args))]
+pub struct Settings {
+    /// Index strings (`--indexify=strings`).
+    #[cfg_attr(feature = "cli", arg(skip))]
+    pub strings: bool,
+    /// Index floats, `double` and `float` (`--indexify=floats`).
+    #[cfg_attr(feature = "cli", arg(skip))]
+    pub floats: bool,
+    /// Seeds from FILE instead of the program's literals (one a line: a JSON string, a
+    /// number for a double, f32:NUMBER for a float).
+    #[cfg_attr(
+        feature = "cli",
+        arg(id = "seeds", long = "seeds", value_name = "FILE")
+    )]
+    pub seeds_file: Option<PathBuf>,
+    /// Seeds from FILE added to the program's literals.
+    #[cfg_attr(
+        feature = "cli",
+        arg(id = "add-seeds", long = "add-seeds", value_name = "FILE")
+    )]
+    pub add_seeds_file: Option<PathBuf>,
+    /// Builder rounds k (0 to 10).
+    #[cfg_attr(feature = "cli", arg(
+        id = "index-k",
+        long = "index-k",
+        value_name = "K",
+        default_value_t = defaults::K,
+        value_parser = clap::value_parser!(u32).range(0..=10),
+    ))]
+    pub k: u32,
+    /// The string garden's builder: ops (the string operators the program uses, k rounds)
+    /// or kleene (concatenations of at most k seeds).
+    #[cfg_attr(feature = "cli", arg(
+        id = "index-builder",
+        long = "index-builder",
+        value_name = "KIND",
+        value_enum,
+        default_value_t = BuilderKind::default(),
+    ))]
+    pub builder: BuilderKind,
+    /// Built strings longer than this are not added to the garden (0 to 4096).
+    #[cfg_attr(feature = "cli", arg(
+        id = "index-max-len",
+        long = "index-max-len",
+        value_name = "N",
+        default_value_t = defaults::MAX_LEN,
+        value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(0..=4096),
+    ))]
+    pub max_len: usize,
+    /// No garden grows beyond this many values by construction (1 to 2^20).
+    #[cfg_attr(feature = "cli", arg(
+        id = "index-max-garden",
+        long = "index-max-garden",
+        value_name = "N",
+        default_value_t = defaults::MAX_GARDEN,
+        value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=1 << 20),
+    ))]
     pub max_garden: usize,
-    /// `--index-fplus`: the operators to index (default: those the program calls).
+    /// The operators to index (comma-separated string.h / math.h names; fadd, fsub, fmul,
+    /// fdiv, frem, fneg also build the float garden). Default: the string.h and math.h
+    /// functions the program calls; the float instructions are always indexed.
+    #[cfg_attr(
+        feature = "cli",
+        arg(
+            id = "index-fplus",
+            long = "index-fplus",
+            value_name = "LIST",
+            value_delimiter = ',',
+        )
+    )]
     pub fplus: Option<Vec<String>>,
-    /// The entry function.
+    /// The entry function (the run's).
+    #[cfg_attr(feature = "cli", arg(skip))]
     pub entry: String,
 }
 

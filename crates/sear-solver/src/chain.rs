@@ -76,11 +76,11 @@ fn lazy_core(kind: CoreKind, name: &'static str, array: &ArrayConfig) -> Box<dyn
 
 /// Builds the solver chain described by `config`, from the core outwards.
 pub fn build_chain(config: &SolverConfig) -> Result<Box<dyn SatSolver>, SolverError> {
-    let log = |scope: LogScope| config.log_queries.as_ref().filter(|l| l.scope == scope);
+    let log = |scope: LogScope| config.log_queries.dir_at(scope);
     let core = new_core_with(config.core, &config.array);
     let mut solver: Box<dyn SatSolver> = Box::new(ArrayTermCounter::new(core));
-    if let Some(l) = log(LogScope::Core) {
-        solver = Box::new(QueryLogger::new(solver, &l.dir)?);
+    if let Some(dir) = log(LogScope::Core) {
+        solver = Box::new(QueryLogger::new(solver, dir)?);
     }
     if config.ilp_precheck {
         let oracle = config
@@ -107,8 +107,8 @@ pub fn build_chain(config: &SolverConfig) -> Result<Box<dyn SatSolver>, SolverEr
     if config.validate {
         solver = Box::new(Validating::new(solver, new_core(CoreKind::Z3)));
     }
-    if let Some(l) = log(LogScope::All) {
-        solver = Box::new(QueryLogger::new(solver, &l.dir)?);
+    if let Some(dir) = log(LogScope::All) {
+        solver = Box::new(QueryLogger::new(solver, dir)?);
     }
     solver = Box::new(QueryDeadline::new(solver));
     solver.set_timeout(config.timeout);

@@ -1,12 +1,15 @@
 //! The solver configuration: which layers run, which core, limits, logging and checking.
 
+#[cfg(feature = "cli")]
+use clap::builder::TypedValueParser as _;
 use std::path::PathBuf;
 use std::time::Duration;
 
 use sear_expr::ReadPolicy;
 
 /// Which core decides the queries that pass every layer.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum, serde::Serialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize)]
+#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
 #[serde(rename_all = "kebab-case")]
 pub enum CoreKind {
     /// Z3 with native arrays.
@@ -54,7 +57,8 @@ impl CoreKind {
 
 /// The core that decides quantified queries the procedure of [`crate::quantified`] leaves
 /// open (`--quantified-core`).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum, serde::Serialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize)]
+#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
 #[serde(rename_all = "kebab-case")]
 pub enum QuantifiedCore {
     /// Z3 (model-based quantifier instantiation over bit-vectors and arrays).
@@ -67,23 +71,48 @@ pub enum QuantifiedCore {
 
 /// The quantified-query stage ([`crate::quantified`]), present when `stage` is set.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize)]
+#[cfg_attr(feature = "cli", derive(clap::Args))]
 pub struct QuantifiedConfig {
-    /// Put the stage in the chain (between the query cache and the counterexample cache).
-    /// Default: off; the engine sets it for `--sym-size-mode=pat`, `sear solve` for scripts
-    /// with a `forall`.
+    /// Put the stage in the chain (between the query cache and the counterexample cache):
+    /// the engine sets it for `--sym-size-mode=pat`, `sear solve` for scripts with a
+    /// `forall`.
+    #[cfg_attr(feature = "cli", arg(skip))]
     pub stage: bool,
-    /// Skip the procedure (strip, duplicate, repair): every quantified query goes to the
-    /// quantified core (the thesis's "PAT with plain Z3" ablation). Default: off.
+    /// The procedure for quantified queries (strip, duplicate, repair) before the
+    /// quantified core (on/off; off sends every quantified query to the core).
+    // The field is the procedure's absence: every quantified query goes to the quantified
+    // core (the thesis's "PAT with plain Z3" ablation).
+    #[cfg_attr(feature = "cli", arg(
+        id = "quantified-procedure",
+        long = "quantified-procedure",
+        value_name = "on|off",
+        num_args = 0..=1,
+        require_equals = true,
+        default_missing_value = "on",
+        default_value = crate::cli::shown_switch(!QuantifiedConfig::default().core_only),
+        value_parser = crate::cli::switch().map(|on| !on),
+    ))]
     pub core_only: bool,
-    /// The core for what the procedure leaves open. Default: Bitwuzla.
+    /// The core for the quantified queries the procedure leaves open.
+    #[cfg_attr(feature = "cli", arg(
+        id = "quantified-core",
+        long = "quantified-core",
+        value_name = "CORE",
+        value_enum,
+        default_value_t = QuantifiedCore::default(),
+    ))]
     pub core: QuantifiedCore,
-    /// Cross-check every answer of the procedure against Z3 (the oracle, whichever the
-    /// quantified core is). Default: off.
+    /// Cross-check every answer of the quantified procedure against Z3.
+    #[cfg_attr(
+        feature = "cli",
+        arg(id = "validate-quantified", long = "validate-quantified")
+    )]
     pub validate: bool,
 }
 
 /// Which axiom eliminations the CEGAR core applies (`--axiom-elim`).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum, serde::Serialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize)]
+#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
 #[serde(rename_all = "kebab-case")]
 pub enum AxiomElim {
     /// Every axiom of the family.
@@ -109,7 +138,8 @@ impl AxiomElim {
 }
 
 /// Which axioms of the pool a CEGAR refinement adds (`--cegar-select`).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum, serde::Serialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize)]
+#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
 #[serde(rename_all = "kebab-case")]
 pub enum CegarSelect {
     /// Only the axioms the model violates (the paper's literal policy).
@@ -123,30 +153,84 @@ pub enum CegarSelect {
 
 /// Options of the CEGAR core and of the pre-check.
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+#[cfg_attr(feature = "cli", derive(clap::Args))]
 pub struct ArrayConfig {
-    /// Axiom elimination. Default: both.
-    pub axiom_elim: AxiomElim,
-    /// Refinement policy. Default: siblings.
-    pub select: CegarSelect,
-    /// The equisatisfiable extras of the spec's §7.2 (vacuous symbolic cells, disjoint
-    /// intervals, constant index differences, pairwise axioms of constant arrays). Default:
-    /// on; off gives the paper's axiom counts.
-    pub axiom_extras: bool,
-    /// Assert each index term's interval in the abstraction. Default: on.
-    pub interval_constraints: bool,
-    /// Confirm every pre-check UNSAT with a plain Z3 core; a disagreement is a solver
-    /// failure. Default: off.
+    /// Confirm every pre-check UNSAT with plain Z3 (a disagreement is a solver failure).
+    #[cfg_attr(
+        feature = "cli",
+        arg(id = "validate-precheck", long = "validate-precheck")
+    )]
     pub precheck_validate: bool,
-    /// Largest number of linear rows the pre-check builds for one query before giving up.
-    pub precheck_max_rows: usize,
-    /// The portfolio cores' budget per query for their first core before they ask the
-    /// second.
+    /// The portfolio cores' time budget per query for their first core (Z3, Bitwuzla with
+    /// native arrays, or the eager encoding over Bitwuzla) before they ask the second
+    /// (seconds, above 0 and at most 10^9).
+    #[cfg_attr(feature = "cli", arg(
+        id = "core-switch-time",
+        long = "core-switch-time",
+        value_name = "SECS",
+        default_value = crate::cli::shown_seconds(crate::portfolio::DEFAULT_SWITCH_TIME),
+        value_parser = crate::cli::positive_duration,
+    ))]
     #[serde(serialize_with = "crate::config::secs::serialize")]
     pub portfolio_switch: Duration,
+    /// The pre-check's limit on linear rows per query.
+    #[cfg_attr(feature = "cli", arg(
+        id = "precheck-max-rows",
+        long = "precheck-max-rows",
+        value_name = "N",
+        default_value_t = ArrayConfig::default().precheck_max_rows,
+    ))]
+    pub precheck_max_rows: usize,
+    /// CEGAR axiom elimination.
+    #[cfg_attr(feature = "cli", arg(
+        id = "axiom-elim",
+        long = "axiom-elim",
+        value_name = "MODE",
+        value_enum,
+        default_value_t = AxiomElim::default(),
+    ))]
+    pub axiom_elim: AxiomElim,
+    /// CEGAR refinement policy.
+    #[cfg_attr(feature = "cli", arg(
+        id = "cegar-select",
+        long = "cegar-select",
+        value_name = "POLICY",
+        value_enum,
+        default_value_t = CegarSelect::default(),
+    ))]
+    pub select: CegarSelect,
+    /// The equisatisfiable extra axiom eliminations (on/off).
+    // The extras of the spec's §7.2: vacuous symbolic cells, disjoint intervals, constant
+    // index differences, pairwise axioms of constant arrays; off gives the paper's axiom
+    // counts.
+    #[cfg_attr(feature = "cli", arg(
+        id = "axiom-extras",
+        long = "axiom-extras",
+        value_name = "on|off",
+        num_args = 0..=1,
+        require_equals = true,
+        default_missing_value = "on",
+        default_value = crate::cli::shown_switch(ArrayConfig::default().axiom_extras),
+        value_parser = crate::cli::switch(),
+    ))]
+    pub axiom_extras: bool,
+    /// Assert the pre-check's index intervals in the CEGAR abstraction (on/off).
+    #[cfg_attr(feature = "cli", arg(
+        id = "cegar-interval-constraints",
+        long = "cegar-interval-constraints",
+        value_name = "on|off",
+        num_args = 0..=1,
+        require_equals = true,
+        default_missing_value = "on",
+        default_value = crate::cli::shown_switch(ArrayConfig::default().interval_constraints),
+        value_parser = crate::cli::switch(),
+    ))]
+    pub interval_constraints: bool,
     /// How the eager core rebuilds reads when it moves constant arrays onto their twins:
     /// the run's read policy (`--no-array-folding`: stock reads, so that the ablation's
-    /// queries keep their unfolded reads). Default: folding.
+    /// queries keep their unfolded reads); the engine sets it.
     #[serde(skip)]
+    #[cfg_attr(feature = "cli", arg(skip = ReadPolicy::Fold))]
     pub reads: ReadPolicy,
 }
 
@@ -166,7 +250,8 @@ impl Default for ArrayConfig {
 }
 
 /// Where the query log sits in the chain.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum, serde::Serialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize)]
+#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
 #[serde(rename_all = "kebab-case")]
 pub enum LogScope {
     /// Every query the facade issues (top of the chain).
@@ -177,52 +262,131 @@ pub enum LogScope {
 }
 
 /// Writing queries as SMT-LIB2 files.
-#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[cfg_attr(feature = "cli", derive(clap::Args))]
 pub struct QueryLog {
-    /// The directory receiving `queryNNNNNN.smt2` files (created if missing).
-    pub dir: PathBuf,
-    /// Which queries are written.
+    /// Write queries as SMT-LIB2 files into DIR.
+    // The directory receives `queryNNNNNN.smt2` files (it is created if missing); none:
+    // no log.
+    #[cfg_attr(
+        feature = "cli",
+        arg(id = "log-queries", long = "log-queries", value_name = "DIR")
+    )]
+    pub dir: Option<PathBuf>,
+    /// Which queries to log.
+    #[cfg_attr(feature = "cli", arg(
+        id = "log-scope",
+        long = "log-scope",
+        value_name = "SCOPE",
+        value_enum,
+        default_value_t = LogScope::default(),
+    ))]
     pub scope: LogScope,
 }
 
-/// The configuration of a [`crate::Solver`].
+impl QueryLog {
+    /// The directory of the log at `scope`, if queries are logged there.
+    pub fn dir_at(&self, scope: LogScope) -> Option<&std::path::Path> {
+        self.dir.as_deref().filter(|_| self.scope == scope)
+    }
+}
+
+/// Written as `null` without a directory, else as `{dir, scope}`.
+impl serde::Serialize for QueryLog {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeStruct;
+        let Some(dir) = &self.dir else {
+            return s.serialize_none();
+        };
+        let mut log = s.serialize_struct("QueryLog", 2)?;
+        log.serialize_field("dir", dir)?;
+        log.serialize_field("scope", &self.scope)?;
+        log.end()
+    }
+}
+
+/// The configuration of a [`crate::Solver`]; with the `cli` feature, also the command-line
+/// options that set it (`sear run` and `sear solve`).
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+#[cfg_attr(feature = "cli", derive(clap::Args))]
 pub struct SolverConfig {
-    /// Constraint independence slicing. Default: on.
-    pub independence: bool,
-    /// The exact query cache. Default: on.
-    pub query_cache: bool,
-    /// The counterexample cache. Default: on.
-    pub cex_cache: bool,
-    /// The core solver. Default: [`CoreKind::Eager`].
-    pub core: CoreKind,
-    /// Per-query time limit of the core. Default: none.
+    /// Timeout per solver query, in seconds (0 = none: under `--max-time`, a quarter of it; at
+    /// most 10^9).
+    #[cfg_attr(feature = "cli", arg(
+        id = "max-solver-time",
+        long = "max-solver-time",
+        value_name = "SECS",
+        default_value = "0",
+        value_parser = crate::cli::limit,
+    ))]
     #[serde(serialize_with = "crate::config::secs::serialize_opt")]
-    pub timeout: Option<Duration>,
-    /// Write queries as SMT-LIB2. Default: off.
-    pub log_queries: Option<QueryLog>,
-    /// Cross-check every answer of the chain against a plain Z3 core and check every model by
-    /// evaluation; a disagreement is a [`crate::SolverError::Failure`]. Default: off.
+    // Written out so that clap takes the parser's `Option` as the value, not as optional.
+    pub timeout: ::std::option::Option<Duration>,
+    /// Disable constraint-independence slicing.
+    #[cfg_attr(feature = "cli", arg(id = "no-independence", long = "no-independence", action = clap::ArgAction::SetFalse))]
+    pub independence: bool,
+    /// Disable the exact query cache.
+    #[cfg_attr(feature = "cli", arg(id = "no-query-cache", long = "no-query-cache", action = clap::ArgAction::SetFalse))]
+    pub query_cache: bool,
+    /// Disable the counterexample cache.
+    #[cfg_attr(feature = "cli", arg(id = "no-cex-cache", long = "no-cex-cache", action = clap::ArgAction::SetFalse))]
+    pub cex_cache: bool,
+    /// Disable the answers decided by the intervals of a query's terms (bounds checks on
+    /// table reads, comparisons outside a table's values) without a solver.
+    // The answers come from the unsigned intervals of the terms ([`sear_expr::interval`]),
+    // without asking the chain.
+    #[cfg_attr(feature = "cli", arg(id = "no-interval-answers", long = "no-interval-answers", action = clap::ArgAction::SetFalse))]
+    pub interval_answers: bool,
+    /// Disable the byte search (a query over a few input bytes decided by evaluation while
+    /// the core is slow).
+    // The search ([`crate::layers::ByteSearch`]) sits below the counterexample cache.
+    #[cfg_attr(feature = "cli", arg(id = "no-byte-search", long = "no-byte-search", action = clap::ArgAction::SetFalse))]
+    pub byte_search: bool,
+    /// The query log.
+    #[cfg_attr(feature = "cli", command(flatten))]
+    pub log_queries: QueryLog,
+    /// Cross-check every answer against plain Z3 and validate every model.
+    // A disagreement is a [`crate::SolverError::Failure`].
+    #[cfg_attr(feature = "cli", arg(id = "validate-solver", long = "validate-solver"))]
     pub validate: bool,
-    /// The ILP UNSAT pre-check between the counterexample cache and the core. Default: off.
+    /// The core solver. The default, eager-portfolio, measured fastest on the bench suite
+    /// (docs/benchmarks.md, "Defaults").
+    #[cfg_attr(feature = "cli", arg(
+        id = "core-solver",
+        long = "core-solver",
+        value_name = "CORE",
+        value_enum,
+        default_value_t = CoreKind::default(),
+    ))]
+    pub core: CoreKind,
+    /// The ILP UNSAT pre-check before the core (on/off; the bare flag means on).
+    // It sits between the counterexample cache and the core.
+    #[cfg_attr(feature = "cli", arg(
+        id = "ilp-precheck",
+        long = "ilp-precheck",
+        value_name = "on|off",
+        num_args = 0..=1,
+        require_equals = true,
+        default_missing_value = "on",
+        default_value = crate::cli::shown_switch(SolverConfig::default().ilp_precheck),
+        value_parser = crate::cli::switch(),
+    ))]
     pub ilp_precheck: bool,
     /// Options of the CEGAR core and the pre-check.
+    #[cfg_attr(feature = "cli", command(flatten))]
     pub array: ArrayConfig,
+    /// The quantified-query stage.
+    #[cfg_attr(feature = "cli", command(flatten))]
+    pub quantified: QuantifiedConfig,
     /// The address-aware query cache above the chain, for queries that come with an
-    /// address-agnostic form (spec 003 Ch. 4: [`crate::aa`]). Default: off.
+    /// address-agnostic form (spec 003 Ch. 4: [`crate::aa`]); set by the relocatable
+    /// model's options (`--use-aa-cache`).
+    #[cfg_attr(feature = "cli", arg(skip))]
     pub aa_cache: bool,
     /// Cross-check every hit of the address-aware cache against the chain; a disagreement
-    /// is a [`crate::SolverError::Failure`]. Default: off.
+    /// is a [`crate::SolverError::Failure`] (`--validate-caching`).
+    #[cfg_attr(feature = "cli", arg(skip))]
     pub validate_caching: bool,
-    /// The quantified-query stage.
-    pub quantified: QuantifiedConfig,
-    /// The byte search below the counterexample cache ([`crate::layers::ByteSearch`]): a
-    /// query over a few input bytes decided by a search over their values, while the core
-    /// is slow. Default: on.
-    pub byte_search: bool,
-    /// Answer a query whose condition the unsigned intervals of its terms decide
-    /// ([`sear_expr::interval`]) without asking the chain. Default: on.
-    pub interval_answers: bool,
 }
 
 impl Default for SolverConfig {
@@ -233,7 +397,7 @@ impl Default for SolverConfig {
             cex_cache: true,
             core: CoreKind::default(),
             timeout: None,
-            log_queries: None,
+            log_queries: QueryLog::default(),
             validate: false,
             ilp_precheck: false,
             array: ArrayConfig::default(),

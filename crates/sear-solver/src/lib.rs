@@ -53,6 +53,8 @@ pub mod address;
 pub mod bitwuzla;
 pub mod cegar;
 pub mod chain;
+#[cfg(feature = "cli")]
+pub mod cli;
 pub mod config;
 pub mod deadline;
 pub mod direct;

@@ -294,10 +294,10 @@ fn query_log_writes_parsable_smtlib_with_answers() {
     let dir = tempfile::tempdir().unwrap();
     let a = sym("a", 4);
     let config = SolverConfig {
-        log_queries: Some(sear_solver::QueryLog {
-            dir: dir.path().to_path_buf(),
+        log_queries: sear_solver::QueryLog {
+            dir: Some(dir.path().to_path_buf()),
             scope: sear_solver::LogScope::Core,
-        }),
+        },
         ..Default::default()
     };
     let mut s = Solver::new(&config).unwrap();

@@ -44,7 +44,7 @@ pub struct CoverageArgs {
     #[arg(short = 'D', value_name = "NAME[=VALUE]")]
     pub defines: Vec<String>,
     /// Time limit per test, in seconds (above 0, at most 10^9).
-    #[arg(long, value_name = "SECS", default_value_t = 10.0, value_parser = crate::values::positive_seconds)]
+    #[arg(long, value_name = "SECS", default_value_t = 10.0, value_parser = sear_solver::cli::positive_seconds)]
     pub timeout: f64,
     /// The programs' environment: FILE's `NAME=value` lines (as `sear run --env-file` and
     /// KLEE's --env-file), for every directory (default: each run's recorded --env-file, or

@@ -51,7 +51,7 @@ pub struct ReplayArgs {
     #[arg(short = 'D', value_name = "NAME[=VALUE]")]
     pub defines: Vec<String>,
     /// Time limit per test, in seconds (above 0, at most 10^9).
-    #[arg(long, value_name = "SECS", default_value_t = 10.0, value_parser = crate::values::positive_seconds)]
+    #[arg(long, value_name = "SECS", default_value_t = 10.0, value_parser = sear_solver::cli::positive_seconds)]
     pub timeout: f64,
     /// Prints a JSON report instead of text.
     #[arg(long)]

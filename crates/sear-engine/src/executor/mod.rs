@@ -258,7 +258,7 @@ impl<'o> Executor<'o> {
         let coverage = Coverage::new(&module);
         let array_opt = arrayopt::ArrayOpt::new(&config, solver_config)?;
         let sv = SolverView::new(solver, array_opt, solver_config.timeout, config.max_time);
-        let memory = Memory::new(config.memory_model.build(&config), config.max_resolutions);
+        let memory = Memory::new(crate::memory::build_model(&config), config.max_resolutions);
         let loops = if config.sym_size.mode.merges() {
             sear_ir::loops::ModuleLoops::new(&module)
         } else {

@@ -20,6 +20,7 @@ pub mod model;
 pub mod object;
 pub mod pages;
 pub mod relocatable;
+pub mod relocatable_config;
 pub mod request;
 pub mod segment;
 
@@ -30,3 +31,13 @@ pub use model::{in_bounds, Hit, MemoryModel, Placement, Resolution, StandardMode
 pub use object::{MemoryObject, ObjectId, ObjectKind};
 pub use request::{AllocRequest, Init};
 pub use segment::{Segment, SegmentId};
+
+/// The memory model a run's configuration names (`--memory-model`), with its options.
+pub fn build_model(config: &crate::EngineConfig) -> Box<dyn MemoryModel> {
+    match config.memory_model {
+        crate::MemoryModelKind::Standard => Box::new(StandardModel),
+        crate::MemoryModelKind::Relocatable => Box::new(relocatable::RelocatableModel::new(
+            config.relocatable.clone(),
+        )),
+    }
+}

@@ -51,31 +51,7 @@ const INTERNAL_RED_ZONE: u64 = 16;
 /// Segment ids of merged and split storage start here (below: one per object).
 const FIRST_SHARED_SEGMENT: u64 = 1 << 48;
 
-/// The options of the relocatable model.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
-pub struct RelocatableConfig {
-    /// Stack objects get symbolic bases too (`--sym-addr-stack`).
-    pub stack: bool,
-    /// DSMM: merge the objects a pointer may point into (`--merge-objects`).
-    pub merge_objects: bool,
-    /// Context-based resolution with contexts of this many frames (`--use-context-resolve
-    /// --kcontext=K`).
-    pub context: Option<u32>,
-    /// Reuse the hidden address of a segment of the same objects merged at the same
-    /// instruction (`--reuse-segments`).
-    pub reuse_segments: bool,
-    /// Split objects above `threshold` bytes into `partition`-byte chunks.
-    pub split: Option<SplitConfig>,
-}
-
-/// When and how objects are split.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-pub struct SplitConfig {
-    /// Objects larger than this (bytes) are split when accessed at a symbolic offset.
-    pub threshold: u64,
-    /// The chunk size (a multiple of 8).
-    pub partition: u64,
-}
+pub use super::relocatable_config::{RelocatableConfig, SplitConfig};
 
 /// What the model did, for `summary.json`.
 #[derive(Clone, Debug, Default, Serialize)]
@@ -143,7 +119,7 @@ impl RelocatableModel {
     /// A model with these options.
     pub fn new(config: RelocatableConfig) -> Self {
         let mut stats = RelocatableStats::default();
-        if let Some(split) = config.split {
+        if let Some(split) = config.split() {
             stats.chunk_size = split.partition;
         }
         RelocatableModel {
@@ -180,7 +156,7 @@ impl RelocatableModel {
     }
 
     fn context_of(&self, state: &State) -> Context {
-        let k = self.config.context.unwrap_or(0) as usize;
+        let k = self.config.context().unwrap_or(0) as usize;
         let n = state.stack.len();
         let mut context = Vec::with_capacity(k + 1);
         for (depth, frame) in state.stack.iter().enumerate().rev().take(k + 1) {
@@ -205,7 +181,7 @@ impl RelocatableModel {
         len: u64,
         max: usize,
     ) -> Exec<Vec<u64>> {
-        if self.config.context.is_some() && self.config.merge_objects {
+        if self.config.context().is_some() && self.config.merge_objects {
             if let Some(known) = self.seen_at.get(&site) {
                 let pool: Vec<u64> = state
                     .memory
@@ -240,7 +216,7 @@ impl RelocatableModel {
 
     /// Records the contexts of the objects resolved at `site`.
     fn record(&mut self, state: &State, site: Site, objects: &[u64]) {
-        if self.config.context.is_none() {
+        if self.config.context().is_none() {
             return;
         }
         for address in objects {
@@ -409,7 +385,7 @@ impl RelocatableModel {
         p: &Expr,
         len: u64,
     ) -> Exec<bool> {
-        let Some(split) = self.config.split else {
+        let Some(split) = self.config.split() else {
             return Ok(false);
         };
         let Some(entry) = state.memory.get_by_base(address) else {
@@ -538,7 +514,7 @@ impl MemoryModel for RelocatableModel {
                 base: None,
             };
         }
-        if self.config.context.is_some() {
+        if self.config.context().is_some() {
             let context = self.context_of(state);
             self.contexts.insert(id, context);
         }

@@ -32,11 +32,33 @@ pub mod defaults {
 
 /// Options of PAT.
 #[derive(Clone, Debug, Serialize)]
+#[cfg_attr(feature = "cli", derive(clap::Args))]
 pub struct PatConfig {
-    /// The cap on regular partitions per group. [default: 16]
+    /// PAT: more regular partitions than this in one loop-exit group make the group fall
+    /// back to SMOpt merging (1 to 10^6).
+    #[cfg_attr(feature = "cli", arg(
+        id = "max-patterns",
+        long = "max-patterns",
+        value_name = "N",
+        default_value_t = defaults::MAX_PATTERNS,
+        value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=1_000_000),
+    ))]
     pub max_patterns: usize,
-    /// Incremental merging inside contexts (snapshots, live-store comparison; §6.3;
-    /// `crate::loop_merge::incremental`), in every merging mode. [default: off]
+    /// Incremental merging inside size-dependent loops (seed 003 §6.3; sm, smopt, pat): a new
+    /// path of a loop's execution tree merges with the highest earlier node at the same place
+    /// with the same live variables; snapshots of the tree's nodes are kept (on/off).
+    // Snapshots and live-store comparison: `crate::loop_merge::incremental`, in every
+    // merging mode.
+    #[cfg_attr(feature = "cli", arg(
+        id = "incremental-merge",
+        long = "incremental-merge",
+        value_name = "on|off",
+        num_args = 0..=1,
+        require_equals = true,
+        default_missing_value = "on",
+        default_value = sear_solver::cli::shown_switch(PatConfig::default().incremental),
+        value_parser = sear_solver::cli::switch(),
+    ))]
     pub incremental: bool,
 }
 

@@ -28,7 +28,8 @@ pub mod taint;
 use serde::Serialize;
 
 /// How an allocation with a symbolic size is handled (`--sym-size-mode`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, clap::ValueEnum, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, Serialize)]
+#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
 #[serde(rename_all = "kebab-case")]
 pub enum SymSizeMode {
     /// Fix one feasible size, as KLEE does; the other sizes are not explored.
@@ -91,17 +92,62 @@ pub mod defaults {
 
 /// The options of the symbolic-size model.
 #[derive(Clone, Debug, Serialize)]
+#[cfg_attr(feature = "cli", derive(clap::Args))]
 pub struct SymSizeConfig {
-    /// What a symbolic allocation size becomes. [default: concretize]
+    /// What an allocation of a symbolic size gets: `concretize` (one size, as KLEE), `max`
+    /// (the largest feasible size under --capacity), `fork-eager` (one path per feasible
+    /// size), `fork-lazy` (an object of symbolic size σ ≤ capacity; accesses are checked
+    /// against σ), `sm` (fork-lazy plus merging of size-dependent loops), `smopt` (sm with
+    /// the execution-tree encodings) or `pat` (smopt with pattern-based merging into
+    /// quantified states).
+    #[cfg_attr(feature = "cli", arg(
+        id = "sym-size-mode",
+        long = "sym-size-mode",
+        value_enum,
+        value_name = "MODE",
+        default_value_t = SymSizeMode::default(),
+    ))]
     pub mode: SymSizeMode,
-    /// The capacity `c` of symbolic-size objects (`σ ≤ c`). [default: 100]
+    /// The capacity of symbolic-size objects (1 to 2^30 bytes): σ ≤ capacity is added to the
+    /// path condition (raised while infeasible).
+    #[cfg_attr(feature = "cli", arg(
+        id = "capacity",
+        long = "capacity",
+        value_name = "BYTES",
+        default_value_t = defaults::CAPACITY,
+        value_parser = clap::value_parser!(u64).range(1..=1 << 30),
+    ))]
     pub capacity: u64,
-    /// Merge groups larger than this are not merged. [default: 10,000]
+    /// Loop-merge groups with more paths than this are not merged (1 to 10^7; sm, smopt).
+    #[cfg_attr(feature = "cli", arg(
+        id = "max-merge-states",
+        long = "max-merge-states",
+        value_name = "N",
+        default_value_t = defaults::MAX_MERGE_STATES,
+        value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=10_000_000),
+    ))]
     pub max_merge_states: usize,
-    /// Check every loop merge against its unmerged states with the solver. [default: false]
+    /// Check every loop merge against the paths it merges with the solver (sm, smopt):
+    /// equivalent path conditions, and equal values under each path.
+    #[cfg_attr(feature = "cli", arg(id = "validate-merge", long = "validate-merge"))]
     pub validate_merge: bool,
     /// Options of PAT (`pat`).
+    #[cfg_attr(feature = "cli", command(flatten))]
     pub pat: crate::pat::PatConfig,
+}
+
+impl SymSizeConfig {
+    /// Refuses options that need a mode other than the one chosen.
+    pub fn check(&self) -> Result<(), String> {
+        if self.pat.incremental && !self.mode.merges() {
+            return Err(format!(
+                "--incremental-merge=on merges inside size-dependent loops: it needs \
+                 --sym-size-mode=sm, smopt or pat (got {})",
+                self.mode.name()
+            ));
+        }
+        Ok(())
+    }
 }
 
 impl Default for SymSizeConfig {
