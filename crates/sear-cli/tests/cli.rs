@@ -392,6 +392,15 @@ fn numeric_options_are_range_checked() {
             &["run", "--array-value-ratio", "2", "p.c"],
             "ratio from 0 to 1",
         ),
+        (
+            &["run", "--axiom-extras=maybe", "p.c"],
+            "[possible values: on, off]",
+        ),
+        (
+            &["run", "--dump-states-on-halt=no", "p.c"],
+            "--dump-states-on-halt",
+        ),
+        (&["solve", "--ilp-precheck=2", "q.smt2"], "--ilp-precheck"),
         (&["replay", "--timeout=-1", "."], "--timeout"),
         (&["replay", "--timeout", "1e300", "."], "above 0"),
     ];

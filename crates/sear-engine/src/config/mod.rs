@@ -37,6 +37,10 @@ pub mod defaults {
     pub const ENTRY: &str = "main";
     /// Write a test for every state left when the run halts.
     pub const DUMP_STATES_ON_HALT: bool = true;
+    /// Write a test for every state dropped at the memory limit.
+    pub const TEST_DROPPED_STATES: bool = true;
+    /// `argv[0]` until the CLI names the program.
+    pub const PROGRAM_NAME: &str = "prog";
 }
 
 /// Everything the executor needs to know about a run (written whole to `info.json`).
@@ -246,7 +250,7 @@ pub struct EngineConfig {
     #[cfg_attr(feature = "cli", arg(skip))]
     pub output_dir: PathBuf,
     /// Arguments for `main` (argv[0] is the program name).
-    #[cfg_attr(feature = "cli", arg(skip = vec!["prog".into()]))]
+    #[cfg_attr(feature = "cli", arg(skip = vec![defaults::PROGRAM_NAME.into()]))]
     pub argv: Vec<String>,
     /// The environment given to `main` as `envp` (`NAME=value` strings).
     /// Not written to `info.json`: the user's environment may hold secrets.
@@ -263,7 +267,7 @@ pub struct EngineConfig {
     /// Write a test for every state dropped at the memory limit, within a twentieth of
     /// `--max-time` per drop (as KLEE does). Off under `--sv-comp` and `--test-comp
     /// cover-error`, where only the error's test counts.
-    #[cfg_attr(feature = "cli", arg(skip = true))]
+    #[cfg_attr(feature = "cli", arg(skip = defaults::TEST_DROPPED_STATES))]
     pub test_dropped_states: bool,
     /// SV-COMP's conventions: a call of `reach_error` (or `__VERIFIER_error`) ends the path
     /// with a `reach` error even where the program defines the function (`--sv-comp`,
@@ -292,13 +296,13 @@ impl EngineConfig {
             emit_all_errors: false,
             only_output_states_covering_new: false,
             output_dir,
-            argv: vec!["prog".into()],
+            argv: vec![defaults::PROGRAM_NAME.into()],
             envp: Vec::new(),
             entry: defaults::ENTRY.into(),
             max_resolutions: defaults::MAX_RESOLUTIONS,
             max_alloc_size: defaults::MAX_ALLOC_SIZE,
             dump_states_on_halt: defaults::DUMP_STATES_ON_HALT,
-            test_dropped_states: true,
+            test_dropped_states: defaults::TEST_DROPPED_STATES,
             exit_on_error: false,
             exit_on_error_types: Vec::new(),
             silent_klee_assume: false,
