@@ -71,7 +71,9 @@ def add_ratios(rows: list[dict], baseline: str) -> None:
                 # another engine counts instructions its own way: compare the paths only
                 r["same_paths"] = r["paths"] == b["paths"]
             elif r["traces"] and b["traces"]:  # the per-path trace hashes, when sear wrote them
-                r["same_paths"] = r["same_paths"] and r["traces"] == b["traces"]
+                # (each path's hash and length: stronger than the instruction totals, which
+                # under --jobs also count the instructions re-executed to rebuild prefixes)
+                r["same_paths"] = r["paths"] == b["paths"] and r["traces"] == b["traces"]
         elif (r["status"] in (DONE, DONE_TIMEOUTS, BUDGET)
               and b["status"] in (DONE, DONE_TIMEOUTS, BUDGET)):
             r["ratio_kind"] = "paths"

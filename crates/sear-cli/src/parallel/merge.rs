@@ -235,6 +235,12 @@ fn aggregate(
             })
         })
         .collect();
+    // Instructions re-executed to rebuild prefixes (counted in `instructions` too).
+    let replayed: u64 = summaries
+        .iter()
+        .filter_map(|s| s["worker"]["replay_instructions"].as_u64())
+        .sum();
+    total["replay_instructions"] = json!(replayed);
     if let Some(map) = total.as_object_mut() {
         map.remove("worker");
         map.insert("workers".into(), Value::Array(per_worker));
