@@ -1,5 +1,8 @@
 //! Helpers shared by the end-to-end harnesses. Each file under `tests/` is its own crate and
-//! includes this module with `mod common;`, using only part of it.
+//! includes this module with `mod common;`, using only part of it: `sear` and the paths here;
+//! the program suites' dialect (`expect`), runs and checks (`suite`, `symsize`, `replay`),
+//! bless mode (`bless`) and libtest-mimic harness (`harness`), described in `tests/README.md`
+//! at the repository root.
 #![allow(dead_code)]
 
 pub mod bless;
@@ -44,36 +47,4 @@ pub fn c_programs(dir: &str) -> Vec<PathBuf> {
         .collect();
     files.sort();
     files
-}
-
-/// Every problem `check` reports on `items`, run in up to `threads` threads.
-pub fn problems_in_parallel<T: Sync>(
-    items: &[T],
-    threads: usize,
-    check: impl Fn(&T) -> Vec<String> + Sync,
-) -> Vec<String> {
-    if items.is_empty() {
-        return Vec::new();
-    }
-    let check = &check;
-    std::thread::scope(|scope| {
-        let handles: Vec<_> = items
-            .chunks(items.len().div_ceil(threads))
-            .map(|chunk| scope.spawn(move || chunk.iter().flat_map(check).collect::<Vec<_>>()))
-            .collect();
-        handles
-            .into_iter()
-            .flat_map(|h| h.join().unwrap())
-            .collect()
-    })
-}
-
-/// Fails listing every problem.
-pub fn assert_no_problems(problems: &[String]) {
-    assert!(
-        problems.is_empty(),
-        "{} problem(s):\n{}",
-        problems.len(),
-        problems.join("\n")
-    );
 }

@@ -315,11 +315,7 @@ fn ended_early(out: &Path, problem: &str) -> bool {
 /// Runs `program` as its comments say and checks every run; with `bless`, rewrites the
 /// expectations from the runs first. Err lists every problem left.
 pub fn check_program(program: &Path, bless: bool) -> Result<(), String> {
-    let name = program
-        .strip_prefix(super::repo_root().join("tests"))
-        .unwrap_or(program)
-        .to_string_lossy()
-        .to_string();
+    let name = super::harness::trial_name(program);
     let source = std::fs::read_to_string(program).map_err(|e| format!("{name}: {e}"))?;
     let mut e = expect::parse(&source).map_err(|m| format!("{name}: {m}"))?;
     let mut runs = Vec::new();
