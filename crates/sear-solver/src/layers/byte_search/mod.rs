@@ -38,6 +38,7 @@ use rustc_hash::{FxHashMap, FxHashSet};
 use sear_expr::visit::collect_symbolic_arrays;
 use sear_expr::{ArrayRef, Assignment, Evaluator, Expr};
 
+use crate::audit::Audit;
 use crate::layers::slow_below::SlowBelow;
 use crate::query::SolverError;
 use crate::sat::{SatQuery, SatResult, SatSolver};
@@ -94,19 +95,28 @@ pub struct ByteSearch {
     /// Whether the layers below are slow, and how slow (the budget).
     below: SlowBelow,
     timeout: Option<Duration>,
+    /// The checks on its answers.
+    audit: Rc<Audit>,
     stats: LayerStats,
 }
 
 impl ByteSearch {
-    /// Wraps `inner`.
+    /// Wraps `inner` (models checked, UNSAT answers not cross-checked).
     pub fn new(inner: Box<dyn SatSolver>) -> Self {
         ByteSearch {
             inner,
             memo: Memo::default(),
             below: SlowBelow::default(),
             timeout: None,
+            audit: Audit::checks_only(),
             stats: LayerStats::new("byte-search"),
         }
+    }
+
+    /// The layer with its answers checked by `audit` (the chain's).
+    pub fn with_audit(mut self, audit: Rc<Audit>) -> Self {
+        self.audit = audit;
+        self
     }
 
     /// The budget the time below gives (none while the layers below are fast), at most
@@ -138,10 +148,21 @@ impl SatSolver for ByteSearch {
             );
         }
         match outcome {
-            Search::Decided(r) => {
-                self.stats.bump(if r.is_sat() { "sat" } else { "unsat" }, 1);
+            Search::Decided(SatResult::Sat(model)) => {
+                // The model is checked by evaluation; one that fails goes to the layer below.
+                if self.audit.model_holds(&mut self.stats, query, &model)? {
+                    self.stats.bump("sat", 1);
+                    self.stats.record(start, true);
+                    return Ok(SatResult::Sat(model));
+                }
+            }
+            Search::Decided(SatResult::Unsat) => {
+                // Rests on the frontiers' invariant (see `Frontier`); under validation,
+                // cross-checked against plain Z3.
+                self.audit.confirm_unsat(&mut self.stats, query)?;
+                self.stats.bump("unsat", 1);
                 self.stats.record(start, true);
-                return Ok(r);
+                return Ok(SatResult::Unsat);
             }
             Search::OutOfBudget => self.stats.bump("out_of_budget", 1),
             Search::Uncovered => self.stats.bump("frontier_uncovered", 1),
