@@ -97,6 +97,8 @@ pub struct ByteSearch {
     timeout: Option<Duration>,
     /// The checks on its answers.
     audit: Rc<Audit>,
+    /// A budget that replaces the one the time below gives ([`ByteSearch::with_budget`]).
+    fixed_budget: Option<usize>,
     stats: LayerStats,
 }
 
@@ -109,8 +111,17 @@ impl ByteSearch {
             below: SlowBelow::default(),
             timeout: None,
             audit: Audit::checks_only(),
+            fixed_budget: None,
             stats: LayerStats::new("byte-search"),
         }
+    }
+
+    /// The layer searching every query it supports with `nodes` evaluated nodes, whatever
+    /// the time below (differential tests, which must exercise the search and its memo on
+    /// every query).
+    pub fn with_budget(mut self, nodes: usize) -> Self {
+        self.fixed_budget = Some(nodes);
+        self
     }
 
     /// The layer with its answers checked by `audit` (the chain's).
@@ -122,6 +133,9 @@ impl ByteSearch {
     /// The budget the time below gives (none while the layers below are fast), at most
     /// [`MAX_SLOW_SECS`]'s.
     fn budget(&self) -> Option<usize> {
+        if self.fixed_budget.is_some() {
+            return self.fixed_budget;
+        }
         let secs = self.below.slow_secs()?.min(MAX_SLOW_SECS);
         Some((secs * NODES_PER_SEC * BUDGET_SHARE) as usize)
     }
@@ -168,9 +182,8 @@ impl SatSolver for ByteSearch {
             Search::Uncovered => self.stats.bump("frontier_uncovered", 1),
             Search::Unsupported | Search::Skipped => {}
         }
-        let below = Instant::now();
-        let result = self.inner.check(query);
-        self.below.record(below.elapsed());
+        let inner = &mut self.inner;
+        let result = self.below.measure(|| inner.check(query));
         self.stats.record(start, false);
         result
     }
