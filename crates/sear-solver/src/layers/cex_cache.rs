@@ -301,9 +301,8 @@ impl CexCache {
             need_model: true,
             ..query.clone()
         };
-        let below = Instant::now();
-        let result = self.inner.check(&sub);
-        self.below.record(below.elapsed());
+        let inner = &mut self.inner;
+        let result = self.below.measure(|| inner.check(&sub));
         if let Ok(r) = &result {
             self.remember(key, query, r);
         }
