@@ -16,6 +16,9 @@
 //!
 //! The facade ([`crate::Solver`]) sits above position 1 and answers constant queries itself.
 
+use std::rc::Rc;
+
+use crate::audit::Audit;
 use crate::bitwuzla::BitwuzlaCore;
 use crate::cegar::CegarCore;
 use crate::config::{ArrayConfig, CoreKind, LogScope, SolverConfig};
@@ -74,8 +77,26 @@ fn lazy_core(kind: CoreKind, name: &'static str, array: &ArrayConfig) -> Box<dyn
     Box::new(LazyCore::new(name, move || new_core_with(kind, &array)))
 }
 
+/// The checks the layers of a chain for `config` put on the answers they give without the
+/// core: model checks, and under `validate` UNSAT answers cross-checked against plain Z3.
+pub fn new_audit(config: &SolverConfig) -> Rc<Audit> {
+    if config.validate {
+        Audit::validating(new_core(CoreKind::Z3), config.timeout)
+    } else {
+        Audit::checks_only()
+    }
+}
+
 /// Builds the solver chain described by `config`, from the core outwards.
 pub fn build_chain(config: &SolverConfig) -> Result<Box<dyn SatSolver>, SolverError> {
+    build_chain_with(config, new_audit(config))
+}
+
+/// [`build_chain`] with the layers' answers checked by `audit` (shared with the caller).
+pub fn build_chain_with(
+    config: &SolverConfig,
+    audit: Rc<Audit>,
+) -> Result<Box<dyn SatSolver>, SolverError> {
     let log = |scope: LogScope| config.log_queries.dir_at(scope);
     let core = new_core_with(config.core, &config.array);
     let mut solver: Box<dyn SatSolver> = Box::new(ArrayTermCounter::new(core));
@@ -83,17 +104,16 @@ pub fn build_chain(config: &SolverConfig) -> Result<Box<dyn SatSolver>, SolverEr
         solver = Box::new(QueryLogger::new(solver, dir)?);
     }
     if config.ilp_precheck {
-        let oracle = config
-            .array
-            .precheck_validate
-            .then(|| new_core(CoreKind::Z3));
+        // Its UNSAT answers are confirmed under `--validate-precheck` and `--validate-solver`.
+        let oracle =
+            (config.array.precheck_validate || config.validate).then(|| new_core(CoreKind::Z3));
         solver = Box::new(Precheck::new(solver, oracle, &config.array));
     }
     if config.byte_search {
-        solver = Box::new(ByteSearch::new(solver));
+        solver = Box::new(ByteSearch::new(solver).with_audit(audit.clone()));
     }
     if config.cex_cache {
-        solver = Box::new(CexCache::new(solver));
+        solver = Box::new(CexCache::new(solver).with_audit(audit.clone()));
     }
     if config.quantified.stage {
         solver = Box::new(QuantifiedStage::new(solver, &config.quantified));

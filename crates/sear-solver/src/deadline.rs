@@ -34,6 +34,15 @@ pub fn clamp(timeout: Option<Duration>) -> Option<Duration> {
     }
 }
 
+/// Runs `f` outside the current query's deadline (restored afterwards): a validation
+/// oracle asked after the layers spent part of the query's time still gets its own timeout.
+pub fn outside<T>(f: impl FnOnce() -> T) -> T {
+    let outer = DEADLINE.with(|c| c.replace(None));
+    let result = f();
+    DEADLINE.with(|c| c.set(outer));
+    result
+}
+
 /// The instant a core's work on the query must end: `timeout` from now, cut to the query's
 /// deadline ([`clamp`]).
 pub fn from_now(timeout: Option<Duration>) -> Option<Instant> {

@@ -50,6 +50,7 @@
 
 pub mod aa;
 pub mod address;
+pub mod audit;
 pub mod bitwuzla;
 pub mod cegar;
 pub mod chain;

@@ -4,6 +4,7 @@
 //! Preconditions are established here once: constant expressions are answered directly
 //! (counted as the `constant` layer), and validity queries must be boolean.
 
+use std::rc::Rc;
 use std::time::{Duration, Instant};
 
 use sear_expr::interval::Intervals;
@@ -12,7 +13,8 @@ use sear_expr::{ArrayRef, Assignment, CmpOp, Expr, ExprKind};
 
 use crate::aa::{AaLayer, Agnostic};
 use crate::address::AddressBindings;
-use crate::chain::build_chain;
+use crate::audit::{Audit, SAT_CHECK_FAILED};
+use crate::chain::{build_chain_with, new_audit};
 use crate::config::SolverConfig;
 use crate::query::{AgnosticForm, Query, QueryMeta, SolverError, Validity};
 use crate::sat::{SatQuery, SatResult, SatSolver};
@@ -56,20 +58,26 @@ pub struct Solver {
     intervals: Option<Intervals>,
     /// Cross-check every interval answer against the chain (`SolverConfig::validate`).
     validate_intervals: bool,
+    /// The checks the chain's layers put on answers given without the core (shared with
+    /// them; its oracle's statistics are reported here).
+    audit: Rc<Audit>,
 }
 
 impl Solver {
     /// Builds the chain described by `config`.
     pub fn new(config: &SolverConfig) -> Result<Solver, SolverError> {
+        let audit = new_audit(config);
         Ok(Solver {
-            chain: build_chain(config)?,
+            chain: build_chain_with(config, audit.clone())?,
             constant: LayerStats::new("constant"),
+            // `--validate-solver` cross-checks the address-aware cache's hits too.
             aa: config
                 .aa_cache
-                .then(|| AaLayer::new(config.validate_caching)),
+                .then(|| AaLayer::new(config.validate_caching || config.validate)),
             independence: config.independence,
             intervals: config.interval_answers.then(Intervals::new),
             validate_intervals: config.validate,
+            audit,
         })
     }
 
@@ -82,6 +90,7 @@ impl Solver {
             independence: false,
             intervals: None,
             validate_intervals: false,
+            audit: Audit::checks_only(),
         }
     }
 
@@ -124,7 +133,10 @@ impl Solver {
         if let Some(sat) = self.by_intervals(&sq.expr) {
             if self.validate_intervals && self.chain.check(&sq)?.is_sat() != sat {
                 return Err(SolverError::Failure(format!(
-                    "interval answer {sat} disagrees with the chain on {asserted}"
+                    "SOLVER VALIDATION FAILED: the interval answers (layer constant) say {} \
+                     but the chain says {} on {asserted}",
+                    if sat { "sat" } else { "unsat" },
+                    if sat { "unsat" } else { "sat" },
                 )));
             }
             return Ok(sat);
@@ -186,6 +198,13 @@ impl Solver {
         let answer = intervals.decide(asserted);
         intervals.forget_terms();
         let answer = answer?;
+        // The intervals claim the answer for every assignment: it must hold at one (all
+        // inputs zero); where it does not, the chain decides and the event is counted.
+        if (Assignment::new().evaluate(asserted) == 1) != answer {
+            self.constant.bump(SAT_CHECK_FAILED, 1);
+            tracing::warn!(%asserted, "an interval answer fails at the zero assignment; asking the chain");
+            return None;
+        }
         self.constant.record(start, true);
         self.constant.bump(
             if answer {
@@ -381,6 +400,8 @@ impl Solver {
         let mut layers = vec![self.constant.clone()];
         layers.extend(self.aa.as_ref().map(AaLayer::layer_stats));
         self.chain.collect_stats(&mut layers);
+        self.audit.collect_stats(&mut layers);
+        let sat_checks_failed = layers.iter().map(|l| l.counter(SAT_CHECK_FAILED)).sum();
         let (core_queries, core_time_secs) = layers
             .iter()
             .filter(|l| l.core)
@@ -395,6 +416,7 @@ impl Solver {
             core_queries,
             core_time_secs,
             core_queries_with_arrays,
+            sat_checks_failed,
             aa_cache: self.aa.as_ref().map(AaLayer::stats),
         }
     }

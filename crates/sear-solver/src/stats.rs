@@ -71,6 +71,10 @@ pub struct ChainStats {
     pub core_time_secs: f64,
     /// Queries that reached a core and still needed the array theory.
     pub core_queries_with_arrays: u64,
+    /// Answers found without the core whose check failed (every layer's
+    /// [`crate::audit::SAT_CHECK_FAILED`]): a model that did not satisfy its query, an
+    /// interval answer false at the zero assignment. Each such query was decided below.
+    pub sat_checks_failed: u64,
     /// The address-aware cache's counters, when it is on.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub aa_cache: Option<crate::aa::AaStats>,

@@ -360,7 +360,7 @@ fn branch_conditions_the_path_decided_need_no_query() {
     );
 }
 
-/// A core that takes at least 25 ms a query: slow enough for the cex cache's step 6.
+/// A core that computes for 25 ms of CPU time a query: slow enough for the cex cache's step 6.
 struct Slow(Box<dyn SatSolver>);
 
 impl SatSolver for Slow {
@@ -368,7 +368,7 @@ impl SatSolver for Slow {
         "slow"
     }
     fn check(&mut self, query: &SatQuery) -> Result<SatResult, sear_solver::SolverError> {
-        std::thread::sleep(std::time::Duration::from_millis(25));
+        sear_solver::testing::spin(std::time::Duration::from_millis(25));
         self.0.check(query)
     }
     fn set_timeout(&mut self, timeout: Option<std::time::Duration>) {

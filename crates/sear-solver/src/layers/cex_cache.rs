@@ -34,6 +34,7 @@ use rustc_hash::FxHashMap;
 use sear_expr::visit::collect_symbolic_arrays;
 use sear_expr::{Assignment, Evaluator, Expr};
 
+use crate::audit::Audit;
 use crate::layers::neighbour::{Neighbours, Outcome};
 use crate::layers::slow_below::SlowBelow;
 use crate::query::SolverError;
@@ -72,6 +73,8 @@ pub struct CexCache {
     neighbours: Neighbours,
     /// Whether the layers below are slow enough for step 6.
     below: SlowBelow,
+    /// The checks on its answers.
+    audit: Rc<Audit>,
     stats: LayerStats,
 }
 
@@ -87,7 +90,7 @@ fn push_bounded(list: &mut VecDeque<u64>, id: u64) {
 }
 
 impl CexCache {
-    /// Wraps `inner`.
+    /// Wraps `inner` (models checked, UNSAT answers not cross-checked).
     pub fn new(inner: Box<dyn SatSolver>) -> Self {
         CexCache {
             inner,
@@ -100,6 +103,7 @@ impl CexCache {
             next_id: 0,
             neighbours: Neighbours::default(),
             below: SlowBelow::default(),
+            audit: Audit::checks_only(),
             stats: LayerStats::new("cex-cache"),
         }
     }
@@ -172,7 +176,7 @@ impl CexCache {
     /// of a branch on a fresh input (`x != 0`, `x < 0`), which no stored model assigns and
     /// the zero default satisfies only one side of. Arrays over [`UNIFORM_ARRAY_LIMIT`]
     /// bytes or unbounded ones skip this step.
-    fn uniform_model(&self, key: &[Expr], query: &SatQuery) -> Option<SatResult> {
+    fn uniform_model(&self, key: &[Expr], query: &SatQuery) -> Option<Assignment> {
         let arrays = collect_symbolic_arrays(query.conjuncts());
         if arrays.is_empty()
             || arrays
@@ -198,9 +202,7 @@ impl CexCache {
                 model.insert(a.clone(), vec![byte; a.size() as usize]);
             }
             let mut ev = Evaluator::new(&model);
-            key.iter()
-                .all(|c| ev.eval(c) == 1)
-                .then(|| SatResult::Sat(model.clone()))
+            key.iter().all(|c| ev.eval(c) == 1).then(|| model.clone())
         })
     }
 
@@ -280,6 +282,35 @@ impl CexCache {
     }
 }
 
+impl CexCache {
+    /// The layer with its answers checked by `audit` (the chain's).
+    pub fn with_audit(mut self, audit: Rc<Audit>) -> Self {
+        self.audit = audit;
+        self
+    }
+
+    /// Decides `query` (key `key`, started at `start`) by the layer below and stores the
+    /// answer.
+    fn ask_below(
+        &mut self,
+        start: Instant,
+        key: Box<[Expr]>,
+        query: &SatQuery,
+    ) -> Result<SatResult, SolverError> {
+        let sub = SatQuery {
+            need_model: true,
+            ..query.clone()
+        };
+        let inner = &mut self.inner;
+        let result = self.below.measure(|| inner.check(&sub));
+        if let Ok(r) = &result {
+            self.remember(key, query, r);
+        }
+        self.stats.record(start, false);
+        result
+    }
+}
+
 impl SatSolver for CexCache {
     fn name(&self) -> &'static str {
         "cex-cache"
@@ -295,24 +326,44 @@ impl SatSolver for CexCache {
         }
         let start = Instant::now();
         let key = Self::key_of(query);
-        if let Some(r) = self.lookup(&key, query) {
-            self.stats.record(start, true);
-            return Ok(r);
+        match self.lookup(&key, query) {
+            // Every model is checked by evaluation (a stored one may come from a layer
+            // above, `learn`); one that fails sends the query below.
+            Some(SatResult::Sat(model)) => {
+                if self.audit.model_holds(&mut self.stats, query, &model)? {
+                    self.stats.record(start, true);
+                    return Ok(SatResult::Sat(model));
+                }
+                return self.ask_below(start, key, query);
+            }
+            // An unsat key, or a superset of one: exact as long as the stored answer was.
+            Some(SatResult::Unsat) => {
+                self.audit.confirm_unsat(&mut self.stats, query)?;
+                self.stats.record(start, true);
+                return Ok(SatResult::Unsat);
+            }
+            None => {}
         }
         // Not for a value the engine goes on with (`get_value`, which has a focus: the size
         // a symbolic allocation is concretised to, say): those come from below, as before.
         // Feasibility and tests' inputs may use a uniform model (a test of a path of 10^5
         // branches on fresh inputs would otherwise take one core query per input).
         if query.focus.is_none() {
-            if let Some(r) = self.uniform_model(&key, query) {
-                self.stats.bump("uniform_models", 1);
-                self.stats.record(start, true);
-                return Ok(r);
+            if let Some(model) = self.uniform_model(&key, query) {
+                if self.audit.model_holds(&mut self.stats, query, &model)? {
+                    self.stats.bump("uniform_models", 1);
+                    self.stats.record(start, true);
+                    return Ok(SatResult::Sat(model));
+                }
+                return self.ask_below(start, key, query);
             }
             if self.below.slow_secs().is_some() {
                 let bases = self.base_models(query);
                 match self.neighbours.search(&bases, query) {
                     Outcome::Found(model) => {
+                        if !self.audit.model_holds(&mut self.stats, query, &model)? {
+                            return self.ask_below(start, key, query);
+                        }
                         let r = SatResult::Sat(model);
                         self.remember(key, query, &r);
                         self.stats.bump("neighbour_models", 1);
@@ -324,18 +375,7 @@ impl SatSolver for CexCache {
                 }
             }
         }
-        let sub = SatQuery {
-            need_model: true,
-            ..query.clone()
-        };
-        let below = Instant::now();
-        let result = self.inner.check(&sub);
-        self.below.record(below.elapsed());
-        if let Ok(r) = &result {
-            self.remember(key, query, r);
-        }
-        self.stats.record(start, false);
-        result
+        self.ask_below(start, key, query)
     }
 
     fn set_timeout(&mut self, timeout: Option<Duration>) {

@@ -46,6 +46,43 @@ fn check_model(who: &str, model: &Assignment, query: &SatQuery) -> Result<(), So
     )))
 }
 
+impl Validating {
+    /// Per layer below, its name and its queries and hits so far.
+    fn answers_below(&self) -> Vec<(String, bool, u64, u64)> {
+        let mut stats = Vec::new();
+        self.inner.collect_stats(&mut stats);
+        stats
+            .into_iter()
+            .map(|s| (s.name, s.core, s.queries, s.hits))
+            .collect()
+    }
+
+    /// The layers that answered a query since `before` (a layer's hits, a core's queries):
+    /// which layer a disagreement is to be blamed on.
+    fn answered_since(&self, before: &[(String, bool, u64, u64)]) -> String {
+        let after = self.answers_below();
+        // A lazily built core appears in the list when first asked: entries are compared by
+        // position and name, a new one with nothing.
+        let names: Vec<&str> = after
+            .iter()
+            .enumerate()
+            .filter(|(i, (name, core, q, h))| {
+                let (q0, h0) = before
+                    .get(*i)
+                    .filter(|b| &b.0 == name)
+                    .map_or((0, 0), |b| (b.2, b.3));
+                *h > h0 || (*core && *q > q0)
+            })
+            .map(|(_, (name, ..))| name.as_str())
+            .collect();
+        if names.is_empty() {
+            "no layer that counts its answers".into()
+        } else {
+            names.join(", ")
+        }
+    }
+}
+
 impl SatSolver for Validating {
     fn name(&self) -> &'static str {
         "validate"
@@ -53,6 +90,7 @@ impl SatSolver for Validating {
 
     fn check(&mut self, query: &SatQuery) -> Result<SatResult, SolverError> {
         let start = Instant::now();
+        let before = self.answers_below();
         let result = self.inner.check(query);
         let checked = result.and_then(|r| {
             if let (SatResult::Sat(m), true) = (&r, query.need_model) {
@@ -69,9 +107,10 @@ impl SatSolver for Validating {
                     }
                     if o.is_sat() != r.is_sat() {
                         return Err(SolverError::Failure(format!(
-                            "SOLVER VALIDATION FAILED: the chain says {} but plain Z3 says {} \
-                             ({} constraints, expr {})",
+                            "SOLVER VALIDATION FAILED: the chain says {} (answered by {}) but \
+                             plain Z3 says {} ({} constraints, expr {})",
                             if r.is_sat() { "sat" } else { "unsat" },
+                            self.answered_since(&before),
                             if o.is_sat() { "sat" } else { "unsat" },
                             query.constraints.len(),
                             query.expr

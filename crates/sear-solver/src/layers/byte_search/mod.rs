@@ -28,17 +28,23 @@
 //! symbolic array at a symbolic index (or through a write at one), unbounded arrays, or
 //! more than [`MAX_BYTES`] bytes are passed down as they are.
 
+mod frontier;
+mod reads;
+
 use std::rc::Rc;
 use std::time::{Duration, Instant};
 
 use rustc_hash::{FxHashMap, FxHashSet};
-use sear_expr::visit::{collect_symbolic_arrays, for_each_node};
-use sear_expr::{ArrayRef, Assignment, Evaluator, Expr, ExprKind};
+use sear_expr::visit::collect_symbolic_arrays;
+use sear_expr::{ArrayRef, Assignment, Evaluator, Expr};
 
+use crate::audit::Audit;
 use crate::layers::slow_below::SlowBelow;
 use crate::query::SolverError;
 use crate::sat::{SatQuery, SatResult, SatSolver};
 use crate::stats::LayerStats;
+use frontier::{frontier_terms, Frontier, NoFrontier};
+use reads::{reads_of, ByteSet, Reads};
 
 /// The most input bytes a searched query may read.
 pub const MAX_BYTES: usize = 16;
@@ -82,14 +88,6 @@ struct Memo {
     reads: FxHashMap<Expr, Rc<Reads>>,
 }
 
-/// The input bytes a conjunct reads at constant indices (array and index; None if it reads
-/// a symbolic array otherwise, see [`reads_of`]), and the constant tables it reads at
-/// symbolic indices (array id and size).
-struct Reads {
-    bytes: Option<Vec<(ArrayRef, usize)>>,
-    tables: Vec<(u64, u64)>,
-}
-
 /// The byte-search layer.
 pub struct ByteSearch {
     inner: Box<dyn SatSolver>,
@@ -97,24 +95,47 @@ pub struct ByteSearch {
     /// Whether the layers below are slow, and how slow (the budget).
     below: SlowBelow,
     timeout: Option<Duration>,
+    /// The checks on its answers.
+    audit: Rc<Audit>,
+    /// A budget that replaces the one the time below gives ([`ByteSearch::with_budget`]).
+    fixed_budget: Option<usize>,
     stats: LayerStats,
 }
 
 impl ByteSearch {
-    /// Wraps `inner`.
+    /// Wraps `inner` (models checked, UNSAT answers not cross-checked).
     pub fn new(inner: Box<dyn SatSolver>) -> Self {
         ByteSearch {
             inner,
             memo: Memo::default(),
             below: SlowBelow::default(),
             timeout: None,
+            audit: Audit::checks_only(),
+            fixed_budget: None,
             stats: LayerStats::new("byte-search"),
         }
+    }
+
+    /// The layer searching every query it supports with `nodes` evaluated nodes, whatever
+    /// the time below (differential tests, which must exercise the search and its memo on
+    /// every query).
+    pub fn with_budget(mut self, nodes: usize) -> Self {
+        self.fixed_budget = Some(nodes);
+        self
+    }
+
+    /// The layer with its answers checked by `audit` (the chain's).
+    pub fn with_audit(mut self, audit: Rc<Audit>) -> Self {
+        self.audit = audit;
+        self
     }
 
     /// The budget the time below gives (none while the layers below are fast), at most
     /// [`MAX_SLOW_SECS`]'s.
     fn budget(&self) -> Option<usize> {
+        if self.fixed_budget.is_some() {
+            return self.fixed_budget;
+        }
         let secs = self.below.slow_secs()?.min(MAX_SLOW_SECS);
         Some((secs * NODES_PER_SEC * BUDGET_SHARE) as usize)
     }
@@ -141,17 +162,28 @@ impl SatSolver for ByteSearch {
             );
         }
         match outcome {
-            Search::Decided(r) => {
-                self.stats.bump(if r.is_sat() { "sat" } else { "unsat" }, 1);
+            Search::Decided(SatResult::Sat(model)) => {
+                // The model is checked by evaluation; one that fails goes to the layer below.
+                if self.audit.model_holds(&mut self.stats, query, &model)? {
+                    self.stats.bump("sat", 1);
+                    self.stats.record(start, true);
+                    return Ok(SatResult::Sat(model));
+                }
+            }
+            Search::Decided(SatResult::Unsat) => {
+                // Rests on the frontiers' invariant (see `Frontier`); under validation,
+                // cross-checked against plain Z3.
+                self.audit.confirm_unsat(&mut self.stats, query)?;
+                self.stats.bump("unsat", 1);
                 self.stats.record(start, true);
-                return Ok(r);
+                return Ok(SatResult::Unsat);
             }
             Search::OutOfBudget => self.stats.bump("out_of_budget", 1),
+            Search::Uncovered => self.stats.bump("frontier_uncovered", 1),
             Search::Unsupported | Search::Skipped => {}
         }
-        let below = Instant::now();
-        let result = self.inner.check(query);
-        self.below.record(below.elapsed());
+        let inner = &mut self.inner;
+        let result = self.below.measure(|| inner.check(query));
         self.stats.record(start, false);
         result
     }
@@ -177,7 +209,7 @@ impl SatSolver for ByteSearch {
 pub fn decide(query: &SatQuery, budget: usize) -> Option<SatResult> {
     match search(query, Some(budget), None, &mut Memo::default()) {
         Search::Decided(r) => Some(r),
-        Search::OutOfBudget | Search::Unsupported | Search::Skipped => None,
+        Search::OutOfBudget | Search::Unsupported | Search::Skipped | Search::Uncovered => None,
     }
 }
 
@@ -191,6 +223,9 @@ enum Search {
     Unsupported,
     /// No budget: the layers below are fast and the query reads no large table.
     Skipped,
+    /// The frontiers do not meet their invariant (see [`Frontier`]): the search does not
+    /// answer.
+    Uncovered,
 }
 
 impl Search {
@@ -202,6 +237,7 @@ impl Search {
             Search::OutOfBudget => "out of budget",
             Search::Unsupported => "unsupported",
             Search::Skipped => "skipped",
+            Search::Uncovered => "uncovered",
         }
     }
 }
@@ -209,8 +245,11 @@ impl Search {
 /// A conjunct and the positions (indices into the byte order) it reads.
 struct Conjunct<'a> {
     expr: &'a Expr,
+    /// The positions it reads (from [`reads_of`]).
     reads: Vec<usize>,
+    /// The last of them.
     last: Option<usize>,
+    /// True if it reads one byte.
     unary: bool,
 }
 
@@ -287,9 +326,10 @@ fn search(
             model.insert(a.clone(), vec![0; a.size() as usize]);
         }
     }
-    let Some((frontiers, budget)) = frontier_terms(&conjuncts, &order, positions.len(), budget)
-    else {
-        return Search::OutOfBudget;
+    let (frontiers, budget) = match frontier_terms(&conjuncts, &order, positions.len(), budget) {
+        Ok(found) => found,
+        Err(NoFrontier::OutOfBudget) => return Search::OutOfBudget,
+        Err(NoFrontier::Uncovered) => return Search::Uncovered,
     };
     // The conjuncts of several bytes, by the last byte they read: the ones checked when it
     // gets a value.
@@ -587,169 +627,5 @@ impl Searcher<'_> {
             }
         }
         Some(false)
-    }
-}
-
-/// A set of byte values, a bit per value.
-#[derive(Clone, Copy, Default)]
-struct ByteSet([u64; 4]);
-
-impl ByteSet {
-    /// Every value.
-    const ALL: ByteSet = ByteSet([u64::MAX; 4]);
-
-    fn insert(&mut self, v: u8) {
-        self.0[(v >> 6) as usize] |= 1 << (v & 63);
-    }
-
-    fn and(self, other: ByteSet) -> ByteSet {
-        ByteSet(std::array::from_fn(|i| self.0[i] & other.0[i]))
-    }
-
-    /// The values, in increasing order.
-    fn values(&self) -> Vec<u8> {
-        (0..=255u8)
-            .filter(|&v| self.0[(v >> 6) as usize] & (1 << (v & 63)) != 0)
-            .collect()
-    }
-}
-
-/// The terms of one level of the search: after bytes `0..=k` have values, the conjuncts not
-/// yet checked depend on those bytes only through these terms (their maximal subterms that
-/// read no byte after `k` but some byte up to `k`). Two prefixes that give them the same
-/// values have the same completions, so a failed one need not be searched again: on a
-/// scanner's path condition the frontier is the automaton's state, and the search becomes
-/// one over states rather than over byte strings.
-struct Frontier {
-    terms: Vec<Expr>,
-}
-
-/// The frontier of each of `levels` levels for the conjuncts of several bytes, and the
-/// budget left after computing them (None if the budget does not cover the walk over the
-/// conjuncts' nodes).
-fn frontier_terms(
-    conjuncts: &[Conjunct],
-    order: &FxHashMap<(u64, usize), usize>,
-    levels: usize,
-    mut budget: usize,
-) -> Option<(Vec<Frontier>, usize)> {
-    // The last byte (in search order) each node reads, by an iterative post-order walk;
-    // the operands of a read include its update list's indices and values. Each node's
-    // operands are listed once, on its first visit, and kept for the second pass.
-    let mut last: FxHashMap<Expr, Option<usize>> = FxHashMap::default();
-    let mut visited: Vec<(Expr, Vec<Expr>)> = Vec::new();
-    let mut stack: Vec<(Expr, Option<Vec<Expr>>)> = conjuncts
-        .iter()
-        .filter(|c| !c.unary)
-        .map(|c| (c.expr.clone(), None))
-        .collect();
-    while let Some((e, ops)) = stack.pop() {
-        let Some(ops) = ops else {
-            if e.is_constant() || last.contains_key(&e) {
-                continue;
-            }
-            let ops = operands(&e);
-            budget = budget.checked_sub(1 + ops.len())?;
-            let children: Vec<(Expr, Option<Vec<Expr>>)> =
-                ops.iter().map(|o| (o.clone(), None)).collect();
-            stack.push((e, Some(ops)));
-            stack.extend(children);
-            continue;
-        };
-        if last.contains_key(&e) {
-            // Reached twice before its first visit was finished (a shared operand).
-            continue;
-        }
-        let m = ops
-            .iter()
-            .filter_map(|o| last.get(o).copied().flatten())
-            .chain(read_position(&e, order))
-            .max();
-        last.insert(e.clone(), m);
-        visited.push((e, ops));
-    }
-    let mut terms: Vec<FxHashSet<Expr>> = vec![FxHashSet::default(); levels];
-    for (e, ops) in &visited {
-        let Some(parent) = last[e] else { continue };
-        for o in ops {
-            if let Some(Some(child)) = last.get(o) {
-                for level in terms.iter_mut().take(parent).skip(*child) {
-                    level.insert(o.clone());
-                }
-            }
-        }
-    }
-    let frontiers = terms
-        .into_iter()
-        .map(|set| {
-            let mut terms: Vec<Expr> = set.into_iter().collect();
-            terms.sort_by_key(Expr::ptr_key);
-            Frontier { terms }
-        })
-        .collect();
-    Some((frontiers, budget))
-}
-
-/// A node's operands, with the indices and values of a read's update list.
-fn operands(e: &Expr) -> Vec<Expr> {
-    let mut ops = e.children();
-    if let ExprKind::Read { updates, .. } = e.kind() {
-        for write in updates.iter() {
-            ops.push(write.index().clone());
-            ops.push(write.value().clone());
-        }
-    }
-    ops
-}
-
-/// The search position of the input byte `e` reads, if it is such a read.
-fn read_position(e: &Expr, order: &FxHashMap<(u64, usize), usize>) -> Option<usize> {
-    let ExprKind::Read { updates, index } = e.kind() else {
-        return None;
-    };
-    let root = updates.root();
-    let i = index.as_constant()?;
-    (!root.is_constant())
-        .then(|| order.get(&(root.id(), usize::try_from(i).ok()?)).copied())
-        .flatten()
-}
-
-/// What `e` reads: its input bytes (None if it reads a symbolic array at a symbolic index,
-/// through a write at one, or an unbounded array, or has a quantifier) and its constant
-/// tables read at symbolic indices.
-fn reads_of(e: &Expr) -> Reads {
-    let mut bytes = Vec::new();
-    let mut tables = Vec::new();
-    let mut supported = true;
-    for_each_node([e], |n| {
-        if let ExprKind::Read { updates, index } = n.kind() {
-            let root = updates.root();
-            if root.is_constant() {
-                if !index.is_constant() {
-                    tables.push((root.id(), root.size()));
-                }
-                return;
-            }
-            let constant_writes = updates.iter().all(|u| u.index().is_constant());
-            match index.as_constant() {
-                Some(i) if constant_writes && !root.is_unbounded() => {
-                    if i < root.size() as u128 {
-                        bytes.push((root.clone(), i as usize));
-                    }
-                }
-                _ => supported = false,
-            }
-        }
-        if matches!(n.kind(), ExprKind::Forall { .. } | ExprKind::Var(_)) {
-            supported = false;
-        }
-    });
-    bytes.sort_by_key(|(a, i)| (a.id(), *i));
-    bytes.dedup();
-    tables.sort_unstable();
-    tables.dedup();
-    Reads {
-        bytes: supported.then_some(bytes),
-        tables,
     }
 }
