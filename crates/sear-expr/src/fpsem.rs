@@ -160,3 +160,110 @@ pub fn to_signed(fmt: FpFormat, a: u64, width: u32) -> Option<u64> {
         r & ((1u64 << width) - 1)
     })
 }
+
+/// An LLVM `fcmp` predicate: ordered (`O*`, false when an operand is a NaN) or unordered
+/// (`U*`, true when an operand is a NaN); `False`/`True` are the constant predicates.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum FpPred {
+    /// Always false.
+    False,
+    /// Ordered and equal.
+    Oeq,
+    /// Ordered and greater.
+    Ogt,
+    /// Ordered and greater or equal.
+    Oge,
+    /// Ordered and less.
+    Olt,
+    /// Ordered and less or equal.
+    Ole,
+    /// Ordered and not equal.
+    One,
+    /// Neither operand is a NaN.
+    Ord,
+    /// Unordered or equal.
+    Ueq,
+    /// Unordered or greater.
+    Ugt,
+    /// Unordered or greater or equal.
+    Uge,
+    /// Unordered or less.
+    Ult,
+    /// Unordered or less or equal.
+    Ule,
+    /// Unordered or not equal.
+    Une,
+    /// An operand is a NaN.
+    Uno,
+    /// Always true.
+    True,
+}
+
+/// `a pred b` in `fmt` (IEEE 754 comparison: `-0 == +0`, a NaN is unordered with everything).
+pub fn compare(pred: FpPred, fmt: FpFormat, a: u64, b: u64) -> bool {
+    use std::cmp::Ordering::*;
+    let ord = match fmt {
+        FpFormat::Single => f32::from_bits(a as u32).partial_cmp(&f32::from_bits(b as u32)),
+        FpFormat::Double => f64::from_bits(a).partial_cmp(&f64::from_bits(b)),
+    };
+    match (pred, ord) {
+        (FpPred::False, _) => false,
+        (FpPred::True, _) => true,
+        (FpPred::Ord, o) => o.is_some(),
+        (FpPred::Uno, o) => o.is_none(),
+        (
+            FpPred::Oeq | FpPred::Ogt | FpPred::Oge | FpPred::Olt | FpPred::Ole | FpPred::One,
+            None,
+        ) => false,
+        (_, None) => true,
+        (FpPred::Oeq | FpPred::Ueq, Some(o)) => o == Equal,
+        (FpPred::Ogt | FpPred::Ugt, Some(o)) => o == Greater,
+        (FpPred::Oge | FpPred::Uge, Some(o)) => o != Less,
+        (FpPred::Olt | FpPred::Ult, Some(o)) => o == Less,
+        (FpPred::Ole | FpPred::Ule, Some(o)) => o != Greater,
+        (FpPred::One | FpPred::Une, Some(o)) => o != Equal,
+    }
+}
+
+/// `sitofp` (`signed`) or `uitofp` of the `width`-bit integer `v` (1..=64 bits, the low bits
+/// of `v`) to `fmt`, rounded to nearest even. `None` for other widths.
+pub fn from_int(fmt: FpFormat, v: u64, width: u32, signed: bool) -> Option<u64> {
+    if width == 0 || width > 64 {
+        return None;
+    }
+    let v = if width == 64 {
+        v
+    } else {
+        v & ((1u64 << width) - 1)
+    };
+    let neg = signed && (v >> (width - 1)) & 1 == 1;
+    // The magnitude fits in u64 even for the most negative value; one rounding either way.
+    let mag = if neg {
+        (!v).wrapping_add(1) & mask(width)
+    } else {
+        v
+    };
+    let mag = if neg && mag == 0 {
+        1u64 << (width - 1)
+    } else {
+        mag
+    };
+    Some(match fmt {
+        FpFormat::Single => {
+            let m = mag as f32;
+            (if neg { -m } else { m }).to_bits() as u64
+        }
+        FpFormat::Double => {
+            let m = mag as f64;
+            (if neg { -m } else { m }).to_bits()
+        }
+    })
+}
+
+fn mask(width: u32) -> u64 {
+    if width == 64 {
+        u64::MAX
+    } else {
+        (1u64 << width) - 1
+    }
+}

@@ -198,3 +198,89 @@ fn invalid_operations_give_the_negative_default_nan() {
         0x7FE0_1234
     );
 }
+
+#[test]
+fn comparisons_follow_ieee_and_comiss() {
+    use sear_expr::fpsem::{compare, FpPred::*};
+    let nan = 0x7FC0_0000u64;
+    let (one, zero, nzero) = (0x3F80_0000u64, 0u64, 0x8000_0000u64);
+    let f = FpFormat::Single;
+    assert!(compare(Oeq, f, zero, nzero) && !compare(One, f, zero, nzero));
+    assert!(!compare(Oeq, f, nan, nan) && compare(Une, f, nan, nan));
+    assert!(compare(Uno, f, one, nan) && !compare(Ord, f, one, nan));
+    assert!(compare(Ult, f, nan, one) && !compare(Olt, f, nan, one));
+    for &a in F32 {
+        for &b in F32 {
+            // SAFETY: SSE is part of the x86-64 baseline.
+            let (lt, eq, gt) = unsafe {
+                let (x, y) = (_mm_set_ss(f32::from_bits(a)), _mm_set_ss(f32::from_bits(b)));
+                (
+                    _mm_comilt_ss(x, y),
+                    _mm_comieq_ss(x, y),
+                    _mm_comigt_ss(x, y),
+                )
+            };
+            assert_eq!(
+                compare(Olt, f, a as u64, b as u64),
+                lt == 1,
+                "{a:#x} < {b:#x}"
+            );
+            assert_eq!(
+                compare(Ogt, f, a as u64, b as u64),
+                gt == 1,
+                "{a:#x} > {b:#x}"
+            );
+            // The intrinsic checks the parity flag too: false on unordered operands (fcmp oeq).
+            assert_eq!(
+                compare(Oeq, f, a as u64, b as u64),
+                eq == 1,
+                "{a:#x} == {b:#x}"
+            );
+        }
+    }
+}
+
+#[test]
+fn integer_conversions_round_like_cvtsi2ss() {
+    use sear_expr::fpsem::from_int;
+    let vals: [u64; 8] = [
+        0,
+        1,
+        (1 << 24) + 1,
+        (1 << 53) + 1,
+        0x8000_0000,
+        0x7FFF_FFFF,
+        u64::MAX,
+        0x8000_0000_0000_0000,
+    ];
+    for v in vals {
+        // SAFETY: SSE2 is part of the x86-64 baseline.
+        let (s64, d64, s32, d32) = unsafe {
+            let z = _mm_setzero_ps();
+            let zd = _mm_setzero_pd();
+            (
+                _mm_cvtss_f32(_mm_cvtsi64_ss(z, v as i64)).to_bits() as u64,
+                _mm_cvtsd_f64(_mm_cvtsi64_sd(zd, v as i64)).to_bits(),
+                _mm_cvtss_f32(_mm_cvtsi32_ss(z, v as u32 as i32)).to_bits() as u64,
+                _mm_cvtsd_f64(_mm_cvtsi32_sd(zd, v as u32 as i32)).to_bits(),
+            )
+        };
+        assert_eq!(from_int(FpFormat::Single, v, 64, true), Some(s64), "{v:#x}");
+        assert_eq!(from_int(FpFormat::Double, v, 64, true), Some(d64), "{v:#x}");
+        assert_eq!(from_int(FpFormat::Single, v, 32, true), Some(s32), "{v:#x}");
+        assert_eq!(from_int(FpFormat::Double, v, 32, true), Some(d32), "{v:#x}");
+        // Unsigned 32-bit values are exact as signed 64-bit ones.
+        let u = v as u32 as u64;
+        let su = unsafe { _mm_cvtss_f32(_mm_cvtsi64_ss(_mm_setzero_ps(), u as i64)) };
+        assert_eq!(
+            from_int(FpFormat::Single, v, 32, false),
+            Some(su.to_bits() as u64)
+        );
+    }
+    // 2^24 + 1 is not a float: it rounds to even, 2^24.
+    assert_eq!(
+        from_int(FpFormat::Single, (1 << 24) + 1, 32, true),
+        Some(0x4B80_0000)
+    );
+    assert_eq!(from_int(FpFormat::Single, 0, 65, true), None);
+}
