@@ -14,6 +14,7 @@
 //! * [`congruence`]: power-of-two congruences of index terms (shared by the array-read
 //!   transformations of `sear-arrayopt` and the solver).
 //! * [`interval`]: unsigned intervals of terms (the solver's answers without a solver).
+//! * [`fpsem`]: IEEE 754 binary32/binary64 arithmetic on bits as x86-64 computes it.
 //!
 //! ```
 //! use sear_expr::{Array, ArrayKind, Assignment, Expr, UpdateList};
@@ -34,6 +35,7 @@ pub mod congruence;
 pub mod eval;
 pub mod expr;
 pub mod fold;
+pub mod fpsem;
 pub mod intern;
 pub mod interval;
 pub mod quant;
