@@ -1,4 +1,4 @@
-//! The `sear` command line: `run`, `replay`, `coverage`, `solve`, `ktest`.
+//! The `sear` command line: `run`, `replay`, `coverage`, `stats`, `solve`, `ktest`.
 
 mod coverage;
 mod indexify_args;
@@ -14,6 +14,7 @@ mod runtime_link;
 mod signals;
 mod solve;
 mod solve_wide;
+mod stats;
 mod term;
 mod testcomp;
 
@@ -37,6 +38,8 @@ enum Command {
     Replay(replay::ReplayArgs),
     /// Measure line and branch coverage of tests by native replay on a gcov build.
     Coverage(coverage::CoverageArgs),
+    /// Print a table of statistics over output directories of sear or KLEE, like klee-stats.
+    Stats(stats::StatsArgs),
     /// Answer an SMT-LIB2 (QF_ABV/QF_BV) script through the solver chain, like KLEE's kleaver.
     Solve(solve::SolveArgs),
     /// Print a .ktest file like KLEE's ktest-tool.
@@ -56,6 +59,7 @@ fn main() -> ExitCode {
         Command::Run(args) => on_large_stack(|| run::run(args)),
         Command::Replay(args) => replay::run_replay(args),
         Command::Coverage(args) => coverage::run_coverage(args),
+        Command::Stats(args) => stats::run_stats(args),
         Command::Solve(args) => solve::run_solve(args),
         Command::Ktest { files } => ktest_dump(files),
     };

@@ -164,3 +164,31 @@ pub fn resident_mib() -> Option<u64> {
     let pages: u64 = text.split_whitespace().nth(1)?.parse().ok()?;
     Some(pages * 4096 / (1024 * 1024))
 }
+
+/// The process's resource usage so far (`getrusage(RUSAGE_SELF)`): CPU time in user and
+/// system mode and the peak resident set size.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct ProcessUsage {
+    /// CPU time in user mode, in seconds.
+    pub user_s: f64,
+    /// CPU time in system mode, in seconds.
+    pub system_s: f64,
+    /// The largest resident set size the process has had, in MiB.
+    pub peak_resident_mib: f64,
+}
+
+/// The process's [`ProcessUsage`], or `None` if `getrusage` fails.
+pub fn process_usage() -> Option<ProcessUsage> {
+    // SAFETY: getrusage writes only the struct it is given.
+    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+    if unsafe { libc::getrusage(libc::RUSAGE_SELF, &mut usage) } != 0 {
+        return None;
+    }
+    let secs = |t: libc::timeval| t.tv_sec as f64 + t.tv_usec as f64 / 1e6;
+    Some(ProcessUsage {
+        user_s: secs(usage.ru_utime),
+        system_s: secs(usage.ru_stime),
+        // Linux gives ru_maxrss in KiB.
+        peak_resident_mib: usage.ru_maxrss as f64 / 1024.0,
+    })
+}

@@ -118,6 +118,10 @@ impl Executor<'_> {
         self.run.summary.queries = self.run.stats.queries;
         self.run.summary.solver_time_s = self.run.stats.solver_time.as_secs_f64();
         self.run.summary.time_s = self.run.start.elapsed().as_secs_f64();
+        let usage = crate::stats::process_usage().unwrap_or_default();
+        self.run.summary.user_time_s = usage.user_s;
+        self.run.summary.system_time_s = usage.system_s;
+        self.run.summary.peak_memory_mib = usage.peak_resident_mib;
         self.run.summary.stop_reason = stop.into();
         self.run.summary.forks = self.run.stats.forks;
         self.run.summary.max_states = self.run.stats.max_states;

@@ -43,6 +43,13 @@ pub struct Summary {
     pub solver_time_s: f64,
     /// Wall time of the run.
     pub time_s: f64,
+    /// CPU time of the process in user mode (KLEE's `UserTime`), including the front end's
+    /// work in-process (not clang, a child process).
+    pub user_time_s: f64,
+    /// CPU time of the process in system mode.
+    pub system_time_s: f64,
+    /// The process's peak resident set size, in MiB.
+    pub peak_memory_mib: f64,
     /// Why the run stopped.
     pub stop_reason: String,
     /// States forked.
