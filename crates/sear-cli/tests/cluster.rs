@@ -6,22 +6,11 @@
 
 mod common;
 
+use common::workers::{maze, summary, tests_in, worker_pid};
+
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
-
-const MANY: &str = r#"
-#include "klee/klee.h"
-int main(void) {
-    char s[12];
-    klee_make_symbolic(s, sizeof s, "s");
-    int n = 0;
-    for (int i = 0; i < 12; i++)
-        if (s[i] > 'a')
-            n++;
-    return n;
-}
-"#;
 
 fn venv(tool: &str) -> PathBuf {
     let path = common::repo_root().join(".venv/bin").join(tool);
@@ -119,23 +108,11 @@ fn sear(args: &[&str], dir: &Path, address: &str) -> Output {
         .unwrap()
 }
 
-fn summary(dir: &Path) -> serde_json::Value {
-    serde_json::from_str(&std::fs::read_to_string(dir.join("summary.json")).unwrap()).unwrap()
-}
-
-fn tests_in(dir: &Path) -> usize {
-    std::fs::read_dir(dir).map_or(0, |d| {
-        d.flatten()
-            .filter(|e| e.file_name().to_string_lossy().ends_with(".ktest"))
-            .count()
-    })
-}
-
 #[test]
 fn a_ray_cluster_explores_the_same_paths_and_survives_a_lost_worker() {
     let tmp = tempfile::tempdir().unwrap();
     let dir = tmp.path();
-    std::fs::write(dir.join("many.c"), MANY).unwrap();
+    std::fs::write(dir.join("many.c"), maze(12)).unwrap();
     let one = sear(
         &["run", "--no-progress", "--output-dir", "one", "many.c"],
         dir,
@@ -210,32 +187,11 @@ fn a_ray_cluster_explores_the_same_paths_and_survives_a_lost_worker() {
     );
 }
 
-/// The pid of the worker writing to `dir` (by its environment).
-fn worker_pid(dir: &Path) -> Option<u32> {
-    for entry in std::fs::read_dir("/proc").ok()?.flatten() {
-        let Ok(pid) = entry.file_name().to_string_lossy().parse::<u32>() else {
-            continue;
-        };
-        let Ok(env) = std::fs::read(entry.path().join("environ")) else {
-            continue;
-        };
-        let env = String::from_utf8_lossy(&env);
-        let wanted = format!(" {}", dir.display());
-        if env
-            .split('\0')
-            .any(|v| v.starts_with("SEAR_WORKER=") && v.ends_with(&wanted))
-        {
-            return Some(pid);
-        }
-    }
-    None
-}
-
 #[test]
 fn bad_clusters_are_refused_before_the_run() {
     let tmp = tempfile::tempdir().unwrap();
     let dir = tmp.path();
-    std::fs::write(dir.join("many.c"), MANY).unwrap();
+    std::fs::write(dir.join("many.c"), maze(12)).unwrap();
     // Nothing listens on port 1.
     let out = sear(
         &[

@@ -10,11 +10,7 @@ use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 use common::sear;
-
-fn summary(dir: &Path) -> serde_json::Value {
-    let text = std::fs::read_to_string(dir.join("summary.json")).expect("summary.json");
-    serde_json::from_str(&text).unwrap()
-}
+use common::workers::{maze, summary, tests_in, worker_pid};
 
 /// The figures two runs of the same exhaustive exploration must share.
 fn outcome(dir: &Path) -> (u64, u64, u64, String, Vec<String>) {
@@ -99,57 +95,11 @@ fn every_job_count_explores_the_same_paths() {
     }
 }
 
-/// 2^13 paths, each short: long enough to kill a worker in the middle.
-const MANY: &str = r#"
-#include "klee/klee.h"
-int main(void) {
-    char s[13];
-    klee_make_symbolic(s, sizeof s, "s");
-    int n = 0;
-    for (int i = 0; i < 13; i++)
-        if (s[i] > 'a')
-            n++;
-    return n;
-}
-"#;
-
-/// The pid of worker `id` of the run writing to `out` (by its environment).
-fn worker_pid(out: &Path, id: usize) -> Option<u32> {
-    let wanted = format!(
-        " {id} {}",
-        out.join(".workers").join(format!("w{id}")).display()
-    );
-    for entry in std::fs::read_dir("/proc").ok()?.flatten() {
-        let Ok(pid) = entry.file_name().to_string_lossy().parse::<u32>() else {
-            continue;
-        };
-        let Ok(env) = std::fs::read(entry.path().join("environ")) else {
-            continue;
-        };
-        let env = String::from_utf8_lossy(&env);
-        if env
-            .split('\0')
-            .any(|v| v.starts_with("SEAR_WORKER=") && v.ends_with(&wanted))
-        {
-            return Some(pid);
-        }
-    }
-    None
-}
-
-fn tests_in(dir: &Path) -> usize {
-    std::fs::read_dir(dir).map_or(0, |d| {
-        d.flatten()
-            .filter(|e| e.file_name().to_string_lossy().ends_with(".ktest"))
-            .count()
-    })
-}
-
 #[test]
 fn a_killed_worker_loses_no_path() {
     let tmp = tempfile::tempdir().unwrap();
     let prog = tmp.path().join("many.c");
-    std::fs::write(&prog, MANY).unwrap();
+    std::fs::write(&prog, maze(13)).unwrap();
     let one = sear(
         &[
             "run",
@@ -175,7 +125,7 @@ fn a_killed_worker_loses_no_path() {
     while tests_in(&w1) < 100 && start.elapsed() < Duration::from_secs(120) {
         std::thread::sleep(Duration::from_millis(20));
     }
-    let pid = worker_pid(&out, 1).expect("worker 1 runs");
+    let pid = worker_pid(&out.join(".workers/w1")).expect("worker 1 runs");
     assert!(Command::new("kill")
         .args(["-9", &pid.to_string()])
         .status()
@@ -201,7 +151,7 @@ fn a_killed_worker_loses_no_path() {
 fn a_signal_stops_every_worker() {
     let tmp = tempfile::tempdir().unwrap();
     let prog = tmp.path().join("many.c");
-    std::fs::write(&prog, MANY.replace("13", "20")).unwrap();
+    std::fs::write(&prog, maze(20)).unwrap();
     let out = tmp.path().join("o");
     let mut child = Command::new(common::sear_bin())
         .args(["run", "--no-progress", "--jobs", "2", "--output-dir"])
@@ -229,7 +179,10 @@ fn a_signal_stops_every_worker() {
     let s = summary(&out);
     assert_eq!(s["stop_reason"], "interrupted");
     assert!(tests_in(&out) > 50, "the tests written so far are kept");
-    assert!(worker_pid(&out, 0).is_none() && worker_pid(&out, 1).is_none());
+    assert!(
+        worker_pid(&out.join(".workers/w0")).is_none()
+            && worker_pid(&out.join(".workers/w1")).is_none()
+    );
 }
 
 #[test]

@@ -11,6 +11,7 @@ pub mod harness;
 pub mod replay;
 pub mod suite;
 pub mod symsize;
+pub mod workers;
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
