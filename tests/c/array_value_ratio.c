@@ -6,7 +6,9 @@
 // (62 values in 64 elements).
 // Reasoning: i < 64 is symbolic, a[0] and a[1] are x and y, a[k] = k + 10 otherwise. v =
 // a[i] is 20 (i == 10, or x or y is 20) or not: two paths, in every configuration.
-// sear-configs: --optimize-array=none | --optimize-array=value | --optimize-array=all
+// The value configuration transforms at the branch (--optimize-array-at=branch), where every
+// condition meets the transformation (in the chain, the byte search answers first).
+// sear-configs: --optimize-array=none | --optimize-array=value --optimize-array-at=branch | --optimize-array=all
 // expect-completed: 2
 // expect-error-paths: 0
 // expect-summary: array_opt.mixed_successes >= 1 if value

@@ -86,7 +86,7 @@ pub enum OptMode {
     /// Value-based only (constant and mixed arrays).
     Value,
     /// Index-based first, value-based when it does not apply. sear's default: it never lost
-    /// on the bench suite (docs/benchmarks.md, "Defaults").
+    /// on the bench suite (docs/benchmarks.md, "Today's defaults").
     #[default]
     All,
 }
@@ -111,13 +111,38 @@ impl OptMode {
     }
 }
 
+/// Where the transformations run (`--optimize-array-at`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize)]
+#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
+#[serde(rename_all = "kebab-case")]
+pub enum OptStage {
+    /// At the branch, as KLEE-Array does: the transformed condition enters the path
+    /// condition, and every solver layer sees it.
+    Branch,
+    /// In the solver chain, just above the core: the path condition keeps the reads as the
+    /// program made them, which the caches and the byte search answer by evaluation; only
+    /// the queries that get past them are transformed.
+    #[default]
+    Core,
+}
+
+impl OptStage {
+    /// The option value.
+    pub fn name(self) -> &'static str {
+        match self {
+            OptStage::Branch => "branch",
+            OptStage::Core => "core",
+        }
+    }
+}
+
 /// Configuration of the optimiser; with the `cli` feature, also the command-line options
 /// that set it (`sear run --optimize-array` and its thresholds).
 #[derive(Clone, Copy, Debug, PartialEq, serde::Serialize)]
 #[cfg_attr(feature = "cli", derive(clap::Args))]
 pub struct ArrayOptConfig {
     /// Transform reads of constant and mixed arrays at symbolic offsets before they reach
-    /// the solver. The default, all, never lost on the bench suite (docs/benchmarks.md, "Defaults").
+    /// the solver. The default, all, never lost on the bench suite (docs/benchmarks.md, "Today's defaults").
     #[cfg_attr(feature = "cli", arg(
         id = "optimize-array",
         long = "optimize-array",
@@ -126,6 +151,17 @@ pub struct ArrayOptConfig {
         default_value_t = OptMode::default(),
     ))]
     pub mode: OptMode,
+    /// Where the transformations run: `core` (in the solver chain, below the caches and the
+    /// byte search, which then see the table reads they answer by evaluation) or `branch`
+    /// (KLEE-Array's place: the transformed condition enters the path condition).
+    #[cfg_attr(feature = "cli", arg(
+        id = "optimize-array-at",
+        long = "optimize-array-at",
+        value_name = "STAGE",
+        value_enum,
+        default_value_t = OptStage::default(),
+    ))]
+    pub stage: OptStage,
     /// Thresholds of the value-based transformation.
     #[cfg_attr(feature = "cli", command(flatten))]
     pub limits: ValueLimits,
@@ -162,6 +198,7 @@ impl Default for ArrayOptConfig {
     fn default() -> Self {
         ArrayOptConfig {
             mode: OptMode::default(),
+            stage: OptStage::default(),
             limits: ValueLimits::default(),
             max_array_bytes: 1 << 20,
             cache_limit: 100_000,

@@ -52,7 +52,7 @@ pub struct ValueLimits {
     // ratios, which pass almost every table of multi-byte elements. It was 64 while the
     // default core was the eager encoding over Z3, which solved a 256-entry CRC table's
     // 256-way if-then-else 4× slower than the table's reads; over Bitwuzla the
-    // if-then-else is 4× faster than the reads (docs/benchmarks.md, "Defaults").
+    // if-then-else is 4× faster than the reads (docs/benchmarks.md, "Today's defaults").
     #[cfg_attr(feature = "cli", arg(
         id = "array-value-max-values",
         long = "array-value-max-values",

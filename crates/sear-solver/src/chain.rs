@@ -10,6 +10,7 @@
 //! | 4½ | quantified stage ([`QuantifiedStage`]: strip, duplicate, repair, a quantified core) | `quantified.stage` |
 //! | 5 | counterexample cache | `cex_cache` |
 //! | 5½ | byte search ([`ByteSearch`]: a query over a few input bytes decided by evaluation) | `byte_search` |
+//! | 5¾ | rewriting ([`Rewriting`]: the engine's array-read transformations when they run in the chain) | a rewriter given to [`build_chain_with`] |
 //! | 6 | ILP UNSAT pre-check ([`Precheck`]) | `ilp_precheck` |
 //! | 7 | query log, core queries | `log_queries` with [`LogScope::Core`] |
 //! | 8 | core: Z3, eager, CEGAR, Bitwuzla or the Z3-then-eager portfolio (with [`ArrayTermCounter`] counting queries that need arrays) | `core` |
@@ -25,7 +26,8 @@ use crate::config::{ArrayConfig, CoreKind, LogScope, SolverConfig};
 use crate::deadline::QueryDeadline;
 use crate::eager::EagerCore;
 use crate::layers::{
-    ArrayTermCounter, ByteSearch, CexCache, Independence, QueryCache, QueryLogger, Validating,
+    ArrayTermCounter, ByteSearch, CexCache, Independence, QueryCache, QueryLogger, Rewriting,
+    SharedRewriter, Validating,
 };
 use crate::parallel::ParallelPortfolio;
 use crate::portfolio::{LazyCore, Portfolio};
@@ -89,13 +91,15 @@ pub fn new_audit(config: &SolverConfig) -> Rc<Audit> {
 
 /// Builds the solver chain described by `config`, from the core outwards.
 pub fn build_chain(config: &SolverConfig) -> Result<Box<dyn SatSolver>, SolverError> {
-    build_chain_with(config, new_audit(config))
+    build_chain_with(config, new_audit(config), None)
 }
 
-/// [`build_chain`] with the layers' answers checked by `audit` (shared with the caller).
+/// [`build_chain`] with the layers' answers checked by `audit` (shared with the caller), and
+/// the queries that get past the byte search rewritten by `rewriter` when one is given.
 pub fn build_chain_with(
     config: &SolverConfig,
     audit: Rc<Audit>,
+    rewriter: Option<SharedRewriter>,
 ) -> Result<Box<dyn SatSolver>, SolverError> {
     let log = |scope: LogScope| config.log_queries.dir_at(scope);
     let core = new_core_with(config.core, &config.array);
@@ -108,6 +112,9 @@ pub fn build_chain_with(
         let oracle =
             (config.array.precheck_validate || config.validate).then(|| new_core(CoreKind::Z3));
         solver = Box::new(Precheck::new(solver, oracle, &config.array));
+    }
+    if let Some(rewriter) = rewriter {
+        solver = Box::new(Rewriting::new(solver, rewriter));
     }
     if config.byte_search {
         solver = Box::new(ByteSearch::new(solver).with_audit(audit.clone()));

@@ -33,7 +33,7 @@ pub enum CoreKind {
     BitwuzlaPortfolio,
     /// The eager encoding over Bitwuzla under a short budget (`--core-switch-time`), then
     /// over Z3: see [`crate::portfolio`]. The default: Bitwuzla answers most queries
-    /// fastest, Z3 the ones where Bitwuzla stalls (docs/benchmarks.md, "Defaults").
+    /// fastest, Z3 the ones where Bitwuzla stalls (docs/benchmarks.md, "Today's defaults").
     #[default]
     EagerPortfolio,
 }
@@ -350,7 +350,7 @@ pub struct SolverConfig {
     #[cfg_attr(feature = "cli", arg(id = "validate-solver", long = "validate-solver"))]
     pub validate: bool,
     /// The core solver. The default, eager-portfolio, measured fastest on the bench suite
-    /// (docs/benchmarks.md, "Defaults").
+    /// (docs/benchmarks.md, "Today's defaults").
     #[cfg_attr(feature = "cli", arg(
         id = "core-solver",
         long = "core-solver",

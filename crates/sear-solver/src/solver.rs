@@ -66,9 +66,19 @@ pub struct Solver {
 impl Solver {
     /// Builds the chain described by `config`.
     pub fn new(config: &SolverConfig) -> Result<Solver, SolverError> {
+        Solver::with_rewriter(config, None)
+    }
+
+    /// Builds the chain described by `config`, with the queries that reach the core's side
+    /// of the byte search rewritten by `rewriter` (the array-read transformations when they
+    /// run in the chain; `crate::layers::rewrite`).
+    pub fn with_rewriter(
+        config: &SolverConfig,
+        rewriter: Option<crate::layers::SharedRewriter>,
+    ) -> Result<Solver, SolverError> {
         let audit = new_audit(config);
         Ok(Solver {
-            chain: build_chain_with(config, audit.clone())?,
+            chain: build_chain_with(config, audit.clone(), rewriter)?,
             constant: LayerStats::new("constant"),
             // `--validate-solver` cross-checks the address-aware cache's hits too.
             aa: config

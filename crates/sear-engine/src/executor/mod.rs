@@ -250,13 +250,16 @@ impl<'o> Executor<'o> {
         observer: &'o mut dyn Observer,
     ) -> Result<Self, EngineError> {
         init::entry_function(&module, &config.entry)?;
-        let solver = Solver::new(&arrayopt::solver_config(&config, solver_config))?;
+        let array_opt = arrayopt::ArrayOpt::new(&config, solver_config)?;
+        let solver = Solver::with_rewriter(
+            &arrayopt::solver_config(&config, solver_config),
+            array_opt.chain_rewriter(),
+        )?;
         let output = OutputWriter::create(&config.output_dir)?;
         let handlers = special::resolve_handlers(&module, config.sv_comp);
         let rng = fastrand::Rng::with_seed(config.seed);
         let searcher = search::build(&config.search);
         let coverage = Coverage::new(&module);
-        let array_opt = arrayopt::ArrayOpt::new(&config, solver_config)?;
         let sv = SolverView::new(solver, array_opt, solver_config.timeout, config.max_time);
         let memory = Memory::new(crate::memory::build_model(&config), config.max_resolutions);
         let loops = if config.sym_size.mode.merges() {

@@ -7,6 +7,7 @@ pub mod independence;
 pub mod logger;
 pub mod neighbour;
 pub mod query_cache;
+pub mod rewrite;
 pub mod slow_below;
 pub mod validating;
 
@@ -16,4 +17,5 @@ pub use cex_cache::CexCache;
 pub use independence::Independence;
 pub use logger::QueryLogger;
 pub use query_cache::QueryCache;
+pub use rewrite::{ConditionRewriter, Rewriting, SharedRewriter};
 pub use validating::Validating;
