@@ -211,7 +211,7 @@ impl Executor<'_> {
     /// and process-tree leaf, seen by the techniques that watch forks. Only the fork point
     /// calls it.
     fn split(&mut self, state: &mut State, cond: Expr) -> State {
-        self.loop_fork_open(state, &cond);
+        self.hook_before_fork(state, &cond);
         let mut child = state.clone();
         child.id = StateId(self.run.next_state);
         // As in KLEE (`ExecutionState::branch`), the copy has covered nothing new yet (what
@@ -224,8 +224,7 @@ impl Executor<'_> {
         state.depth += 1;
         child.depth += 1;
         self.run.stats.forks += 1;
-        self.join_merge_groups(&child);
-        self.loop_fork_record(state, &mut child, &cond);
+        self.hook_after_fork(state, &mut child, &cond);
         child.add_constraint(cond);
         child
     }

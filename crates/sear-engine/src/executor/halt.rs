@@ -28,8 +28,7 @@ impl Executor<'_> {
         // Test generation must be able to solve again after an interruption.
         sear_solver::interrupt::clear();
         // Paths still waiting at a merge point end like the others.
-        let mut waiting = self.take_waiting();
-        waiting.extend(self.run.loop_contexts.take_waiting());
+        let waiting = self.hook_take_waiting();
         for state in waiting {
             self.run.states.insert(state.id, state);
         }
@@ -168,30 +167,13 @@ impl Executor<'_> {
             "mode": self.config.sym_size.mode.name(),
             "capacity": self.config.sym_size.capacity,
         });
-        for section in [
-            serde_json::to_value(&self.run.sym_alloc),
-            serde_json::to_value(&self.run.loop_stats),
-        ] {
-            if let (Some(map), Ok(serde_json::Value::Object(counters))) =
-                (v.as_object_mut(), section)
-            {
-                map.extend(counters);
-            }
+        if let (Some(map), Ok(serde_json::Value::Object(counters))) =
+            (v.as_object_mut(), serde_json::to_value(&self.run.sym_alloc))
+        {
+            map.extend(counters);
         }
-        if self.config.sym_size.mode == crate::sym_size::SymSizeMode::Pat {
-            if let (Some(map), Ok(pat)) =
-                (v.as_object_mut(), serde_json::to_value(&self.run.pat_stats))
-            {
-                map.insert("pat".into(), pat);
-            }
-        }
-        if self.config.sym_size.pat.incremental {
-            if let (Some(map), Ok(inc)) = (
-                v.as_object_mut(),
-                serde_json::to_value(&self.run.incremental_stats),
-            ) {
-                map.insert("incremental".into(), inc);
-            }
+        if let Some(map) = v.as_object_mut() {
+            self.hook_summarize(map);
         }
         v
     }

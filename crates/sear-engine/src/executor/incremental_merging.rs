@@ -9,18 +9,46 @@ use std::time::Instant;
 use sear_expr::Expr;
 use sear_ir::liveness::Liveness;
 
-use super::Executor;
+use super::hooks::Technique;
+use super::{Exec, Executor};
 use crate::loop_merge::context::place;
 use crate::loop_merge::incremental::equal_live_store;
 use crate::loop_merge::{Member, NodeId};
 use crate::merge;
 use crate::state::State;
 
+/// The technique (`--incremental-merge=on`, with loop merging): a context's path that
+/// reaches a new node of the context's tree is merged there with an earlier snapshot.
+pub(crate) struct IncrementalMerging;
+
+impl Technique for IncrementalMerging {
+    fn name(&self) -> &'static str {
+        "incremental-merging"
+    }
+
+    fn before_step(&self, ex: &mut Executor<'_>, state: &mut State) -> Exec<()> {
+        if state.loop_member.is_some() {
+            ex.incremental_arrive(state);
+        }
+        Ok(())
+    }
+
+    fn summarize(
+        &self,
+        ex: &Executor<'_>,
+        symbolic_size: &mut serde_json::Map<String, serde_json::Value>,
+    ) {
+        if let Ok(inc) = serde_json::to_value(&ex.run.incremental_stats) {
+            symbolic_size.insert("incremental".into(), inc);
+        }
+    }
+}
+
 impl Executor<'_> {
     /// `state`, a path of a context, is about to run: if its tree node is new, keep its
     /// snapshot and merge it with a node of the same place and live store (repeatedly: the
     /// merged leaf is a new leaf too).
-    pub(crate) fn incremental_arrive(&mut self, state: &mut State) {
+    fn incremental_arrive(&mut self, state: &mut State) {
         let Some(m) = state.loop_member else {
             return;
         };

@@ -127,10 +127,7 @@ impl Executor<'_> {
                     self.terminate(state, Termination::Early("memory limit exceeded".into()));
                 } else {
                     // As `terminate` does, but without solving for a test.
-                    if state.loop_member.is_some() {
-                        self.end_in_loop_context(&state);
-                    }
-                    self.leave_merge_groups(&state);
+                    self.hook_ended(&state);
                     self.end_without_test(state);
                 }
             }

@@ -8,19 +8,82 @@ use std::time::Instant;
 
 use sear_expr::Expr;
 
-use super::Executor;
+use super::hooks::Technique;
+use super::{Exec, Executor};
 use crate::loop_merge::context::{place, Context};
 use crate::loop_merge::encoding::{Disjunction, TreeEncoding};
 use crate::loop_merge::{ast_size, NodeId};
 use crate::merge::group::{self, MergeRecord};
 use crate::state::State;
 use crate::sym_size::SymSizeMode;
+use crate::termination::Termination;
+
+/// The technique (`--sym-size-mode=sm|smopt|pat`): forks on size-tainted conditions in a
+/// loop open a context; a context's paths are recorded at forks, suspended when they leave
+/// the loop, and merged when the context's last path is out.
+pub(crate) struct LoopMerging;
+
+impl Technique for LoopMerging {
+    fn name(&self) -> &'static str {
+        "loop-merging"
+    }
+
+    fn before_fork(&self, ex: &mut Executor<'_>, state: &mut State, cond: &Expr) {
+        ex.loop_fork_open(state, cond);
+    }
+
+    fn after_fork(&self, ex: &mut Executor<'_>, state: &mut State, child: &mut State, cond: &Expr) {
+        ex.loop_fork_record(state, child, cond);
+    }
+
+    fn before_step(&self, ex: &mut Executor<'_>, state: &mut State) -> Exec<()> {
+        if state.loop_member.is_some() && ex.left_loop(state) {
+            return Err(Termination::LoopExit);
+        }
+        Ok(())
+    }
+
+    fn take_ending(
+        &self,
+        ex: &mut Executor<'_>,
+        state: State,
+        termination: &Termination,
+    ) -> Option<State> {
+        match termination {
+            Termination::LoopExit => {
+                ex.arrive_at_loop_exit(state);
+                None
+            }
+            _ => Some(state),
+        }
+    }
+
+    fn ended(&self, ex: &mut Executor<'_>, state: &State) {
+        if state.loop_member.is_some() {
+            ex.end_in_loop_context(state);
+        }
+    }
+
+    fn take_waiting(&self, ex: &mut Executor<'_>) -> Vec<State> {
+        ex.run.loop_contexts.take_waiting()
+    }
+
+    fn summarize(
+        &self,
+        ex: &Executor<'_>,
+        symbolic_size: &mut serde_json::Map<String, serde_json::Value>,
+    ) {
+        if let Ok(serde_json::Value::Object(counters)) = serde_json::to_value(&ex.run.loop_stats) {
+            symbolic_size.extend(counters);
+        }
+    }
+}
 
 impl Executor<'_> {
     /// Before `state` forks under `cond`: a path outside any context, in a loop, forking on
     /// a condition tainted by a symbolic size opens a context for the loop (when the loop
     /// may be merged).
-    pub(crate) fn loop_fork_open(&mut self, state: &mut State, cond: &Expr) {
+    fn loop_fork_open(&mut self, state: &mut State, cond: &Expr) {
         if !self.config.sym_size.mode.merges()
             || state.loop_member.is_some()
             || state.taint.is_empty()
@@ -52,7 +115,7 @@ impl Executor<'_> {
 
     /// After `branch` copied `child` off `state` under `cond`: a path of a context puts
     /// both in its execution tree.
-    pub(crate) fn loop_fork_record(&mut self, state: &mut State, child: &mut State, cond: &Expr) {
+    fn loop_fork_record(&mut self, state: &mut State, child: &mut State, cond: &Expr) {
         let Some(m) = state.loop_member else {
             return;
         };
@@ -74,7 +137,7 @@ impl Executor<'_> {
 
     /// True when `state`, a path of a context, is no longer in the context's loop (it
     /// entered an exit block, or returned from the loop's function).
-    pub(crate) fn left_loop(&self, state: &State) -> bool {
+    fn left_loop(&self, state: &State) -> bool {
         let Some(m) = state.loop_member else {
             return false;
         };
@@ -94,7 +157,7 @@ impl Executor<'_> {
     }
 
     /// A path of a context left the loop: it waits until the context's counter is 0.
-    pub(crate) fn arrive_at_loop_exit(&mut self, state: State) {
+    fn arrive_at_loop_exit(&mut self, state: State) {
         self.run.searcher.remove(state.id);
         let id = state.loop_member.expect("a path of a context").ctx;
         let Some(ctx) = self.run.loop_contexts.get_mut(id) else {
@@ -109,7 +172,7 @@ impl Executor<'_> {
     }
 
     /// A path of a context ended inside the loop: it leaves the counter.
-    pub(crate) fn end_in_loop_context(&mut self, state: &State) {
+    fn end_in_loop_context(&mut self, state: &State) {
         let Some(m) = state.loop_member else {
             return;
         };

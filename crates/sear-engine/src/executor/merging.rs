@@ -10,8 +10,54 @@
 
 use rustc_hash::FxHashMap;
 
+use super::hooks::Technique;
 use super::Executor;
 use crate::state::State;
+use crate::termination::Termination;
+
+/// The technique (`--use-merge`): forked paths join their parent's groups, a path at
+/// `klee_close_merge` is suspended, an ending path leaves its groups, the halt ends the
+/// waiting paths.
+pub(crate) struct KleeMerge;
+
+impl Technique for KleeMerge {
+    fn name(&self) -> &'static str {
+        "klee-merge"
+    }
+
+    fn after_fork(
+        &self,
+        ex: &mut Executor<'_>,
+        _state: &mut State,
+        child: &mut State,
+        _cond: &sear_expr::Expr,
+    ) {
+        ex.join_merge_groups(child);
+    }
+
+    fn take_ending(
+        &self,
+        ex: &mut Executor<'_>,
+        state: State,
+        termination: &Termination,
+    ) -> Option<State> {
+        match termination {
+            Termination::Suspend(group) => {
+                ex.arrive_at_merge(state, *group);
+                None
+            }
+            _ => Some(state),
+        }
+    }
+
+    fn ended(&self, ex: &mut Executor<'_>, state: &State) {
+        ex.leave_merge_groups(state);
+    }
+
+    fn take_waiting(&self, ex: &mut Executor<'_>) -> Vec<State> {
+        ex.take_waiting()
+    }
+}
 
 /// One merge group: how many of its paths are still open, and the ones waiting.
 #[derive(Default)]
@@ -79,7 +125,7 @@ impl Executor<'_> {
     }
 
     /// A forked path joins its parent's groups.
-    pub(crate) fn join_merge_groups(&mut self, child: &State) {
+    fn join_merge_groups(&mut self, child: &State) {
         for id in &child.open_merges {
             if let Some(group) = self.run.merges.groups.get_mut(id) {
                 group.open += 1;
@@ -88,7 +134,7 @@ impl Executor<'_> {
     }
 
     /// A path that ends (or disappears into a merge) leaves its groups.
-    pub(crate) fn leave_merge_groups(&mut self, state: &State) {
+    fn leave_merge_groups(&mut self, state: &State) {
         for id in state.open_merges.clone() {
             if let Some(group) = self.run.merges.groups.get_mut(&id) {
                 group.open = group.open.saturating_sub(1);
@@ -99,7 +145,7 @@ impl Executor<'_> {
 
     /// `state` arrived at the `klee_close_merge` of group `id` (already popped from its
     /// open groups): merged into a waiting path, or waiting itself.
-    pub(crate) fn arrive_at_merge(&mut self, state: State, id: u32) {
+    fn arrive_at_merge(&mut self, state: State, id: u32) {
         self.run.searcher.remove(state.id);
         let Some(group) = self.run.merges.groups.get_mut(&id) else {
             return;
@@ -149,7 +195,7 @@ impl Executor<'_> {
     }
 
     /// Paths waiting at merge points (suspended), for the halt.
-    pub(crate) fn take_waiting(&mut self) -> Vec<State> {
+    fn take_waiting(&mut self) -> Vec<State> {
         let mut out = Vec::new();
         for (_, group) in self.run.merges.groups.drain() {
             out.extend(group.waiting);

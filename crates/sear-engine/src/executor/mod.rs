@@ -18,6 +18,7 @@ mod calls;
 mod cells;
 mod fork;
 mod halt;
+mod hooks;
 mod incremental_merging;
 mod indexify;
 mod init;
@@ -239,6 +240,9 @@ pub struct Executor<'o> {
     /// Where a worker of a parallel run gets its prefixes (`work.rs`); `None` in a run of
     /// one process.
     pub(crate) work: Option<&'o mut dyn crate::work::WorkQueue>,
+    /// The techniques that see forks, steps, terminations and the halt, registered by
+    /// their switches (`hooks.rs`).
+    pub(crate) techniques: Vec<&'static dyn hooks::Technique>,
 }
 
 impl<'o> Executor<'o> {
@@ -268,6 +272,7 @@ impl<'o> Executor<'o> {
             Default::default()
         };
         Ok(Executor {
+            techniques: hooks::registered(&config),
             program: Program {
                 loops,
                 module,

@@ -8,6 +8,7 @@ use std::time::Instant;
 use sear_expr::quant::{conjuncts, instantiate};
 use sear_expr::{Expr, ExprKind};
 
+use super::hooks::Technique;
 use super::Executor;
 use crate::loop_merge::context::Context;
 use crate::loop_merge::encoding::extras;
@@ -17,6 +18,26 @@ use crate::pat::encoding::{at_bound, fresh_bound, PatternEncoding};
 use crate::pat::hash::ConditionHash;
 use crate::pat::pattern::partition;
 use crate::state::State;
+
+/// The technique's registration (`--sym-size-mode=pat`): its merges run inside loop
+/// merging's release of a context ([`Executor::pat_merge`]); here it reports its counters.
+pub(crate) struct PatMerging;
+
+impl Technique for PatMerging {
+    fn name(&self) -> &'static str {
+        "pat"
+    }
+
+    fn summarize(
+        &self,
+        ex: &Executor<'_>,
+        symbolic_size: &mut serde_json::Map<String, serde_json::Value>,
+    ) {
+        if let Ok(pat) = serde_json::to_value(&ex.run.pat_stats) {
+            symbolic_size.insert("pat".into(), pat);
+        }
+    }
+}
 
 impl Executor<'_> {
     /// Merges the regular partitions of `group` (compatible paths at one exit of `ctx`);

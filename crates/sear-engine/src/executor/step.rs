@@ -17,12 +17,7 @@ use crate::value::Value;
 impl Executor<'_> {
     /// Executes the next instruction of `state`.
     pub(crate) fn step(&mut self, module: &Module, state: &mut State) -> Exec<()> {
-        if state.loop_member.is_some() && self.left_loop(state) {
-            return Err(Termination::LoopExit);
-        }
-        if self.config.sym_size.pat.incremental && state.loop_member.is_some() {
-            self.incremental_arrive(state);
-        }
+        self.hook_before_step(state)?;
         let frame = state.frame();
         let (func_id, block_id, index) = (frame.func, frame.block, frame.inst);
         let block = &module.function(func_id).blocks[block_id.0 as usize];

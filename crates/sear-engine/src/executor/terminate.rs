@@ -20,16 +20,10 @@ pub(crate) struct Place {
 impl Executor<'_> {
     /// Ends `state`: updates statistics and writes its test (and error report).
     pub(crate) fn terminate(&mut self, state: State, termination: Termination) {
-        if let Termination::Suspend(group) = termination {
-            return self.arrive_at_merge(state, group);
-        }
-        if let Termination::LoopExit = termination {
-            return self.arrive_at_loop_exit(state);
-        }
-        if state.loop_member.is_some() {
-            self.end_in_loop_context(&state);
-        }
-        self.leave_merge_groups(&state);
+        let Some(state) = self.hook_take_ending(state, &termination) else {
+            return;
+        };
+        self.hook_ended(&state);
         self.run.searcher.remove(state.id);
         self.run.ptree.remove(state.ptree_node);
         if termination == Termination::Elsewhere {
