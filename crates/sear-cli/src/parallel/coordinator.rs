@@ -282,13 +282,18 @@ impl Coordinator {
         }
     }
 
+    /// Sends `message` to worker `id`. A failed send only closes the stream: the worker is
+    /// declared lost when its reader reports the end of the connection, after every message
+    /// it sent before it died was handled (a `Given` still in the channel when the send
+    /// failed would otherwise put its prefixes in the queue after the dead worker's prefix
+    /// was requeued without excluding them, and those paths would be explored twice).
     fn send(&mut self, id: usize, message: &ToWorker) {
         let ok = match self.workers[id].stream.as_mut() {
             Some(stream) => protocol::send(stream, message).is_ok(),
             None => false,
         };
         if !ok {
-            self.lost(id);
+            self.workers[id].stream = None;
         }
     }
 
