@@ -31,6 +31,7 @@ mod memop;
 mod merging;
 pub mod ops;
 mod pat_merging;
+mod seeding;
 mod softfloat;
 mod special;
 mod step;
@@ -98,6 +99,8 @@ pub enum StopReason {
     ErrorFound,
     /// `--max-memory` was exceeded: states were dropped, so the exploration is incomplete.
     MaxMemory,
+    /// `--only-seed`: seeding ended, and the normal search was not run.
+    OnlySeed,
 }
 
 /// The `stop_reason` of the `summary.json` written while the run goes on.
@@ -116,6 +119,7 @@ impl StopReason {
             StopReason::Interrupted => "interrupted",
             StopReason::ErrorFound => "exit-on-error",
             StopReason::MaxMemory => "max-memory",
+            StopReason::OnlySeed => "only-seed",
         }
     }
 }
@@ -198,6 +202,13 @@ pub(crate) struct Run {
     pub worker: crate::work::WorkerStats,
     /// The subtrees the current prefix leaves out (`work::Prefix::exclude`).
     pub excluded: rustc_hash::FxHashSet<crate::path::PathRecord>,
+    /// The seeding phase: seeded states run first and seeds decide forks.
+    pub seeding: bool,
+    /// Set while a deferred side is handed to its fork site: a termination there is kept
+    /// for when the side is found feasible.
+    pub deferring: bool,
+    /// Counters of seeding (`summary.json`'s `seeds`).
+    pub seed_stats: crate::seed::SeedStats,
 }
 
 /// What the run reports: files in the output directory and the observer.
@@ -303,6 +314,9 @@ impl<'o> Executor<'o> {
                 pristine: None,
                 worker: Default::default(),
                 excluded: Default::default(),
+                seeding: false,
+                deferring: false,
+                seed_stats: Default::default(),
             },
             report: Report {
                 output,
@@ -341,6 +355,7 @@ impl<'o> Executor<'o> {
                 return self.finish();
             }
         } else {
+            let initial = self.seed_initial(initial);
             self.start_from(initial);
         }
         let mut last_progress = Instant::now();
@@ -355,7 +370,9 @@ impl<'o> Executor<'o> {
             let Some(mut state) = self.run.states.remove(&id) else {
                 break;
             };
-            let result = self.run_quantum(&mut state);
+            let result = self
+                .settle_deferred(&mut state)
+                .and_then(|()| self.run_quantum(&mut state));
             self.run.searcher.ran(id);
             let forked = !self.run.pending.is_empty();
             let alive = result.is_ok();
@@ -397,6 +414,14 @@ impl<'o> Executor<'o> {
     }
 
     fn select(&mut self) -> Option<StateId> {
+        if self.run.seeding {
+            if let Some(id) = self.select_seeded() {
+                return Some(id);
+            }
+            if self.run.stop.is_some() {
+                return None;
+            }
+        }
         let run = &mut self.run;
         let mut ctx = SearchContext {
             states: &run.states,
