@@ -426,3 +426,24 @@ pub(super) fn split_by_hint(
     }
     (rest, hinted)
 }
+
+/// Constraints fixing the bytes `hint` gives to the arrays `constraints` read (arrays of up
+/// to 4096 bytes), so that a test's query has the seed's values where the seed has them.
+pub(super) fn pins(constraints: &[Expr], hint: &Assignment) -> Vec<Expr> {
+    let mut out = Vec::new();
+    for array in sear_expr::visit::collect_symbolic_arrays(constraints.iter()) {
+        let Some(bytes) = hint.get(&array) else {
+            continue;
+        };
+        if bytes.len() > 4096 {
+            continue;
+        }
+        let updates = sear_expr::UpdateList::new(array.clone());
+        for (i, b) in bytes.iter().enumerate() {
+            let index = Expr::constant(i as u128, array.index_width());
+            let read = Expr::read(&updates, index);
+            out.push(Expr::eq(read, Expr::constant(u128::from(*b), 8)));
+        }
+    }
+    out
+}

@@ -204,10 +204,26 @@ impl Executor<'_> {
             Ok(c) => c,
             Err(_) => return None,
         };
-        let model = self
-            .sv
-            .solver
-            .get_initial_values(&constraints, &self.sv.meta, &arrays);
+        let pins = hint
+            .as_ref()
+            .map(|h| super::seeding::pins(&constraints, h))
+            .unwrap_or_default();
+        let mut model = Ok(None);
+        if !pins.is_empty() {
+            // The seed's bytes where the seed binds an array the rest reads: the solver
+            // completes the free ones (the model's objects) with the seed's fixed.
+            let pinned: Vec<Expr> = constraints.iter().chain(&pins).cloned().collect();
+            model = self
+                .sv
+                .solver
+                .get_initial_values(&pinned, &self.sv.meta, &arrays);
+        }
+        if !matches!(model, Ok(Some(_))) {
+            model = self
+                .sv
+                .solver
+                .get_initial_values(&constraints, &self.sv.meta, &arrays);
+        }
         self.sv.solver_time += solving.elapsed();
         let model = match model {
             Ok(Some(mut model)) => {
