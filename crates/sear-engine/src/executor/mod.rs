@@ -204,6 +204,8 @@ pub(crate) struct Run {
     pub excluded: rustc_hash::FxHashSet<crate::path::PathRecord>,
     /// The seeding phase: seeded states run first and seeds decide forks.
     pub seeding: bool,
+    /// The states that carried a seed when registered (checked when selected).
+    pub seeded: std::collections::BTreeSet<StateId>,
     /// Set while a deferred side is handed to its fork site: a termination there is kept
     /// for when the side is found feasible.
     pub deferring: bool,
@@ -315,6 +317,7 @@ impl<'o> Executor<'o> {
                 worker: Default::default(),
                 excluded: Default::default(),
                 seeding: false,
+                seeded: Default::default(),
                 deferring: false,
                 seed_stats: Default::default(),
             },
@@ -454,6 +457,9 @@ impl<'o> Executor<'o> {
     fn register_pending(&mut self) {
         let pending = std::mem::take(&mut self.run.pending);
         for state in pending {
+            if self.run.seeding && !state.seeds.is_empty() {
+                self.run.seeded.insert(state.id);
+            }
             self.run.searcher.add(state.id);
             self.run.states.insert(state.id, state);
         }

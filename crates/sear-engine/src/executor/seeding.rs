@@ -36,6 +36,7 @@ impl Executor<'_> {
                 .collect(),
         );
         self.run.seeding = true;
+        self.run.seeded.insert(state.id);
         state
     }
 
@@ -48,16 +49,22 @@ impl Executor<'_> {
             .seeding
             .seed_time
             .is_some_and(|t| !t.is_zero() && elapsed >= t);
-        let seeded = if timed_out {
-            None
-        } else {
-            self.run
+        let mut seeded = None;
+        while !timed_out {
+            let Some(&id) = self.run.seeded.last() else {
+                break;
+            };
+            if self
+                .run
                 .states
-                .values()
-                .filter(|s| !s.seeds.is_empty())
-                .map(|s| s.id)
-                .max()
-        };
+                .get(&id)
+                .is_some_and(|s| !s.seeds.is_empty())
+            {
+                seeded = Some(id);
+                break;
+            }
+            self.run.seeded.remove(&id);
+        }
         if seeded.is_none() {
             self.end_seeding();
         }
@@ -68,6 +75,7 @@ impl Executor<'_> {
     /// states without a seed; otherwise the normal search takes every state.
     fn end_seeding(&mut self) {
         self.run.seeding = false;
+        self.run.seeded.clear();
         self.run.seed_stats.seeding_time_s = self.run.start.elapsed().as_secs_f64();
         let message = format!(
             "seeding done after {:.2} s",
