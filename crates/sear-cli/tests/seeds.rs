@@ -482,3 +482,35 @@ fn bad_seed_files_are_one_line_errors() {
         assert!(!dir.join("out").exists());
     }
 }
+
+#[test]
+fn a_previous_runs_tests_seed_the_next_run_without_queries() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
+    let prog = program("echo.c");
+    let posix = ["--sym-args", "0", "2", "3"];
+    let out = run(dir, "first", &[], &prog, &posix);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let first = summary(&dir.join("first"));
+    let tests = first["tests"].as_u64().unwrap();
+    assert!(tests > 20, "{first}");
+    assert!(first["queries"].as_u64().unwrap() > 0);
+    let out = run(
+        dir,
+        "again",
+        &["--seed-dir", "first", "--only-replay-seeds"],
+        &prog,
+        &posix,
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+    let again = summary(&dir.join("again"));
+    let s = &again["seeds"];
+    assert_eq!(count(s, "loaded"), tests);
+    assert_eq!(count(s, "skipped"), 0);
+    // Every test's path again, each fork decided by the seeds: no solver query at all.
+    assert_eq!(again["tests"], tests);
+    assert_eq!(again["queries"], 0, "{again}");
+    assert_eq!(again["covered_instructions"], first["covered_instructions"]);
+    assert_eq!(count(s, "tests_from_seeds"), tests);
+    replays(&dir.join("again"));
+}

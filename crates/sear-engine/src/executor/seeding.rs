@@ -202,7 +202,16 @@ impl Executor<'_> {
             self.run.seed_stats.forks_split += 1;
         }
         if let Some(first) = groups.iter().flatten().next() {
-            state.seed_hint = Some(Arc::new(first.assignment.clone()));
+            // The paths leaving this fork keep a seed's bytes for their tests; the copy is
+            // renewed only when the seed has bound more arrays since (a hint needs not be
+            // exact: tests check it by evaluation).
+            let stale = state
+                .seed_hint
+                .as_ref()
+                .is_none_or(|h| h.len() != first.assignment.len());
+            if stale {
+                state.seed_hint = Some(Arc::new(first.assignment.clone()));
+            }
         }
         let inhibited = state.forking_disabled || self.run.at_memory_limit;
         for (i, cond) in alternatives.iter().enumerate() {
