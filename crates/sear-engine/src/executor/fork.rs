@@ -8,11 +8,11 @@
 //!
 //! 1. **depth**: a state at `--max-depth` forks no more; it ends early ("max-depth
 //!    exceeded"), as at every fork site;
-//! 1½. **seeds** (`seeding.rs`): during the seeding phase, alternatives every seed of the
+//! 2. **seeds** (`seeding.rs`): during the seeding phase, alternatives every seed of the
 //!    state decides are split among the seeds without a query; at sites that skipped their
 //!    feasibility queries ([`Executor::fork_seeded`]), the sides no seed takes become
 //!    deferred states;
-//! 2. **`klee_set_forking(0)`** on the path, then 3. **the memory limit** (`--max-memory`
+//! 3. **`klee_set_forking(0)`** on the path, then 4. **the memory limit** (`--max-memory`
 //!    reached at the last check): the state follows one alternative, chosen at random
 //!    (seeded) as KLEE does (a coin for two, uniform for more), under its condition, and no
 //!    other path is made (`forks_inhibited` counts the memory limit's);

@@ -50,20 +50,15 @@ impl Executor<'_> {
             .seed_time
             .is_some_and(|t| !t.is_zero() && elapsed >= t);
         let mut seeded = None;
-        while !timed_out {
-            let Some(&id) = self.run.seeded.last() else {
-                break;
-            };
-            if self
-                .run
-                .states
-                .get(&id)
-                .is_some_and(|s| !s.seeds.is_empty())
-            {
-                seeded = Some(id);
-                break;
+        if !timed_out {
+            while let Some(&id) = self.run.seeded.last() {
+                let live = self.run.states.get(&id);
+                if live.is_some_and(|s| !s.seeds.is_empty()) {
+                    seeded = Some(id);
+                    break;
+                }
+                self.run.seeded.remove(&id);
             }
-            self.run.seeded.remove(&id);
         }
         if seeded.is_none() {
             self.end_seeding();
@@ -463,4 +458,34 @@ pub(super) fn pins(constraints: &[Expr], hint: &Assignment) -> Vec<Expr> {
         }
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use sear_expr::{Array, ArrayKind, UpdateList};
+
+    fn byte(array: &ArrayRef) -> Expr {
+        Expr::read(&UpdateList::new(array.clone()), Expr::constant(0, 32))
+    }
+
+    #[test]
+    fn factors_the_hint_satisfies_take_its_bytes() {
+        let a = Array::new("a", 1, ArrayKind::SymbolicInput, None);
+        let b = Array::new("b", 1, ArrayKind::SymbolicInput, None);
+        let c = Array::new("c", 1, ArrayKind::SymbolicInput, None);
+        let on_a = Expr::eq(byte(&a), Expr::constant(7, 8));
+        let on_b = Expr::ult(byte(&b), Expr::constant(3, 8));
+        // b and c are one factor: the hint fails it (b = 9), so both go to the solver.
+        let on_bc = Expr::ult(byte(&c), byte(&b));
+        let mut hint = Assignment::new();
+        hint.insert(a.clone(), vec![7]);
+        hint.insert(b.clone(), vec![9]);
+        let (rest, hinted) = split_by_hint(vec![on_a, on_b.clone(), on_bc.clone()], &hint);
+        assert_eq!(rest, vec![on_b, on_bc]);
+        assert_eq!(hinted.into_iter().collect::<Vec<_>>(), vec![a]);
+        // The rest reads b (bound by the hint: pinned) and c (free: not pinned).
+        let pinned = pins(&rest, &hint);
+        assert_eq!(pinned, vec![Expr::eq(byte(&b), Expr::constant(9, 8))]);
+    }
 }
