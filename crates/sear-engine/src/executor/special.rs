@@ -591,14 +591,17 @@ impl Executor<'_> {
         }
         let name = self.optional_string(state, arg(args, 2)?)?;
         let x = self.fresh_symbolic(state, &name, 32).to_expr();
-        let within = Expr::and(
-            Expr::sle(Expr::constant(begin, 32), x.clone()),
-            Expr::slt(x.clone(), Expr::constant(end, 32)),
-        );
+        let low = Expr::sle(Expr::constant(begin, 32), x.clone());
+        let high = Expr::slt(x.clone(), Expr::constant(end, 32));
         // Seeds whose value is outside the range leave the path (`seeding.rs`).
-        if !self.assume_by_seeds(state, &within) {
-            state.add_constraint(within);
+        if !state.seeds.is_empty() {
+            let within = Expr::and(low.clone(), high.clone());
+            if self.assume_by_seeds(state, &within) {
+                return Ok(Value::from_expr(x));
+            }
         }
+        state.add_constraint(low);
+        state.add_constraint(high);
         Ok(Value::from_expr(x))
     }
 
