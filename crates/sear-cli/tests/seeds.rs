@@ -184,6 +184,26 @@ fn mismatched_seeds_are_reported_once_and_skipped() {
     );
     assert!(err.contains("c-long.ktest skipped: size mismatch"), "{err}");
     assert_eq!(err.matches("a-short.ktest skipped").count(), 1, "{err}");
+    // A seed with more objects than the program makes: used, and the rest reported.
+    let extra = ktest(
+        dir,
+        "extra.ktest",
+        &[("key", KEY), ("cmd", b"help"), ("more", b"x")],
+    );
+    let extra = extra.display().to_string();
+    let out = run(
+        dir,
+        "extra",
+        &["--seed-file", &extra, "--only-seed"],
+        &program("hash_guard.c"),
+        &[],
+    );
+    let err = stderr(&out);
+    assert!(
+        err.contains("extra.ktest: its path ended with 1 of its 3 objects unused ('more')"),
+        "{err}"
+    );
+    assert_eq!(count(&seeds(&dir.join("extra")), "skipped"), 0);
     let s = seeds(&dir.join("out"));
     assert_eq!(count(&s, "loaded"), 3);
     assert_eq!(count(&s, "skipped"), 3);

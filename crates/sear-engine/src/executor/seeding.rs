@@ -356,6 +356,43 @@ impl Executor<'_> {
         true
     }
 
+    /// Reports, once per seed, the seeds of an ending path that have objects the path never
+    /// made symbolic (the seed has more objects than the program makes).
+    pub(super) fn report_unused_seed_objects(&mut self, state: &State) {
+        let mut reports = Vec::new();
+        for seed in state.seeds.iter() {
+            let objects = &seed.input.objects;
+            let by_name = self.config.seeding.named_seed_matching || seed.input.partial;
+            let unused: Vec<&str> = if by_name {
+                let used = seed.used.iter();
+                objects
+                    .iter()
+                    .zip(used)
+                    .filter(|(_, u)| !**u)
+                    .map(|(o, _)| o.name.as_str())
+                    .collect()
+            } else {
+                objects[seed.next.min(objects.len())..]
+                    .iter()
+                    .map(|o| o.name.as_str())
+                    .collect()
+            };
+            if !unused.is_empty() {
+                reports.push(format!(
+                    "seed {}: its path ended with {} of its {} objects unused ('{}'{})",
+                    seed.input.source,
+                    unused.len(),
+                    objects.len(),
+                    unused[0],
+                    if unused.len() > 1 { ", ..." } else { "" }
+                ));
+            }
+        }
+        for text in reports {
+            self.warn_once(&text);
+        }
+    }
+
     /// The inputs of a seed that satisfies the state's path condition (free arrays zero),
     /// for its test without a solver query.
     pub(super) fn seed_model(&mut self, state: &State) -> Option<Assignment> {

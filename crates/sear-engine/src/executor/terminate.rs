@@ -44,6 +44,9 @@ impl Executor<'_> {
         if state.loop_member.is_some() {
             self.end_in_loop_context(&state);
         }
+        if !state.seeds.is_empty() && termination != Termination::Elsewhere {
+            self.report_unused_seed_objects(&state);
+        }
         self.leave_merge_groups(&state);
         self.run.searcher.remove(state.id);
         self.run.ptree.remove(state.ptree_node);
