@@ -11,6 +11,7 @@ mod replay;
 mod run;
 mod runtime_dir;
 mod runtime_link;
+mod seed_args;
 mod signals;
 mod solve;
 mod solve_wide;

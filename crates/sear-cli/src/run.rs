@@ -75,6 +75,9 @@ pub struct RunArgs {
     /// Branch-decision records (`--write-paths`, `--replay-path`).
     #[command(flatten)]
     pub paths: crate::path_args::PathArgs,
+    /// Seeds (`--seed-file`, `--seed-dir`, `--seed-format`).
+    #[command(flatten)]
+    pub seeds: crate::seed_args::SeedArgs,
     /// Parallel exploration (`--jobs`).
     #[command(flatten)]
     pub parallel: crate::parallel::args::ParallelArgs,
@@ -111,6 +114,9 @@ pub fn run(args: &RunArgs) -> Result<i32> {
         (None, None) => next_output_dir()?,
     };
     if worker.is_none() && (args.parallel.jobs > 1 || args.parallel.cluster.is_some()) {
+        if args.seeds.any() {
+            bail!("--seed-file and --seed-dir do not work with --jobs or --cluster yet");
+        }
         if args.sv_comp || args.test_comp.is_some() {
             // The verdict and the Test-Comp suite are written from one executor's summary.
             crate::term::errln!(
@@ -365,6 +371,7 @@ fn engine_config(args: &RunArgs, program: &Path, output_dir: PathBuf) -> Result<
     args.relocatable.apply(&mut config)?;
     config.sym_size.check().map_err(anyhow::Error::msg)?;
     args.paths.apply(&mut config)?;
+    args.seeds.apply(&mut config)?;
     crate::testcomp::configure(&mut config, args.sv_comp, args.test_comp.as_ref());
     let name = program
         .file_stem()

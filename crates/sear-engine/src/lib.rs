@@ -13,6 +13,7 @@ pub mod pat;
 pub mod path;
 pub mod program_output;
 pub mod search;
+pub mod seed;
 pub mod solver_view;
 pub mod state;
 pub mod stats;

@@ -126,6 +126,24 @@ pub struct State {
     /// The merging context of a size-dependent loop this path is in, and its leaf of the
     /// context's execution tree (`--sym-size-mode=sm|smopt`).
     pub loop_member: Option<crate::loop_merge::Member>,
+    /// The seeds this path follows (`--seed-file`, `--seed-dir`): each one's bytes satisfy
+    /// the path condition (shared between copies until one changes them).
+    pub seeds: std::sync::Arc<Vec<crate::seed::StateSeed>>,
+    /// A side of a seeded fork that no seed took: its condition is not yet in the path
+    /// condition, and its feasibility is asked when the searcher first picks the state.
+    pub deferred: Option<Box<Deferred>>,
+    /// The bytes of a seed this path's ancestors followed: they decide the constraints the
+    /// seed satisfies when the path's test is solved for (the seed's side of a hash check).
+    pub seed_hint: Option<std::sync::Arc<sear_expr::Assignment>>,
+}
+
+/// A fork's side whose feasibility has not been asked (seeding's deferred sides).
+#[derive(Clone, Debug)]
+pub struct Deferred {
+    /// The side's condition.
+    pub cond: Expr,
+    /// How the path ends once found feasible (a check's failing side), if it ends there.
+    pub end: Option<crate::termination::Termination>,
 }
 
 impl State {

@@ -174,6 +174,9 @@ pub struct EngineConfig {
     /// Symbolic allocation sizes: mode, capacity, loop merging (seed 003 Ch. 5).
     #[cfg_attr(feature = "cli", command(flatten))]
     pub sym_size: crate::sym_size::SymSizeConfig,
+    /// Seeds and how they are used (`--seed-file`, `--only-seed`, ...).
+    #[cfg_attr(feature = "cli", command(flatten))]
+    pub seeding: crate::seed::SeedConfig,
     /// Stop at the first error of one of these kinds (repeatable, or comma-separated): the
     /// `.err` suffixes (ptr, assert, ...) or KLEE's names (Ptr, Assert, ReadOnly, ...). Unlike
     /// --exit-on-error, the exit status stays 0.
@@ -319,6 +322,7 @@ impl EngineConfig {
             memory_model: MemoryModelKind::Standard,
             relocatable: Default::default(),
             sym_size: Default::default(),
+            seeding: Default::default(),
         }
     }
 }

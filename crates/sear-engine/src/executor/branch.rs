@@ -21,6 +21,9 @@ impl Executor<'_> {
         error: impl FnOnce() -> Termination,
     ) -> Exec<()> {
         let ok = self.sv.opt_condition(state, ok)?;
+        if let Some(choices) = self.seed_choices(state, &[ok.clone(), Expr::not(ok.clone())]) {
+            return self.check_by_seeds(state, ok, error, choices);
+        }
         match self.sv.evaluate(state, &ok, "check")? {
             Validity::True => Ok(()),
             Validity::False => Err(error()),
@@ -49,6 +52,43 @@ impl Executor<'_> {
         }
     }
 
+    /// A check the state's seeds decide (`choices`: the side each seed takes, 0 = ok). If
+    /// a seed passes it, the state goes on with the passing seeds and no query, the failing
+    /// side ends with the error under the failing seeds, or is deferred when none fails
+    /// (`seeding.rs`). If every seed fails it, the error is certain: the passing side is
+    /// asked about as usual (the seeds go with the error), and when that query fails the
+    /// state ends with the error.
+    fn check_by_seeds(
+        &mut self,
+        state: &mut State,
+        ok: Expr,
+        error: impl FnOnce() -> Termination,
+        choices: Vec<usize>,
+    ) -> Exec<()> {
+        let not_ok = Expr::not(ok.clone());
+        if choices.contains(&0) {
+            let mut error = Some(error);
+            let taken = self.fork_seeded(
+                state,
+                ForkKind::Check,
+                vec![ok, not_ok],
+                choices,
+                |ex, _, bad| {
+                    let t = error.take().expect("one failing side")();
+                    ex.terminate(bad, t);
+                },
+            )?;
+            return match taken {
+                0 => Ok(()),
+                _ => Err(error.take().expect("one failing side")()),
+            };
+        }
+        match self.sv.may_be_true(state, &ok, "check") {
+            Ok(true) => self.fork_check(state, ok, error),
+            Ok(false) | Err(_) => Err(error()),
+        }
+    }
+
     /// A two-way branch.
     pub(crate) fn cond_branch(
         &mut self,
@@ -67,6 +107,25 @@ impl Executor<'_> {
             other => other.to_expr(),
         };
         let c = self.sv.opt_condition(state, c)?;
+        if !self.decided_here(state) {
+            let alternatives = vec![c.clone(), Expr::not(c.clone())];
+            if let Some(choices) = self.seed_choices(state, &alternatives) {
+                // The seeds decide: no query (`seeding.rs`).
+                let blocks = [then_block, else_block];
+                let taken = self.fork_seeded(
+                    state,
+                    ForkKind::Branch,
+                    alternatives,
+                    choices,
+                    |ex, i, mut other| {
+                        ex.jump(module, &mut other, blocks[i]);
+                        ex.spawn(other);
+                    },
+                )?;
+                self.jump(module, state, blocks[taken]);
+                return Ok(());
+            }
+        }
         // A branch is its instruction's only fork: a recorded decision at this instruction
         // is this branch's, and its feasibility query can be skipped.
         let validity = if self.decided_here(state) {
@@ -162,6 +221,28 @@ impl Executor<'_> {
             }
         }
         targets.push((default, none_matches));
+        if self.run.seeding && !state.seeds.is_empty() {
+            let mut conds = Vec::with_capacity(targets.len());
+            for (_, cond) in &targets {
+                conds.push(self.sv.opt_condition(state, cond.clone())?);
+            }
+            if let Some(choices) = self.seed_choices(state, &conds) {
+                // The seeds decide: no query (`seeding.rs`).
+                let blocks: Vec<BlockId> = targets.iter().map(|(b, _)| *b).collect();
+                let taken = self.fork_seeded(
+                    state,
+                    ForkKind::Switch,
+                    conds,
+                    choices,
+                    |ex, i, mut other| {
+                        ex.jump(module, &mut other, blocks[i]);
+                        ex.spawn(other);
+                    },
+                )?;
+                self.jump(module, state, blocks[taken]);
+                return Ok(());
+            }
+        }
         let mut feasible: Vec<(BlockId, Expr)> = Vec::new();
         for (block, cond) in targets {
             let cond = self.sv.opt_condition(state, cond)?;
@@ -193,7 +274,10 @@ impl Executor<'_> {
             Value::Concrete(x, _) => Ok(*x),
             Value::Symbolic(e) => {
                 let e = &self.sv.opt_value(state, e.clone())?;
-                let value = self.sv.get_value(state, e, "concretization")?;
+                let value = match self.seed_value(state, e) {
+                    Some(v) => v,
+                    None => self.sv.get_value(state, e, "concretization")?,
+                };
                 state.add_constraint(Expr::eq(Expr::constant(value, e.width()), e.clone()));
                 self.run.stats.concretisations += 1;
                 self.warn_once(&format!("concretizing symbolic value for {reason}"));

@@ -8,7 +8,11 @@
 //!
 //! 1. **depth**: a state at `--max-depth` forks no more; it ends early ("max-depth
 //!    exceeded"), as at every fork site;
-//! 2. **`klee_set_forking(0)`** on the path, then 3. **the memory limit** (`--max-memory`
+//! 2. **seeds** (`seeding.rs`): during the seeding phase, alternatives every seed of the
+//!    state decides are split among the seeds without a query; at sites that skipped their
+//!    feasibility queries ([`Executor::fork_seeded`]), the sides no seed takes become
+//!    deferred states;
+//! 3. **`klee_set_forking(0)`** on the path, then 4. **the memory limit** (`--max-memory`
 //!    reached at the last check): the state follows one alternative, chosen at random
 //!    (seeded) as KLEE does (a coin for two, uniform for more), under its condition, and no
 //!    other path is made (`forks_inhibited` counts the memory limit's);
@@ -73,6 +77,15 @@ impl Executor<'_> {
             }
         }
         let at = state.instructions;
+        if self.run.seeding
+            && !state.seeds.is_empty()
+            && !state.forking_disabled
+            && !self.run.at_memory_limit
+        {
+            if let Some(choices) = self.seed_choices(state, &alternatives) {
+                return self.fork_by_seeds(state, kind, alternatives, choices, true, &mut each_new);
+            }
+        }
         if state.forking_disabled || self.run.at_memory_limit {
             // KLEE's `branchingPermitted`: one side, at random (seeded).
             if !state.forking_disabled {
@@ -129,6 +142,26 @@ impl Executor<'_> {
             return Err(Termination::Elsewhere);
         }
         Ok(0)
+    }
+
+    /// The fork point for a site that asked no feasibility query because the state's seeds
+    /// decide it (`choices`: the alternative each seed takes, from
+    /// [`seed_choices`](Executor::seed_choices)): after the depth limit, the seeded policy
+    /// (`seeding.rs`) makes the sides no seed takes deferred states.
+    pub(crate) fn fork_seeded(
+        &mut self,
+        state: &mut State,
+        kind: ForkKind,
+        alternatives: Vec<Expr>,
+        choices: Vec<usize>,
+        mut each_new: impl FnMut(&mut Self, usize, State),
+    ) -> Exec<usize> {
+        if let Some(max) = self.config.max_depth {
+            if state.depth >= max {
+                return Err(Termination::Early("max-depth exceeded".into()));
+            }
+        }
+        self.fork_by_seeds(state, kind, alternatives, choices, false, &mut each_new)
     }
 
     /// The decision a state that follows a recorded path takes at this fork, when the
@@ -210,13 +243,15 @@ impl Executor<'_> {
     /// A copy of `state` under `cond` (added to the copy's path condition), with its own id
     /// and process-tree leaf, seen by the techniques that watch forks. Only the fork point
     /// calls it.
-    fn split(&mut self, state: &mut State, cond: Expr) -> State {
+    pub(super) fn split(&mut self, state: &mut State, cond: Expr) -> State {
         self.hook_before_fork(state, &cond);
         let mut child = state.clone();
         child.id = StateId(self.run.next_state);
         // As in KLEE (`ExecutionState::branch`), the copy has covered nothing new yet (what
         // `--only-output-states-covering-new` asks of a path).
         child.covered_new = false;
+        // Seeds go where the seeded policy sends them (`seeding.rs`), by default nowhere.
+        child.seeds = Default::default();
         self.run.next_state += 1;
         let (left, right) = self.run.ptree.split(state.ptree_node, state.id, child.id);
         state.ptree_node = left;
@@ -317,7 +352,7 @@ impl Executor<'_> {
 }
 
 /// The instruction `state` is executing.
-fn fork_site(state: &State) -> ForkSite {
+pub(super) fn fork_site(state: &State) -> ForkSite {
     let frame = state.frame();
     ForkSite {
         func: frame.func.0,

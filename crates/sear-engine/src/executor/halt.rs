@@ -48,6 +48,19 @@ impl Executor<'_> {
             let Some(state) = self.run.states.remove(&id) else {
                 continue;
             };
+            if state.deferred.is_some()
+                || (self.config.seeding.only_replay_seeds && state.seeds.is_empty())
+            {
+                // A side no seed took and no search picked: its feasibility was never
+                // asked; or a path without seed under --only-replay-seeds.
+                if state.deferred.is_some() {
+                    self.run.seed_stats.deferred_unexplored += 1;
+                } else {
+                    self.run.seed_stats.dropped_sides += 1;
+                }
+                self.terminate(state, Termination::Elsewhere);
+                continue;
+            }
             if self.config.dump_states_on_halt && Instant::now() < deadline {
                 let reason = format!("execution halted ({})", stop.name());
                 self.terminate(state, Termination::Early(reason));
@@ -140,6 +153,12 @@ impl Executor<'_> {
         self.run.summary.trace_digest = trace_digest(&self.run.trace_hashes);
         self.run.summary.solver = serde_json::to_value(&solver_stats).unwrap_or_default();
         self.run.summary.indexify = self.indexify_summary(self.run.summary.time_s);
+        if self.run.seed_stats.loaded > 0 {
+            if self.run.seeding {
+                self.run.seed_stats.seeding_time_s = self.run.summary.time_s;
+            }
+            self.run.summary.seeds = serde_json::to_value(&self.run.seed_stats).unwrap_or_default();
+        }
         if self.work.is_some() {
             self.run.summary.worker = serde_json::to_value(&self.run.worker).unwrap_or_default();
             let reported = self.run.worker.hashes_reported;

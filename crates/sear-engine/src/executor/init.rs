@@ -57,6 +57,9 @@ impl Executor<'_> {
             open_merges: Vec::new(),
             taint: Default::default(),
             loop_member: None,
+            seeds: Default::default(),
+            deferred: None,
+            seed_hint: None,
             output: Default::default(),
         };
         self.run.next_state = 1;

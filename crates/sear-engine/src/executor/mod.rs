@@ -32,6 +32,7 @@ mod memop;
 mod merging;
 pub mod ops;
 mod pat_merging;
+mod seeding;
 mod softfloat;
 mod special;
 mod step;
@@ -99,6 +100,8 @@ pub enum StopReason {
     ErrorFound,
     /// `--max-memory` was exceeded: states were dropped, so the exploration is incomplete.
     MaxMemory,
+    /// `--only-seed`: seeding ended, and the normal search was not run.
+    OnlySeed,
 }
 
 /// The `stop_reason` of the `summary.json` written while the run goes on.
@@ -117,6 +120,7 @@ impl StopReason {
             StopReason::Interrupted => "interrupted",
             StopReason::ErrorFound => "exit-on-error",
             StopReason::MaxMemory => "max-memory",
+            StopReason::OnlySeed => "only-seed",
         }
     }
 }
@@ -199,6 +203,15 @@ pub(crate) struct Run {
     pub worker: crate::work::WorkerStats,
     /// The subtrees the current prefix leaves out (`work::Prefix::exclude`).
     pub excluded: rustc_hash::FxHashSet<crate::path::PathRecord>,
+    /// The seeding phase: seeded states run first and seeds decide forks.
+    pub seeding: bool,
+    /// The states that carried a seed when registered (checked when selected).
+    pub seeded: std::collections::BTreeSet<StateId>,
+    /// Set while a deferred side is handed to its fork site: a termination there is kept
+    /// for when the side is found feasible.
+    pub deferring: bool,
+    /// Counters of seeding (`summary.json`'s `seeds`).
+    pub seed_stats: crate::seed::SeedStats,
 }
 
 /// What the run reports: files in the output directory and the observer.
@@ -311,6 +324,10 @@ impl<'o> Executor<'o> {
                 pristine: None,
                 worker: Default::default(),
                 excluded: Default::default(),
+                seeding: false,
+                seeded: Default::default(),
+                deferring: false,
+                seed_stats: Default::default(),
             },
             report: Report {
                 output,
@@ -349,6 +366,7 @@ impl<'o> Executor<'o> {
                 return self.finish();
             }
         } else {
+            let initial = self.seed_initial(initial);
             self.start_from(initial);
         }
         let mut last_progress = Instant::now();
@@ -363,7 +381,9 @@ impl<'o> Executor<'o> {
             let Some(mut state) = self.run.states.remove(&id) else {
                 break;
             };
-            let result = self.run_quantum(&mut state);
+            let result = self
+                .settle_deferred(&mut state)
+                .and_then(|()| self.run_quantum(&mut state));
             self.run.searcher.ran(id);
             let forked = !self.run.pending.is_empty();
             let alive = result.is_ok();
@@ -405,6 +425,14 @@ impl<'o> Executor<'o> {
     }
 
     fn select(&mut self) -> Option<StateId> {
+        if self.run.seeding {
+            if let Some(id) = self.select_seeded() {
+                return Some(id);
+            }
+            if self.run.stop.is_some() {
+                return None;
+            }
+        }
         let run = &mut self.run;
         let mut ctx = SearchContext {
             states: &run.states,
@@ -437,6 +465,9 @@ impl<'o> Executor<'o> {
     fn register_pending(&mut self) {
         let pending = std::mem::take(&mut self.run.pending);
         for state in pending {
+            if self.run.seeding && !state.seeds.is_empty() {
+                self.run.seeded.insert(state.id);
+            }
             self.run.searcher.add(state.id);
             self.run.states.insert(state.id, state);
         }

@@ -460,6 +460,7 @@ impl Executor<'_> {
             size: entry.object.symbolic_size.clone(),
             deindex: None,
         });
+        self.bind_seeds(state);
         Ok(())
     }
 
@@ -530,6 +531,7 @@ impl Executor<'_> {
             size: None,
             deindex: None,
         });
+        self.bind_seeds(state);
         Value::from_expr(Expr::extract(value, 0, width))
     }
 
@@ -566,6 +568,9 @@ impl Executor<'_> {
             }
         };
         let c = self.sv.opt_condition(state, c)?;
+        if self.assume_by_seeds(state, &c) {
+            return Ok(());
+        }
         if !self.sv.may_be_true(state, &c, "klee_assume")? {
             return Err(infeasible(silent));
         }
@@ -586,8 +591,17 @@ impl Executor<'_> {
         }
         let name = self.optional_string(state, arg(args, 2)?)?;
         let x = self.fresh_symbolic(state, &name, 32).to_expr();
-        state.add_constraint(Expr::sle(Expr::constant(begin, 32), x.clone()));
-        state.add_constraint(Expr::slt(x.clone(), Expr::constant(end, 32)));
+        let low = Expr::sle(Expr::constant(begin, 32), x.clone());
+        let high = Expr::slt(x.clone(), Expr::constant(end, 32));
+        // Seeds whose value is outside the range leave the path (`seeding.rs`).
+        if !state.seeds.is_empty() {
+            let within = Expr::and(low.clone(), high.clone());
+            if self.assume_by_seeds(state, &within) {
+                return Ok(Value::from_expr(x));
+            }
+        }
+        state.add_constraint(low);
+        state.add_constraint(high);
         Ok(Value::from_expr(x))
     }
 

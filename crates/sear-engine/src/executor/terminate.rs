@@ -19,10 +19,28 @@ pub(crate) struct Place {
 
 impl Executor<'_> {
     /// Ends `state`: updates statistics and writes its test (and error report).
-    pub(crate) fn terminate(&mut self, state: State, termination: Termination) {
+    pub(crate) fn terminate(&mut self, mut state: State, termination: Termination) {
+        if state.deferred.is_some() && termination != Termination::Elsewhere {
+            if self.run.deferring {
+                // A deferred side its fork site ends at once (a check's failing side): it
+                // ends so once found feasible (`seeding.rs`).
+                if let Some(d) = state.deferred.as_mut() {
+                    d.end = Some(termination);
+                }
+                self.spawn(state);
+                return;
+            }
+            // Ended before it ran (the memory limit): its condition is part of its path.
+            if let Some(d) = state.deferred.take() {
+                state.add_constraint(d.cond);
+            }
+        }
         let Some(state) = self.hook_take_ending(state, &termination) else {
             return;
         };
+        if !state.seeds.is_empty() && termination != Termination::Elsewhere {
+            self.report_unused_seed_objects(&state);
+        }
         self.hook_ended(&state);
         self.run.searcher.remove(state.id);
         self.run.ptree.remove(state.ptree_node);
@@ -143,31 +161,81 @@ impl Executor<'_> {
                 .max(std::time::Duration::from_millis(1));
             test_timeout = Some(test_timeout.map_or(left, |t| t.min(left)));
         }
+        if let Some(model) = self.seed_model(state) {
+            return self.write_test_with(state, model);
+        }
         self.sv.solver.set_timeout(test_timeout);
         // The test's queries count in the run's solver time, as the path's do (KLEE counts
         // its test generation in its solver time too).
         let solving = std::time::Instant::now();
         let mut constraints: Vec<Expr> = state.constraints.to_vec();
+        // A seed the path started from decides the constraints it satisfies (independent
+        // factors: a hash it passes); the solver gets the rest (`seeding.rs`).
+        let hint = self.seed_hint(state);
+        let mut hinted = std::collections::BTreeSet::new();
+        if let Some(h) = &hint {
+            (constraints, hinted) = super::seeding::split_by_hint(constraints, h);
+        }
         for preference in &state.cex_preferences {
+            if !hinted.is_empty()
+                && sear_expr::visit::collect_symbolic_arrays([preference])
+                    .iter()
+                    .any(|a| hinted.contains(a))
+            {
+                continue;
+            }
             let q = sear_solver::Query::new(&constraints, preference.clone(), &self.sv.meta)
                 .with_addresses(&state.addresses);
             if let Ok(true) = self.sv.solver.may_be_true(&q) {
                 constraints.push(preference.clone());
             }
         }
-        let arrays: Vec<_> = state.symbolics.iter().map(|s| s.array.clone()).collect();
+        let arrays: Vec<_> = state
+            .symbolics
+            .iter()
+            .map(|s| s.array.clone())
+            .filter(|a| !hinted.contains(a))
+            .collect();
         // The path's queries were asked in their solver forms; the test's query is too.
         let constraints = match self.sv.solver_form(state, &constraints) {
             Ok(c) => c,
             Err(_) => return None,
         };
-        let model = self
-            .sv
-            .solver
-            .get_initial_values(&constraints, &self.sv.meta, &arrays);
+        let pins = hint
+            .as_ref()
+            .map(|h| super::seeding::pins(&constraints, h))
+            .unwrap_or_default();
+        let mut model = Ok(None);
+        if !pins.is_empty() {
+            // The seed's bytes where the seed binds an array the rest reads: the solver
+            // completes the free ones (the model's objects) with the seed's fixed.
+            let pinned: Vec<Expr> = constraints.iter().chain(&pins).cloned().collect();
+            model = self
+                .sv
+                .solver
+                .get_initial_values(&pinned, &self.sv.meta, &arrays);
+        }
+        if !matches!(model, Ok(Some(_))) {
+            model = self
+                .sv
+                .solver
+                .get_initial_values(&constraints, &self.sv.meta, &arrays);
+        }
         self.sv.solver_time += solving.elapsed();
         let model = match model {
-            Ok(Some(model)) => model,
+            Ok(Some(mut model)) => {
+                if let Some(h) = &hint {
+                    for a in &hinted {
+                        let bytes = h
+                            .get(a)
+                            .map(<[u8]>::to_vec)
+                            .unwrap_or_else(|| vec![0; a.size() as usize]);
+                        model.insert(a.clone(), bytes);
+                    }
+                    self.run.seed_stats.tests_from_hints += u64::from(!hinted.is_empty());
+                }
+                model
+            }
             Ok(None) => {
                 self.report
                     .observer
@@ -181,6 +249,11 @@ impl Executor<'_> {
                 return None;
             }
         };
+        self.write_test_with(state, model)
+    }
+
+    /// Writes the `.ktest` (and its companions) of `state` under the inputs `model`.
+    fn write_test_with(&mut self, state: &State, model: sear_expr::Assignment) -> Option<String> {
         let objects: Vec<(String, Vec<u8>)> = state
             .symbolics
             .iter()

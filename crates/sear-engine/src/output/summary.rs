@@ -87,6 +87,10 @@ pub struct Summary {
     /// Digest of the instruction-trace hashes of every ended path (order-independent), for
     /// checking that two configurations executed the same paths.
     pub trace_digest: String,
+    /// Seeding's counters (`--seed-file`, `--seed-dir`: seeds loaded and skipped, forks the
+    /// seeds decided without a query, deferred sides); absent without seeds.
+    #[serde(skip_serializing_if = "serde_json::Value::is_null")]
+    pub seeds: serde_json::Value,
     /// A worker's share of a parallel run (prefixes, replay, idle time); absent otherwise.
     #[serde(skip_serializing_if = "serde_json::Value::is_null")]
     pub worker: serde_json::Value,
