@@ -274,6 +274,11 @@ pub struct EngineConfig {
     /// `--test-comp`).
     #[cfg_attr(feature = "cli", arg(skip))]
     pub sv_comp: bool,
+    /// SV-COMP's valid-memtrack: a path that exits (`main` returns or `exit` is called)
+    /// while heap objects are allocated that no global reaches ends with a `leak` error
+    /// (`--sv-comp --property valid-memsafety`; `executor/leaks.rs`).
+    #[cfg_attr(feature = "cli", arg(skip))]
+    pub check_leaks: bool,
 }
 
 impl EngineConfig {
@@ -314,6 +319,7 @@ impl EngineConfig {
             write_paths: false,
             replay_path: None,
             sv_comp: false,
+            check_leaks: false,
             use_merge: false,
             debug_log_merge: false,
             memory_model: MemoryModelKind::Standard,
