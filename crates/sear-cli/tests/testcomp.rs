@@ -500,6 +500,13 @@ fn memsafety_verdicts_name_the_violated_property() {
             "TRUE",
         ),
         (
+            // Memory main's locals still point to when it returns is tracked (the
+            // competition labels such tasks valid-memsafety; freeing it is memcleanup).
+            "local.c",
+            "int main(void) { int *p = malloc(4); *p = __VERIFIER_nondet_int(); return 0; }\n",
+            "TRUE",
+        ),
+        (
             "safe.c",
             "int main(void) { int n = __VERIFIER_nondet_int(); int *p = malloc(16);\n\
              if (n > 0 && n < 4) p[n] = n; free(p); return 0; }\n",
@@ -543,4 +550,20 @@ fn memsafety_verdicts_name_the_violated_property() {
         &[],
     );
     assert!(line.starts_with("sear: verdict: TRUE"), "{line}");
+}
+
+/// Older tasks use uninitialised locals as inputs (`unsigned int y;` read before any
+/// write): under --sv-comp they are nondeterministic, so both outcomes are explored.
+#[test]
+fn uninitialised_locals_are_nondeterministic_under_sv_comp() {
+    let tmp = tempfile::tempdir().unwrap();
+    let source = "extern void __VERIFIER_error(void);\n\
+                  int main(void) {\n\
+                  \x20 unsigned int y;\n\
+                  \x20 struct { int a; char c; } s;\n\
+                  \x20 if (y == 12345u && s.c == 'x') __VERIFIER_error();\n\
+                  \x20 return 0;\n\
+                  }\n";
+    let line = verdict_of(tmp.path(), "uninit.c", source, &[]);
+    assert!(line.starts_with("sear: verdict: FALSE"), "{line}");
 }

@@ -170,6 +170,9 @@ pub fn configure(
     if property == SvProperty::MemSafety && test_comp.is_none() {
         config.check_leaks = true;
     }
+    // Uninitialised locals are inputs of the older tasks; a Test-Comp test cannot give
+    // them (the format has only __VERIFIER_nondet_* values), so only for verdicts.
+    config.nondet_uninit_locals = test_comp.is_none();
     for kind in violations {
         if stop_at_error && !config.exit_on_error_types.iter().any(|k| k == kind) {
             config.exit_on_error_types.push(kind.to_string());

@@ -279,6 +279,11 @@ pub struct EngineConfig {
     /// (`--sv-comp --property valid-memsafety`; `executor/leaks.rs`).
     #[cfg_attr(feature = "cli", arg(skip))]
     pub check_leaks: bool,
+    /// SV-COMP's reading of uninitialised locals: each stack object of at most 64 bytes
+    /// allocated by the program (not the runtime) starts with symbolic contents
+    /// (`--sv-comp` without `--test-comp`, whose tests could not give them).
+    #[cfg_attr(feature = "cli", arg(skip))]
+    pub nondet_uninit_locals: bool,
 }
 
 impl EngineConfig {
@@ -320,6 +325,7 @@ impl EngineConfig {
             replay_path: None,
             sv_comp: false,
             check_leaks: false,
+            nondet_uninit_locals: false,
             use_merge: false,
             debug_log_merge: false,
             memory_model: MemoryModelKind::Standard,

@@ -114,7 +114,7 @@ fn lookup(name: &str) -> Option<SpecialFn> {
 }
 
 /// The C runtime's name for the program's `main` (called by its entry, `__sear_start`).
-const USER_MAIN_ALIAS: &str = "__sear_user_main";
+pub(crate) const USER_MAIN_ALIAS: &str = "__sear_user_main";
 
 /// How each function of the module is executed. With `sv_comp`, SV-COMP's error functions
 /// are the engine's even where the program defines them (as a failing assertion, usually).
@@ -413,7 +413,13 @@ impl Executor<'_> {
     }
 
     /// `klee_make_symbolic(ptr, size, name)`: the bytes become a fresh input array.
-    fn make_symbolic(&mut self, state: &mut State, ptr: &Value, size: u64, name: &str) -> Exec<()> {
+    pub(crate) fn make_symbolic(
+        &mut self,
+        state: &mut State,
+        ptr: &Value,
+        size: u64,
+        name: &str,
+    ) -> Exec<()> {
         let address = self.concretize(state, ptr, "klee_make_symbolic address")? as u64;
         let entry = match state.memory.lookup(address) {
             Lookup::Live(e) => e.clone(),
