@@ -37,7 +37,7 @@ FALSE_RESULTS = {
 def output_dir(task):
     """A fresh output directory for one run of `task`."""
     root = os.environ.get("SEAR_COMP_OUT", "sear-runs")
-    name = os.path.basename(task.identifier or "task")
+    name = os.path.basename(task.identifier or task.input_files[0])
     for suffix in (".yml", ".c", ".i"):
         if name.endswith(suffix):
             name = name[: -len(suffix)]
