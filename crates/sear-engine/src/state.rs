@@ -117,9 +117,6 @@ pub struct State {
     pub current_inst: usize,
     /// Bytes of `alloca`s live on the call stack (checked against `--max-stack-size`).
     pub stack_bytes: u64,
-    /// The leak check of `check_leaks` was done when `main` returned (with `main`'s locals
-    /// still live); the exit that follows does not repeat it.
-    pub leaks_checked: bool,
     /// The merge groups (`klee_open_merge`) this path is inside, innermost last.
     pub open_merges: Vec<u32>,
     /// What the path wrote to stdout and stderr (through `__sear_write`).

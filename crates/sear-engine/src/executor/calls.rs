@@ -310,24 +310,10 @@ impl Executor<'_> {
     /// Returns from the current function.
     pub(crate) fn ret(
         &mut self,
-        module: &Module,
+        _module: &Module,
         state: &mut State,
         value: Option<Value>,
     ) -> Exec<()> {
-        if self.config.check_leaks && !state.leaks_checked {
-            let name = &module.function(state.frame().func).name;
-            if name == "main" || name == super::special::USER_MAIN_ALIAS {
-                // SV-COMP's valid-memtrack: memory that main's locals still point to when
-                // it returns is tracked (valid-memcleanup would differ).
-                if let Some(message) = self.leaked(state) {
-                    return Err(Termination::error(
-                        ErrorKind::Custom("leak".into()),
-                        message,
-                    ));
-                }
-                state.leaks_checked = true;
-            }
-        }
         let frame = state.stack.pop().expect("frame to return from");
         for pointer in &frame.allocas {
             let Some(address) = state.address_of(pointer) else {

@@ -54,7 +54,6 @@ impl Executor<'_> {
             query_cost: Default::default(),
             current_inst: 0,
             stack_bytes: 0,
-            leaks_checked: false,
             open_merges: Vec::new(),
             taint: Default::default(),
             loop_member: None,

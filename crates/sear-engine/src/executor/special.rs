@@ -114,7 +114,7 @@ fn lookup(name: &str) -> Option<SpecialFn> {
 }
 
 /// The C runtime's name for the program's `main` (called by its entry, `__sear_start`).
-pub(crate) const USER_MAIN_ALIAS: &str = "__sear_user_main";
+const USER_MAIN_ALIAS: &str = "__sear_user_main";
 
 /// How each function of the module is executed. With `sv_comp`, SV-COMP's error functions
 /// are the engine's even where the program defines them (as a failing assertion, usually).

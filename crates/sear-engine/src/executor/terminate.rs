@@ -37,15 +37,13 @@ impl Executor<'_> {
         }
         self.run.trace_hashes.push(state.trace_hash);
         let termination = match termination {
-            Termination::Exit(code) if self.config.check_leaks && !state.leaks_checked => {
-                match self.leaked(&state) {
-                    Some(message) => Termination::Error {
-                        kind: ErrorKind::Custom("leak".into()),
-                        message,
-                    },
-                    None => Termination::Exit(code),
-                }
-            }
+            Termination::Exit(code) if self.config.check_leaks => match self.leaked(&state) {
+                Some(message) => Termination::Error {
+                    kind: ErrorKind::Custom("leak".into()),
+                    message,
+                },
+                None => Termination::Exit(code),
+            },
             other => other,
         };
         match termination {
