@@ -567,3 +567,24 @@ fn uninitialised_locals_are_nondeterministic_under_sv_comp() {
     let line = verdict_of(tmp.path(), "uninit.c", source, &[]);
     assert!(line.starts_with("sear: verdict: FALSE"), "{line}");
 }
+
+/// A program that defines its own `exit` (older list tasks: an endless loop, so that
+/// `exit(1)` after a failed malloc ends the path): returning from main still ends the
+/// program, so the leak at its end is seen.
+#[test]
+fn returning_from_main_ends_a_program_with_its_own_exit() {
+    let tmp = tempfile::tempdir().unwrap();
+    let source = "#include <stdlib.h>\n\
+                  void exit(int s) { _EXIT: goto _EXIT; }\n\
+                  int main(void) { int *p = malloc(8); if (!p) exit(1); return 0; }\n";
+    let line = verdict_of(
+        tmp.path(),
+        "own_exit.c",
+        source,
+        &["--property", "valid-memsafety", "--max-time", "20"],
+    );
+    assert!(
+        line.starts_with("sear: verdict: FALSE(valid-memtrack)"),
+        "{line}"
+    );
+}
