@@ -116,7 +116,11 @@ impl Executor<'_> {
             && !request_had_sigma
         {
             // SV-COMP's older tasks read uninitialised locals as nondeterministic values.
+            // They are not inputs of the test: natively they hold whatever the stack holds,
+            // and a replay reads the test's objects in the order of the program's own input
+            // calls (`__VERIFIER_nondet_*`, `klee_make_symbolic`).
             self.make_symbolic(state, &pointer, size, "uninit")?;
+            state.symbolics.pop_back();
         }
         Ok(pointer)
     }
