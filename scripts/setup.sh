@@ -30,6 +30,9 @@ command -v cargo >/dev/null || { echo "setup: cargo not found (install the Rust 
 # used by crates/sear-cli/tests/testcomp.rs).
 [ -x .venv/bin/python ] || python3 -m venv .venv
 .venv/bin/python -c 'import lxml' 2>/dev/null || .venv/bin/python -m pip install -q lxml
+# BenchExec runs sear as the competitions do (bench/competitions: the tool-info modules,
+# checked by crates/sear-cli/tests/competitions.rs with a BenchExec run of three tasks).
+.venv/bin/python -c 'import benchexec' 2>/dev/null || .venv/bin/python -m pip install -q "benchexec==3.35"
 # Ray places the workers of `sear run --cluster` on a cluster's nodes (docs/parallel.md;
 # crates/sear-cli/tests/cluster.rs starts a local cluster with it).
 .venv/bin/python -c 'import ray' 2>/dev/null || .venv/bin/python -m pip install -q "ray==2.60.0"

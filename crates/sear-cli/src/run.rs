@@ -57,6 +57,13 @@ pub struct RunArgs {
     /// test; UNKNOWN) and written to verdict.json.
     #[arg(long)]
     pub sv_comp: bool,
+    /// The SV-COMP property checked with --sv-comp: unreach-call (the default),
+    /// valid-memsafety (valid-free, valid-deref and valid-memtrack: invalid frees, invalid
+    /// accesses and memory leaked at exit are the errors; the verdict names the violated
+    /// one, e.g. FALSE(valid-memtrack)), or a property file (.prp) with either.
+    #[arg(long, value_name = "PROPERTY", requires = "sv_comp",
+          value_parser = crate::testcomp::parse_sv_property)]
+    pub property: Option<crate::testcomp::SvProperty>,
     /// Test-Comp: also write the test suite in Test-Comp's format to OUT/test-suite
     /// (metadata.xml and one XML file per test with the __VERIFIER_nondet_* inputs in call
     /// order) for PROPERTY: cover-error (stops at the first reach_error), cover-branches, or
@@ -218,6 +225,7 @@ pub fn run(args: &RunArgs) -> Result<i32> {
             &args.engine.entry,
             &summary,
             args.test_comp.as_ref(),
+            args.property.unwrap_or_default(),
             pointer_bits,
         )?;
     }
@@ -292,6 +300,12 @@ fn prepare_bitcode(
         .iter()
         .flat_map(|f| f.split_whitespace().map(str::to_string))
         .collect();
+    let lenient = if args.sv_comp || args.test_comp.is_some() {
+        crate::testcomp::LENIENT_CFLAGS
+    } else {
+        &[]
+    };
+    cflags.extend(lenient.iter().map(|f| f.to_string()));
     cflags.extend(args.include.iter().map(|d| format!("-I{}", d.display())));
     cflags.extend(args.define.iter().map(|d| format!("-D{d}")));
     let bitcode = match extension {
@@ -306,10 +320,14 @@ fn prepare_bitcode(
         "c" | "i" => {
             let options = CompileOptions {
                 opt_level: args.opt_level,
-                cflags: args
-                    .cflags
+                cflags: lenient
                     .iter()
-                    .flat_map(|f| f.split_whitespace().map(str::to_string))
+                    .map(|f| f.to_string())
+                    .chain(
+                        args.cflags
+                            .iter()
+                            .flat_map(|f| f.split_whitespace().map(str::to_string)),
+                    )
                     .collect(),
                 include_dirs: args.include.clone(),
                 defines: args.define.clone(),
@@ -372,7 +390,12 @@ fn engine_config(args: &RunArgs, program: &Path, output_dir: PathBuf) -> Result<
     config.sym_size.check().map_err(anyhow::Error::msg)?;
     args.paths.apply(&mut config)?;
     args.seeds.apply(&mut config)?;
-    crate::testcomp::configure(&mut config, args.sv_comp, args.test_comp.as_ref());
+    crate::testcomp::configure(
+        &mut config,
+        args.sv_comp,
+        args.test_comp.as_ref(),
+        args.property.unwrap_or_default(),
+    );
     let name = program
         .file_stem()
         .and_then(|s| s.to_str())

@@ -23,6 +23,57 @@ use sear_engine::EngineConfig;
 pub use suite::write_suite;
 pub use verdict::{decide, Verdict};
 
+/// clang flags of `--sv-comp` and `--test-comp`: the competitions' older tasks compile as
+/// their other tools (gcc, CIL-based front ends) accept them. clang 16 and later reject
+/// calls of undeclared functions (old tasks call `__VERIFIER_assume` and
+/// `__VERIFIER_nondet_*` without declaring them) and implicit `int` (`main() {...}`) as
+/// errors; C89's rules make them warnings, which these flags ask for. K&R definitions are
+/// accepted by clang 19 in C17 with a warning.
+pub const LENIENT_CFLAGS: &[&str] = &[
+    "-Wno-error=implicit-function-declaration",
+    "-Wno-error=implicit-int",
+    "-Wno-error=int-conversion",
+    "-Wno-error=incompatible-function-pointer-types",
+];
+
+/// The SV-COMP property of `--sv-comp --property`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum SvProperty {
+    /// `unreach-call.prp`: `reach_error` is never called.
+    #[default]
+    UnreachCall,
+    /// `valid-memsafety.prp`: valid-free, valid-deref and valid-memtrack.
+    MemSafety,
+}
+
+/// Parses `--property`: `unreach-call`, `valid-memsafety`, or a property file.
+pub fn parse_sv_property(text: &str) -> Result<SvProperty, String> {
+    match text {
+        "unreach-call" => return Ok(SvProperty::UnreachCall),
+        "valid-memsafety" | "memsafety" => return Ok(SvProperty::MemSafety),
+        _ => {}
+    }
+    let contents = std::fs::read_to_string(text).map_err(|e| {
+        format!(
+            "'{text}' is neither unreach-call, valid-memsafety nor a readable property file ({e})"
+        )
+    })?;
+    let compact: String = contents.split_whitespace().collect();
+    if compact.contains("G!call(reach_error())") || compact.contains("G!call(__VERIFIER_error())") {
+        Ok(SvProperty::UnreachCall)
+    } else if compact.contains("Gvalid-free")
+        && compact.contains("Gvalid-deref")
+        && compact.contains("Gvalid-memtrack")
+    {
+        Ok(SvProperty::MemSafety)
+    } else {
+        Err(format!(
+            "{text}: not an SV-COMP property sear checks (unreach-call, or valid-memsafety's \
+             valid-free, valid-deref and valid-memtrack together)"
+        ))
+    }
+}
+
 /// A Test-Comp coverage property.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Coverage {
@@ -93,7 +144,12 @@ pub fn parse_property(text: &str) -> Result<TestCompProperty, String> {
 }
 
 /// Applies the competitions' conventions to the engine's configuration.
-pub fn configure(config: &mut EngineConfig, sv_comp: bool, test_comp: Option<&TestCompProperty>) {
+pub fn configure(
+    config: &mut EngineConfig,
+    sv_comp: bool,
+    test_comp: Option<&TestCompProperty>,
+    property: SvProperty,
+) {
     if !sv_comp && test_comp.is_none() {
         return;
     }
@@ -106,8 +162,21 @@ pub fn configure(config: &mut EngineConfig, sv_comp: bool, test_comp: Option<&Te
     }
     config.emit_all_errors = true;
     let stop_at_error = sv_comp || test_comp.is_some_and(|p| p.coverage == Coverage::Error);
-    if stop_at_error && !config.exit_on_error_types.iter().any(|k| k == "reach") {
-        config.exit_on_error_types.push("reach".to_string());
+    // The kinds that violate the property: the run stops at the first.
+    let violations: &[&str] = match (property, test_comp) {
+        (SvProperty::MemSafety, None) => &["ptr", "free", "leak"],
+        _ => &["reach"],
+    };
+    if property == SvProperty::MemSafety && test_comp.is_none() {
+        config.check_leaks = true;
+    }
+    // Uninitialised locals are inputs of the older tasks; a Test-Comp test cannot give
+    // them (the format has only __VERIFIER_nondet_* values), so only for verdicts.
+    config.nondet_uninit_locals = test_comp.is_none();
+    for kind in violations {
+        if stop_at_error && !config.exit_on_error_types.iter().any(|k| k == kind) {
+            config.exit_on_error_types.push(kind.to_string());
+        }
     }
     if stop_at_error && config.search == EngineConfig::default_search() {
         // Reachability: a depth-first dive beside the default pair, so that an error at the
@@ -131,6 +200,7 @@ pub fn finish(
     entry: &str,
     summary: &sear_engine::output::Summary,
     test_comp: Option<&TestCompProperty>,
+    property: SvProperty,
     pointer_bits: u32,
 ) -> Result<()> {
     if let Some(property) = test_comp {
@@ -148,7 +218,11 @@ pub fn finish(
             );
         }
     }
-    let verdict = decide(summary);
+    let verdict = if test_comp.is_none() && property == SvProperty::MemSafety {
+        verdict::decide_memsafety(summary)
+    } else {
+        decide(summary)
+    };
     let path = output_dir.join("verdict.json");
     std::fs::write(
         &path,

@@ -14,10 +14,14 @@ use sear_engine::output::Summary;
 pub enum Verdict {
     /// `reach_error` is unreachable.
     True,
-    /// `reach_error` is reached by the input of `test`.
+    /// The property is violated by the input of `test`: `reach_error` is reached
+    /// (unreach-call, `property` `None`), or the memory-safety property named by `property`
+    /// (`valid-deref`, `valid-free`, `valid-memtrack`).
     False {
         /// The test (`testNNNNNN`).
         test: String,
+        /// The violated memory-safety property.
+        property: Option<&'static str>,
     },
     /// Neither could be shown.
     Unknown {
@@ -31,8 +35,50 @@ pub fn decide(summary: &Summary) -> Verdict {
     if let Some(e) = summary.errors.iter().find(|e| e.kind == "reach") {
         return Verdict::False {
             test: e.test.clone(),
+            property: None,
         };
     }
+    exhaustive(summary, &["abort"])
+}
+
+/// The memory-safety property an error violates. sear names errors as KLEE does: a double
+/// free and a free of a pointer that is no object's base are `ptr` errors ("memory error:
+/// double free", "memory error: invalid pointer: free"), and so for `realloc`; SV-COMP
+/// counts them under valid-free.
+fn memsafety_property(kind: &str, message: &str) -> Option<&'static str> {
+    match kind {
+        "ptr" if message.contains("double free") || message.ends_with(": free") => {
+            Some("valid-free")
+        }
+        "ptr" if message.ends_with(": realloc") => Some("valid-free"),
+        "ptr" => Some("valid-deref"),
+        "free" => Some("valid-free"),
+        "leak" => Some("valid-memtrack"),
+        _ => None,
+    }
+}
+
+/// SV-COMP's verdict for valid-memsafety (valid-free, valid-deref, valid-memtrack): FALSE
+/// of the first path with an invalid access (`ptr`), an invalid free (`free`) or a leak at
+/// exit (`leak`); TRUE as [`decide`]'s, where paths ending in `abort()` or `reach_error`
+/// end normally.
+pub fn decide_memsafety(summary: &Summary) -> Verdict {
+    if let Some((e, p)) = summary
+        .errors
+        .iter()
+        .find_map(|e| memsafety_property(&e.kind, &e.message).map(|p| (e, p)))
+    {
+        return Verdict::False {
+            test: e.test.clone(),
+            property: Some(p),
+        };
+    }
+    exhaustive(summary, &["abort", "reach"])
+}
+
+/// TRUE when the exploration was complete and every error path ended with one of the
+/// `normal` kinds; UNKNOWN with the first reason otherwise.
+fn exhaustive(summary: &Summary, normal: &[&str]) -> Verdict {
     let unknown = |reason: String| Verdict::Unknown { reason };
     if summary.stop_reason != "exhausted" {
         return unknown(format!("the run stopped ({})", summary.stop_reason));
@@ -55,12 +101,13 @@ pub fn decide(summary: &Summary) -> Verdict {
             summary.concretisations
         ));
     }
-    let aborts = summary.errors.iter().filter(|e| e.kind == "abort").count() as u64;
+    let is_normal = |kind: &str| normal.contains(&kind);
+    let aborts = summary.errors.iter().filter(|e| is_normal(&e.kind)).count() as u64;
     if summary.error_paths > aborts {
         let other = summary
             .errors
             .iter()
-            .find(|e| e.kind != "abort")
+            .find(|e| !is_normal(&e.kind))
             .map_or("an error without a test".to_string(), |e| {
                 format!("{} error at {}:{}", e.kind, e.file, e.line)
             });
@@ -73,20 +120,31 @@ pub fn decide(summary: &Summary) -> Verdict {
 }
 
 impl Verdict {
-    /// The word SV-COMP uses.
-    pub fn word(&self) -> &'static str {
+    /// The word SV-COMP uses, with the violated memory-safety property:
+    /// `FALSE(valid-memtrack)`.
+    pub fn word(&self) -> String {
         match self {
-            Verdict::True => "TRUE",
-            Verdict::False { .. } => "FALSE",
-            Verdict::Unknown { .. } => "UNKNOWN",
+            Verdict::True => "TRUE".into(),
+            Verdict::False {
+                property: Some(p), ..
+            } => format!("FALSE({p})"),
+            Verdict::False { .. } => "FALSE".into(),
+            Verdict::Unknown { .. } => "UNKNOWN".into(),
         }
     }
 
     /// The line sear prints: `sear: verdict: FALSE (reach_error reached by test000002)`.
     pub fn line(&self) -> String {
         let detail = match self {
-            Verdict::True => "every path explored, reach_error unreachable".to_string(),
-            Verdict::False { test } => format!("reach_error reached by {test}"),
+            Verdict::True => "every path explored, no violation".to_string(),
+            Verdict::False {
+                test,
+                property: None,
+            } => format!("reach_error reached by {test}"),
+            Verdict::False {
+                test,
+                property: Some(p),
+            } => format!("{p} violated by {test}"),
             Verdict::Unknown { reason } => reason.clone(),
         };
         format!("sear: verdict: {} ({detail})", self.word())
@@ -96,7 +154,14 @@ impl Verdict {
     pub fn to_json(&self) -> serde_json::Value {
         match self {
             Verdict::True => serde_json::json!({ "verdict": "TRUE" }),
-            Verdict::False { test } => serde_json::json!({ "verdict": "FALSE", "test": test }),
+            Verdict::False {
+                test,
+                property: None,
+            } => serde_json::json!({ "verdict": "FALSE", "test": test }),
+            Verdict::False {
+                test,
+                property: Some(p),
+            } => serde_json::json!({ "verdict": "FALSE", "test": test, "property": p }),
             Verdict::Unknown { reason } => {
                 serde_json::json!({ "verdict": "UNKNOWN", "reason": reason })
             }
@@ -140,7 +205,8 @@ mod tests {
         assert_eq!(
             decide(&s),
             Verdict::False {
-                test: "test000002".into()
+                test: "test000002".into(),
+                property: None,
             }
         );
         let mut s = exhausted();
@@ -162,5 +228,40 @@ mod tests {
         let mut s = exhausted();
         s.error_paths = 1;
         assert!(matches!(decide(&s), Verdict::Unknown { .. }));
+    }
+
+    #[test]
+    fn memsafety_verdicts() {
+        let mut s = exhausted();
+        s.error_paths = 2;
+        s.errors.push(error("reach", "test000001"));
+        s.errors.push(error("abort", "test000002"));
+        assert_eq!(
+            decide_memsafety(&s),
+            Verdict::True,
+            "reach_error is no violation"
+        );
+        for (kind, property) in [
+            ("ptr", "valid-deref"),
+            ("free", "valid-free"),
+            ("leak", "valid-memtrack"),
+        ] {
+            let mut s = exhausted();
+            s.error_paths = 1;
+            s.errors.push(error(kind, "test000003"));
+            let v = decide_memsafety(&s);
+            assert_eq!(v.word(), format!("FALSE({property})"));
+            assert!(v.line().contains("violated by test000003"), "{}", v.line());
+        }
+        let mut s = exhausted();
+        s.error_paths = 1;
+        let mut e = error("ptr", "test000001");
+        e.message = "memory error: double free".into();
+        s.errors.push(e);
+        assert_eq!(decide_memsafety(&s).word(), "FALSE(valid-free)");
+        let mut s = exhausted();
+        s.error_paths = 1;
+        s.errors.push(error("div", "test000001"));
+        assert!(matches!(decide_memsafety(&s), Verdict::Unknown { .. }));
     }
 }

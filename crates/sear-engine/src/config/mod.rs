@@ -277,6 +277,16 @@ pub struct EngineConfig {
     /// `--test-comp`).
     #[cfg_attr(feature = "cli", arg(skip))]
     pub sv_comp: bool,
+    /// SV-COMP's valid-memtrack: a path that exits (`main` returns or `exit` is called)
+    /// while heap objects are allocated that no global reaches ends with a `leak` error
+    /// (`--sv-comp --property valid-memsafety`; `executor/leaks.rs`).
+    #[cfg_attr(feature = "cli", arg(skip))]
+    pub check_leaks: bool,
+    /// SV-COMP's reading of uninitialised locals: each stack object of at most 64 bytes
+    /// allocated by the program (not the runtime) starts with symbolic contents
+    /// (`--sv-comp` without `--test-comp`, whose tests could not give them).
+    #[cfg_attr(feature = "cli", arg(skip))]
+    pub nondet_uninit_locals: bool,
 }
 
 impl EngineConfig {
@@ -317,6 +327,8 @@ impl EngineConfig {
             write_paths: false,
             replay_path: None,
             sv_comp: false,
+            check_leaks: false,
+            nondet_uninit_locals: false,
             use_merge: false,
             debug_log_merge: false,
             memory_model: MemoryModelKind::Standard,

@@ -104,11 +104,24 @@ impl Executor<'_> {
         let mut request = AllocRequest::new(size, ObjectKind::Stack, name, Init::Garbage)
             .aligned(align)
             .at(inst.loc);
+        let request_had_sigma = sigma.is_some();
         if let Some(sigma) = sigma {
             request = request.with_symbolic_size(sigma);
         }
         let pointer = self.memory.alloc(state, request).base_value();
         state.frame_mut().allocas.push(pointer.clone());
+        if self.config.nondet_uninit_locals
+            && small_local(size)
+            && !self.allocated_by_runtime(inst.loc)
+            && !request_had_sigma
+        {
+            // SV-COMP's older tasks read uninitialised locals as nondeterministic values.
+            // They are not inputs of the test: natively they hold whatever the stack holds,
+            // and a replay reads the test's objects in the order of the program's own input
+            // calls (`__VERIFIER_nondet_*`, `klee_make_symbolic`).
+            self.make_symbolic(state, &pointer, size, "uninit")?;
+            state.symbolics.pop_back();
+        }
         Ok(pointer)
     }
 
@@ -764,4 +777,13 @@ fn symbolic_target(state: &State, p: &Expr, hit: Hit, write: bool) -> Exec<Targe
         },
         chunk: hit.chunk,
     })
+}
+
+/// Locals up to this size (scalars, small structures and arrays) start nondeterministic
+/// under `nondet_uninit_locals`; larger arrays keep KLEE's pattern (their bytes as one
+/// symbolic array would slow every access of the arrays tasks).
+const NONDET_LOCAL_MAX: u64 = 64;
+
+fn small_local(size: u64) -> bool {
+    size > 0 && size <= NONDET_LOCAL_MAX
 }

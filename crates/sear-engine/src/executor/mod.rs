@@ -24,6 +24,7 @@ mod indexify;
 mod init;
 mod intrinsics;
 mod layout;
+mod leaks;
 mod libm;
 mod limits;
 mod loop_merging;

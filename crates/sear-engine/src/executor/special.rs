@@ -413,7 +413,13 @@ impl Executor<'_> {
     }
 
     /// `klee_make_symbolic(ptr, size, name)`: the bytes become a fresh input array.
-    fn make_symbolic(&mut self, state: &mut State, ptr: &Value, size: u64, name: &str) -> Exec<()> {
+    pub(crate) fn make_symbolic(
+        &mut self,
+        state: &mut State,
+        ptr: &Value,
+        size: u64,
+        name: &str,
+    ) -> Exec<()> {
         let address = self.concretize(state, ptr, "klee_make_symbolic address")? as u64;
         let entry = match state.memory.lookup(address) {
             Lookup::Live(e) => e.clone(),

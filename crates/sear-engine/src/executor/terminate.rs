@@ -48,6 +48,16 @@ impl Executor<'_> {
             return;
         }
         self.run.trace_hashes.push(state.trace_hash);
+        let termination = match termination {
+            Termination::Exit(code) if self.config.check_leaks => match self.leaked(&state) {
+                Some(message) => Termination::Error {
+                    kind: ErrorKind::Custom("leak".into()),
+                    message,
+                },
+                None => Termination::Exit(code),
+            },
+            other => other,
+        };
         match termination {
             Termination::Exit(code) => {
                 self.run.summary.completed_paths += 1;
