@@ -177,7 +177,7 @@ impl Executor<'_> {
             Handler::Missing => {
                 return Err(exec(format!(
                     "external function '{}' is not supported",
-                    module.function(f).name
+                    super::cxx::demangle(&module.function(f).name)
                 )))
             }
         };

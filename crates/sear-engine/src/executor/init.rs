@@ -58,6 +58,8 @@ impl Executor<'_> {
             taint: Default::default(),
             loop_member: None,
             output: Default::default(),
+            alloc_families: Default::default(),
+            eh_landing: None,
         };
         self.run.next_state = 1;
         self.place_globals(&module, &mut state)?;
