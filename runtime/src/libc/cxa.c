@@ -142,3 +142,6 @@ int __cxa_guard_acquire(uint64_t *guard) { return *(volatile char *)guard == 0; 
 void __cxa_guard_release(uint64_t *guard) { *(volatile char *)guard = 1; }
 
 void __cxa_guard_abort(uint64_t *guard) { (void)guard; }
+
+/* The handle __cxa_atexit's registrations name their module by (one module here). */
+void *__dso_handle = &__dso_handle;
