@@ -295,7 +295,11 @@ fn prepare_bitcode(
     // The compiler's own flags (recorded for replay): for C++, libc++ and C++17 first.
     let mut user_flags: Vec<String> = Vec::new();
     if cxx {
-        user_flags.extend(sear_ir::frontend::CXX_DEFAULT_FLAGS.iter().map(|f| f.to_string()));
+        user_flags.extend(
+            sear_ir::frontend::CXX_DEFAULT_FLAGS
+                .iter()
+                .map(|f| f.to_string()),
+        );
         user_flags.extend(split(&args.cflags));
         user_flags.extend(split(&args.cxxflags));
     } else {

@@ -44,7 +44,10 @@ pub fn c_programs(dir: &str) -> Vec<PathBuf> {
     let mut files: Vec<PathBuf> = std::fs::read_dir(repo_root().join(dir))
         .unwrap_or_else(|e| panic!("{dir}: {e}"))
         .map(|e| e.expect("dir entry").path())
-        .filter(|p| p.extension().is_some_and(|x| x == "c" || x == "ll" || x == "cpp"))
+        .filter(|p| {
+            p.extension()
+                .is_some_and(|x| x == "c" || x == "ll" || x == "cpp")
+        })
         .collect();
     files.sort();
     files

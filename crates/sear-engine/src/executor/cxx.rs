@@ -167,11 +167,20 @@ mod tests {
             demangle_function("_ZNKSt3__16vectorIiNS_9allocatorIiEEE4sizeEv"),
             "std::__1::vector<int, std::__1::allocator<int> >::size"
         );
-        assert_eq!(demangle_function("_ZN12_GLOBAL__N_11gEv"), "(anonymous namespace)::g");
+        assert_eq!(
+            demangle_function("_ZN12_GLOBAL__N_11gEv"),
+            "(anonymous namespace)::g"
+        );
         assert_eq!(demangle_type("St12out_of_range"), "std::out_of_range");
         assert_eq!(demangle_type("i"), "int");
-        assert_eq!(AllocFamily::of_operator("_Znam"), Some((AllocFamily::NewArray, true)));
-        assert_eq!(AllocFamily::of_operator("_ZdlPvm"), Some((AllocFamily::New, false)));
+        assert_eq!(
+            AllocFamily::of_operator("_Znam"),
+            Some((AllocFamily::NewArray, true))
+        );
+        assert_eq!(
+            AllocFamily::of_operator("_ZdlPvm"),
+            Some((AllocFamily::New, false))
+        );
         assert_eq!(AllocFamily::of_operator("_Z1fv"), None);
     }
 }

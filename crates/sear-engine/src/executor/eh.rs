@@ -132,7 +132,12 @@ impl Executor<'_> {
     }
 
     /// `resume`: unwinds the exception `value` (`{ptr, i32}`) on from the caller.
-    pub(crate) fn eh_resume(&mut self, module: &Module, state: &mut State, value: &Value) -> Exec<()> {
+    pub(crate) fn eh_resume(
+        &mut self,
+        module: &Module,
+        state: &mut State,
+        value: &Value,
+    ) -> Exec<()> {
         let object = match value {
             Value::Aggregate(items) => items.first().cloned(),
             _ => None,
@@ -266,7 +271,13 @@ impl Executor<'_> {
 
     /// The address of the `base` subobject of the object of class `class` at `object`, if
     /// `base` is `class` or one of its public bases.
-    fn base_of(&mut self, state: &mut State, class: u64, base: u64, object: u64) -> Exec<Option<u64>> {
+    fn base_of(
+        &mut self,
+        state: &mut State,
+        class: u64,
+        base: u64,
+        object: u64,
+    ) -> Exec<Option<u64>> {
         if self.same_type(state, class, base)? {
             return Ok(Some(object));
         }
@@ -301,7 +312,8 @@ impl Executor<'_> {
     /// The mangled type name of a type info (`St12out_of_range`).
     fn type_name(&mut self, state: &mut State, info: u64) -> Exec<String> {
         let name = self.read_word(state, info.wrapping_add(8))?;
-        let name = self.read_message_string(state, &Value::Concrete(name as u128, 64), "type name")?;
+        let name =
+            self.read_message_string(state, &Value::Concrete(name as u128, 64), "type name")?;
         // libc++ marks names that are not unique across modules with a leading '*'.
         Ok(name.trim_start_matches('*').to_string())
     }

@@ -319,12 +319,7 @@ impl Executor<'_> {
                 .collect();
             // A C++ function's demangled name carries its parameter types: the name alone.
             let name = super::cxx::demangle_function(&function.name);
-            out.push(format!(
-                "in {}({}) at {}",
-                name,
-                args.join(", "),
-                at
-            ));
+            out.push(format!("in {}({}) at {}", name, args.join(", "), at));
         }
         out
     }
