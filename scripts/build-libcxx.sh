@@ -23,14 +23,14 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 version=19.1.7 # libc++-19-dev's upstream version (crates/sear-cli/src/cxx.rs: VERSION)
-recipe=1       # bump when this script builds differently (cxx.rs: RECIPE)
+recipe=2       # bump when this script builds differently (cxx.rs: RECIPE)
 cache="${XDG_CACHE_HOME:-$HOME/.cache}/sear"
 prefix="${SEAR_LIBCXX_DIR:-$cache/libcxx-$version-r$recipe}"
 if [ -f "$prefix/.complete" ]; then
     exit 0
 fi
 
-LIBCXX_SOURCES="stdexcept string hash memory functional verbose_abort new_helpers vector
+LIBCXX_SOURCES="stdexcept string hash memory functional verbose_abort new_helpers vector error_category
     algorithm charconv optional variant any system_error typeinfo"
 LIBCXXABI_SOURCES="private_typeinfo stdlib_exception stdlib_stdexcept stdlib_typeinfo
     cxa_aux_runtime cxa_vector abort_message"

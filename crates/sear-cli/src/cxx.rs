@@ -16,7 +16,7 @@ pub const LIBCXX_DIR_ENV: &str = "SEAR_LIBCXX_DIR";
 /// The libc++ version the script builds (Debian's libc++-19-dev headers must match).
 const VERSION: &str = "19.1.7";
 /// The script's recipe number (`recipe=` in scripts/build-libcxx.sh).
-const RECIPE: u32 = 1;
+const RECIPE: u32 = 2;
 
 /// The directory the library is (or would be) in.
 pub fn library_dir() -> PathBuf {

@@ -125,6 +125,30 @@ pub fn demangle_function(name: &str) -> String {
     full
 }
 
+/// The C++ feature an undefined library function belongs to, when sear does not support
+/// that feature (docs/cxx.md): named in the `exec` error of a call to it.
+pub fn unsupported_feature(demangled: &str) -> Option<&'static str> {
+    const FEATURES: &[(&str, &str)] = &[
+        ("std::__1::thread", "threads (std::thread)"),
+        ("std::__1::__thread", "threads (std::thread)"),
+        ("std::__1::mutex", "threads (std::mutex)"),
+        (
+            "std::__1::condition_variable",
+            "threads (std::condition_variable)",
+        ),
+        ("basic_ostream", "iostreams"),
+        ("basic_istream", "iostreams"),
+        ("std::__1::ios_base", "iostreams"),
+        ("std::__1::locale", "locales"),
+        ("std::__1::__fs::filesystem", "std::filesystem"),
+        ("std::__1::random_device", "std::random_device"),
+    ];
+    FEATURES
+        .iter()
+        .find(|(prefix, _)| demangled.contains(prefix))
+        .map(|(_, feature)| *feature)
+}
+
 /// The C++ type a type-info name (`St12out_of_range`, `i`, `PKc`) stands for.
 pub fn demangle_type(type_name: &str) -> String {
     let symbol = format!("_ZTS{type_name}");
