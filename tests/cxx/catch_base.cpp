@@ -1,7 +1,9 @@
 // Handlers matched by type: a derived class caught by its base (single and multiple
 // inheritance, with the base at a non-zero offset), a std::exception subclass by
 // std::exception, a pointer to a derived class by a pointer to its base, anything else by
-// catch (...); a rethrow reaches the outer handler.
+// catch (...); a rethrow reaches the outer handler. The same paths under the relocatable
+// memory model and the Bitwuzla core.
+// sear-configs: --core-solver=z3 | --memory-model=relocatable | --core-solver=bitwuzla
 // expect-completed: 6
 // expect-error-paths: 0
 // expect-test-stdout: Base 1\n

@@ -126,9 +126,9 @@ pub struct State {
     /// The merging context of a size-dependent loop this path is in, and its leaf of the
     /// context's execution tree (`--sym-size-mode=sm|smopt`).
     pub loop_member: Option<crate::loop_merge::Member>,
-    /// The allocation family of heap objects made by `operator new`/`new[]` (by address;
+    /// The allocation family of heap objects made by `operator new`/`new[]` (by object id;
     /// objects from `malloc` are not recorded).
-    pub alloc_families: imbl::HashMap<u64, crate::executor::cxx::AllocFamily>,
+    pub alloc_families: imbl::HashMap<crate::memory::ObjectId, crate::executor::cxx::AllocFamily>,
     /// The exception object and selector the next `landingpad` yields (set by the
     /// unwinder when it enters a landing pad).
     pub eh_landing: Option<(u64, u32)>,

@@ -56,23 +56,19 @@ impl AllocFamily {
     }
 }
 
-/// The family recorded for the heap object at `address` (`Malloc` when none is).
-pub(crate) fn family_of(state: &State, address: u64) -> AllocFamily {
-    state
-        .alloc_families
-        .get(&address)
-        .copied()
-        .unwrap_or(AllocFamily::Malloc)
-}
-
 /// Checks that the object at `address` is released by the function matching its
-/// allocation, and forgets its family.
+/// allocation, and forgets its family. Families are kept by object id (objects keep their
+/// id when a relocatable model moves them); objects from `malloc` have none.
 pub(crate) fn check_release(state: &mut State, address: u64, by: AllocFamily) -> Exec<()> {
-    let made = family_of(state, address);
-    if state.memory.get_by_base(address).is_none() {
+    let Some(id) = state.memory.get_by_base(address).map(|e| e.object.id) else {
         // Not a live object: the free itself reports it (double or invalid free).
         return Ok(());
-    }
+    };
+    let made = state
+        .alloc_families
+        .get(&id)
+        .copied()
+        .unwrap_or(AllocFamily::Malloc);
     if made != by {
         return Err(Termination::error(
             ErrorKind::Free,
@@ -83,7 +79,7 @@ pub(crate) fn check_release(state: &mut State, address: u64, by: AllocFamily) ->
             ),
         ));
     }
-    state.alloc_families.remove(&address);
+    state.alloc_families.remove(&id);
     Ok(())
 }
 
@@ -169,10 +165,13 @@ impl Executor<'_> {
         family: AllocFamily,
     ) -> Exec<Option<Value>> {
         let pointer = self.malloc(module, state, inst, size, Init::Garbage)?;
-        if let Some(address) = pointer.as_ref().and_then(|p| state.address_of(p)) {
-            if address != 0 {
-                state.alloc_families.insert(address, family);
-            }
+        let id = pointer
+            .as_ref()
+            .and_then(|p| state.address_of(p))
+            .and_then(|address| state.memory.get_by_base(address))
+            .map(|e| e.object.id);
+        if let Some(id) = id {
+            state.alloc_families.insert(id, family);
         }
         Ok(pointer)
     }
