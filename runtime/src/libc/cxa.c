@@ -111,8 +111,23 @@ unsigned __cxa_uncaught_exceptions(void) { return uncaught; }
 
 void *__cxa_current_primary_exception(void) { return caught ? object_of(caught) : NULL; }
 
+/* std::set_terminate's handler (read by the engine: an uncaught exception calls
+ * std::terminate, so the handler, when one is set). */
+void (*__sear_terminate_handler)(void);
+
+/* std::set_terminate(), std::get_terminate() */
+void (*_ZSt13set_terminatePFvvE(void (*handler)(void)))(void) {
+  void (*old)(void) = __sear_terminate_handler;
+  __sear_terminate_handler = handler;
+  return old;
+}
+
+void (*_ZSt13get_terminatev(void))(void) { return __sear_terminate_handler; }
+
 /* std::terminate(), std::uncaught_exceptions(), std::uncaught_exception() */
 void _ZSt9terminatev(void) {
+  if (__sear_terminate_handler)
+    __sear_terminate_handler();
   fputs("libc++abi: terminating\n", stderr);
   abort();
 }

@@ -71,13 +71,28 @@ impl Executor<'_> {
         // Phase 1: is there a handler?
         let sites: Vec<usize> = (0..state.stack.len()).rev().collect();
         let mut handled = false;
+        let mut barrier = false;
         for depth in sites {
+            // __cxa_end_catch is noexcept: a destructor throwing from it terminates.
+            if module.function(state.stack[depth].func).name == "__cxa_end_catch" {
+                barrier = true;
+                break;
+            }
             let Some(clauses) = self.pad_at(module, state, depth).map(|(_, c, _)| c) else {
                 continue;
             };
             if let Landing::Catch(..) = self.match_clauses(state, &clauses, false, object, info)? {
                 handled = true;
                 break;
+            }
+        }
+        if barrier || (!handled && self.terminate_handler_set(state)?) {
+            // std::terminate runs (the program's handler, then abort).
+            if let Some(terminate) = module
+                .function_by_name("_ZSt9terminatev")
+                .filter(|f| !module.function(*f).is_declaration)
+            {
+                return self.push_frame(module, state, terminate, Vec::new(), &[], &[], None);
             }
         }
         if !handled {
@@ -88,11 +103,13 @@ impl Executor<'_> {
                 state.stack.pop();
                 state.current_inst = state.frame().inst.saturating_sub(1);
             }
+            let what = self.what_message(state, info, object)?;
             return Err(Termination::error(
                 ErrorKind::Abort,
                 format!(
-                    "terminating due to uncaught exception of type {}",
-                    super::cxx::demangle_type(&name)
+                    "terminating due to uncaught exception of type {}{}",
+                    super::cxx::demangle_type(&name),
+                    what.map_or_else(String::new, |w| format!(": {w}"))
                 ),
             ));
         }
@@ -303,6 +320,57 @@ impl Executor<'_> {
             }
             _ => Ok(None),
         }
+    }
+
+    /// True when the program set a terminate handler (`std::set_terminate`, cxa.c).
+    fn terminate_handler_set(&mut self, state: &mut State) -> Exec<bool> {
+        let module = &self.program.module;
+        let Some(g) = module.global_index.get("__sear_terminate_handler") else {
+            return Ok(false);
+        };
+        let address = self.program.global_addrs[g.0 as usize];
+        Ok(self.read_word(state, address)? != 0)
+    }
+
+    /// The message of an exception derived from `std::logic_error` or
+    /// `std::runtime_error` (libc++ keeps it as a `const char *` right after the vtable
+    /// pointer), as libc++abi prints it for an uncaught exception; `None` for other types.
+    fn what_message(&mut self, state: &mut State, info: u64, object: u64) -> Exec<Option<String>> {
+        if !self.derives_from(state, info, &["St11logic_error", "St13runtime_error"], 0)? {
+            return Ok(None);
+        }
+        let text = self.read_word(state, object + 8)?;
+        let text = Value::Concrete(text as u128, 64);
+        Ok(self
+            .read_message_string(state, &text, "exception message")
+            .ok())
+    }
+
+    /// True when the class of type info `info` is, or has a base, named one of `names`.
+    fn derives_from(
+        &mut self,
+        state: &mut State,
+        info: u64,
+        names: &[&str],
+        depth: u32,
+    ) -> Exec<bool> {
+        if depth > 32 {
+            return Ok(false);
+        }
+        if names.contains(&self.type_name(state, info)?.as_str()) {
+            return Ok(true);
+        }
+        let parents = match self.info_kind(state, info)? {
+            InfoKind::Single(parent) => vec![parent],
+            InfoKind::Multiple(parents) => parents.into_iter().map(|(p, _)| p).collect(),
+            _ => Vec::new(),
+        };
+        for parent in parents {
+            if self.derives_from(state, parent, names, depth + 1)? {
+                return Ok(true);
+            }
+        }
+        Ok(false)
     }
 
     fn same_type(&mut self, state: &mut State, a: u64, b: u64) -> Exec<bool> {
