@@ -30,7 +30,8 @@ LLVM_BIN = "/usr/lib/llvm-19/bin"
 # lit features of a KLEE build comparable to sear: x86-64 Linux, Z3, the POSIX runtime
 # and a libc, LLVM 19, no sanitizer build, no STP or metaSMT.
 FEATURES = {"x86_64", "posix-runtime", "uclibc", "z3", "not-darwin", "not-freebsd",
-            "not-asan", "not-ubsan", "not-msan", "not-stp", "not-metasmt", "not-wsl-1"}
+            "not-asan", "not-ubsan", "not-msan", "not-stp", "not-metasmt", "not-wsl-1",
+            "libcxx", "eh-cxx"}
 for _v in ("11.0", "11.1", "12.0", "13.0", "14.0", "15.0", "16.0", "17.0", "18.1", "19.1"):
     FEATURES.add(f"geq-llvm-{_v}")
 
@@ -146,7 +147,9 @@ def run_test(root: str, rel: str, sear: str, shim: str, include: str,
         "%O0opt": "-O0 -Xclang -disable-O0-optnone",
         "%lli": f"{LLVM_BIN}/lli", "%llvmas": f"{LLVM_BIN}/llvm-as",
         "%llvmar": f"{LLVM_BIN}/llvm-ar", "%llvmlink": f"{LLVM_BIN}/llvm-link",
-        "%gentmp": "__gentmp", "%libcxx_includes": "",
+        "%gentmp": "__gentmp",
+        # sear links libc++ 19 as bitcode (docs/cxx.md): the programs use its headers.
+        "%libcxx_includes": "-isystem /usr/lib/llvm-19/include/c++/v1",
     }
     prelude = (f"set -o pipefail\nexport PATH={LLVM_BIN}:$PATH\n"
                "__gentmp() { mkdir -p \"$1\"; for i in $(seq 1 100); do "

@@ -3,14 +3,16 @@
 # `sear coverage --html`), and what the
 # Bitwuzla core needs to build Bitwuzla (meson, ninja, a C++ compiler, GMP, CaDiCaL, SymFPU),
 # then builds Bitwuzla once per machine (scripts/build-bitwuzla.sh); the 32-bit glibc headers and
-# libraries (libc6-dev-i386, gcc-multilib) build the i386 runtime and replay -m32 programs.
+# libraries (libc6-dev-i386, gcc-multilib) build the i386 runtime and replay -m32 programs;
+# libc++-19-dev's headers compile C++ programs (and its libraries replay them natively), and
+# scripts/build-libcxx.sh builds the C++ standard library as bitcode once per machine.
 # Idempotent: packages already present are not reinstalled. Needs root or sudo.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 packages=(clang-19 llvm-19-dev llvm-19-tools libz3-dev flex python3 python3-venv lcov
     g++ meson ninja-build pkg-config libgmp-dev libcadical-dev libsymfpu-dev
-    libc6-dev-i386 gcc-multilib)
+    libc6-dev-i386 gcc-multilib libc++-19-dev libc++abi-19-dev xz-utils)
 missing=()
 for p in "${packages[@]}"; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
@@ -24,6 +26,8 @@ fi
 command -v clang-19 >/dev/null || { echo "setup: clang-19 not found after installation" >&2; exit 1; }
 command -v cargo >/dev/null || { echo "setup: cargo not found (install the Rust toolchain)" >&2; exit 1; }
 ./scripts/build-bitwuzla.sh
+# libc++/libc++abi as bitcode for C++ programs (docs/cxx.md), from Debian's sources.
+./scripts/build-libcxx.sh
 
 # The project's Python environment (.venv, shared with scripts/bench-setup.sh): lxml from
 # PyPI checks Test-Comp test suites against the format's DTDs (bench/svcomp/validate_suite.py,

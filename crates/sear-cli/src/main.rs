@@ -1,6 +1,7 @@
 //! The `sear` command line: `run`, `replay`, `coverage`, `stats`, `solve`, `ktest`.
 
 mod coverage;
+mod cxx;
 mod indexify_args;
 mod memory_args;
 mod overrun;

@@ -41,6 +41,10 @@ pub struct RunArgs {
     /// Extra flags for clang (split on whitespace; repeatable).
     #[arg(long, value_name = "FLAGS", allow_hyphen_values = true)]
     pub cflags: Vec<String>,
+    /// Extra flags for clang++ when the program is C++ (split on whitespace; repeatable;
+    /// after sear's `-stdlib=libc++ -std=c++17`, so `-std=c++20` overrides the standard).
+    #[arg(long, value_name = "FLAGS", allow_hyphen_values = true)]
+    pub cxxflags: Vec<String>,
     /// Include directory for clang (repeatable).
     #[arg(short = 'I', value_name = "DIR")]
     pub include: Vec<PathBuf>,
@@ -295,17 +299,31 @@ fn prepare_bitcode(
 ) -> Result<(PathBuf, Vec<String>, PathBuf)> {
     let extension = program.extension().and_then(|e| e.to_str()).unwrap_or("");
     let runtime = crate::runtime_dir::locate()?;
-    let mut cflags: Vec<String> = args
-        .cflags
-        .iter()
-        .flat_map(|f| f.split_whitespace().map(str::to_string))
-        .collect();
-    let lenient = if args.sv_comp || args.test_comp.is_some() {
-        crate::testcomp::LENIENT_CFLAGS
-    } else {
-        &[]
+    let cxx = sear_ir::frontend::is_cxx_source(program);
+    let split = |flags: &[String]| -> Vec<String> {
+        flags
+            .iter()
+            .flat_map(|f| f.split_whitespace().map(str::to_string))
+            .collect()
     };
-    cflags.extend(lenient.iter().map(|f| f.to_string()));
+    // The compiler's own flags (recorded for replay): for C++, libc++ and C++17 first.
+    let mut user_flags: Vec<String> = Vec::new();
+    if cxx {
+        user_flags.extend(
+            sear_ir::frontend::CXX_DEFAULT_FLAGS
+                .iter()
+                .map(|f| f.to_string()),
+        );
+        user_flags.extend(split(&args.cflags));
+        user_flags.extend(split(&args.cxxflags));
+    } else {
+        // Competition tasks in older C: implicit declarations and the like as warnings.
+        if args.sv_comp || args.test_comp.is_some() {
+            user_flags.extend(crate::testcomp::LENIENT_CFLAGS.iter().map(|f| f.to_string()));
+        }
+        user_flags.extend(split(&args.cflags));
+    }
+    let mut cflags = user_flags.clone();
     cflags.extend(args.include.iter().map(|d| format!("-I{}", d.display())));
     cflags.extend(args.define.iter().map(|d| format!("-D{d}")));
     let bitcode = match extension {
@@ -317,18 +335,14 @@ fn prepare_bitcode(
             optimized
         }
         "bc" | "ll" => program.to_path_buf(),
-        "c" | "i" => {
+        _ if cxx || matches!(extension, "c" | "i") => {
+            if cxx {
+                // Before compiling: a missing library says how to build it.
+                crate::cxx::library()?;
+            }
             let options = CompileOptions {
                 opt_level: args.opt_level,
-                cflags: lenient
-                    .iter()
-                    .map(|f| f.to_string())
-                    .chain(
-                        args.cflags
-                            .iter()
-                            .flat_map(|f| f.split_whitespace().map(str::to_string)),
-                    )
-                    .collect(),
+                cflags: user_flags,
                 include_dirs: args.include.clone(),
                 defines: args.define.clone(),
                 runtime_include_dir: Some(runtime.join("include")),
@@ -336,9 +350,28 @@ fn prepare_bitcode(
             compile_c(program, scratch, &options).map_err(|e| anyhow::anyhow!("{e}"))?
         }
         other => bail!(
-            "{}: unsupported input '.{other}' (expected a .c, .bc or .ll file)",
+            "{}: unsupported input '.{other}' (expected a .c, .bc or .ll file, or C++: .cpp, \
+             .cc, .cxx, .C, .c++)",
             program.display()
         ),
+    };
+    // C++: libc++ and libc++abi as bitcode (scripts/build-libcxx.sh), only what the
+    // program needs, before sear's C runtime (which they call).
+    let bitcode = if cxx || crate::cxx::looks_like_cxx(&bitcode) {
+        match crate::cxx::library() {
+            Ok(library) => {
+                let linked = scratch.join("program.cxx.bc");
+                sear_ir::frontend::link_with_libraries(&[bitcode], &[library], &linked)
+                    .map_err(|e| anyhow::anyhow!("linking the C++ standard library: {e}"))?;
+                linked
+            }
+            Err(e) => {
+                crate::term::errln!("sear: WARNING: {e:#}");
+                bitcode
+            }
+        }
+    } else {
+        bitcode
     };
     let bitcode = if args.link_llvm_lib.is_empty() {
         bitcode

@@ -20,7 +20,13 @@ use serde_json::{json, Value};
 /// The directories of programs, relative to the repository root, in the order their trials
 /// start: the slowest programs first (the symbolic-size modes, the tools' several runs), so
 /// that no long trial starts last while the other threads idle.
-const DIRS: &[&str] = &["tests/symsize", "tests/tools", "tests/runtime", "tests/c"];
+const DIRS: &[&str] = &[
+    "tests/symsize",
+    "tests/tools",
+    "tests/runtime",
+    "tests/c",
+    "tests/cxx",
+];
 
 fn main() {
     let args = common::harness::arguments();

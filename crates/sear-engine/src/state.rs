@@ -135,6 +135,12 @@ pub struct State {
     /// The bytes of a seed this path's ancestors followed: they decide the constraints the
     /// seed satisfies when the path's test is solved for (the seed's side of a hash check).
     pub seed_hint: Option<std::sync::Arc<sear_expr::Assignment>>,
+    /// The allocation family of heap objects made by `operator new`/`new[]` (by object id;
+    /// objects from `malloc` are not recorded).
+    pub alloc_families: imbl::HashMap<crate::memory::ObjectId, crate::executor::cxx::AllocFamily>,
+    /// The exception object and selector the next `landingpad` yields (set by the
+    /// unwinder when it enters a landing pad).
+    pub eh_landing: Option<(u64, u32)>,
 }
 
 /// A fork's side whose feasibility has not been asked (seeding's deferred sides).

@@ -29,6 +29,20 @@ pub struct CompileOptions {
     pub runtime_include_dir: Option<PathBuf>,
 }
 
+/// The extensions of C++ sources (compiled with clang++-19 against libc++).
+pub const CXX_EXTENSIONS: &[&str] = &["cpp", "cc", "cxx", "C", "c++", "cp", "CPP"];
+
+/// True when `path` names a C++ source file (by its extension).
+pub fn is_cxx_source(path: &Path) -> bool {
+    path.extension()
+        .and_then(|e| e.to_str())
+        .is_some_and(|e| CXX_EXTENSIONS.contains(&e))
+}
+
+/// The flags every C++ compilation gets before the user's: libc++ (the library sear links
+/// as bitcode and replay links natively) and C++17 (the user's `-std=` comes later and wins).
+pub const CXX_DEFAULT_FLAGS: &[&str] = &["-stdlib=libc++", "-std=c++17"];
+
 /// Finds an LLVM 19 tool: `versioned` (e.g. `clang-19`) on `PATH`, else `plain` (e.g.
 /// `clang`) in `/usr/lib/llvm-19/bin`.
 pub fn find_tool(versioned: &str, plain: &str) -> Result<PathBuf, IrError> {
@@ -83,7 +97,7 @@ fn dash_i(dir: &Path) -> OsString {
     arg
 }
 
-/// Compiles the C file `source` to `out_dir/<stem>.bc` (creating `out_dir`) and returns
+/// Compiles the C (or, by its extension, C++) file `source` to `out_dir/<stem>.bc` (creating `out_dir`) and returns
 /// the bitcode's path.
 pub fn compile_c(source: &Path, out_dir: &Path, opts: &CompileOptions) -> Result<PathBuf, IrError> {
     if !source.is_file() {
@@ -99,7 +113,11 @@ pub fn compile_c(source: &Path, out_dir: &Path, opts: &CompileOptions) -> Result
     let stem = source.file_stem().unwrap_or(source.as_os_str());
     let mut output = out_dir.join(stem);
     output.set_extension("bc");
-    let clang = find_tool("clang-19", "clang")?;
+    let clang = if is_cxx_source(source) {
+        find_tool("clang++-19", "clang++")?
+    } else {
+        find_tool("clang-19", "clang")?
+    };
     let result = run(&clang, &clang_args(source, &output, opts))?;
     if !result.status.success() {
         return Err(IrError::Compile {

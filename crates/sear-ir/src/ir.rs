@@ -502,6 +502,14 @@ pub enum InstKind {
     Freeze(Operand),
     /// `fence` and other instructions without effect in sequential execution.
     Nop,
+    /// `landingpad`: yields `{ptr, i32}`, the exception object and the selector the
+    /// unwinder chose (set by the engine when it enters the block).
+    LandingPad {
+        /// True when the pad runs cleanups (destructors) whatever the exception.
+        cleanup: bool,
+        /// The clauses, in order.
+        clauses: Vec<Clause>,
+    },
     /// An instruction sear cannot execute; reaching it is an `exec` error naming it.
     Unsupported(String),
 }
@@ -549,9 +557,18 @@ impl InstKind {
                 expected,
                 replacement,
             } => vec![ptr, expected, replacement],
-            InstKind::Nop | InstKind::Unsupported(_) => Vec::new(),
+            InstKind::Nop | InstKind::Unsupported(_) | InstKind::LandingPad { .. } => Vec::new(),
         }
     }
+}
+
+/// A clause of a `landingpad`.
+#[derive(Clone, Debug)]
+pub enum Clause {
+    /// `catch ptr @typeinfo` (a null pointer: `catch (...)`).
+    Catch(Operand),
+    /// `filter [N x ptr] [...]`: the exception specification's allowed types.
+    Filter(Vec<Operand>),
 }
 
 /// One instruction.
@@ -612,7 +629,18 @@ pub enum Terminator {
     },
     /// `unreachable`: reaching it is an error.
     Unreachable,
-    /// A terminator sear does not support (`invoke`, `resume`, ...).
+    /// The end of a block lowered from `invoke`: the block's last instruction is the call;
+    /// when it returns, control goes to `normal`; when an exception unwinds through it, to
+    /// `unwind` (whose first instruction is a [`InstKind::LandingPad`]).
+    Invoke {
+        /// Where the call returns to.
+        normal: BlockId,
+        /// The landing pad's block.
+        unwind: BlockId,
+    },
+    /// `resume`: continues unwinding the exception the operand (`{ptr, i32}`) carries.
+    Resume(Operand),
+    /// A terminator sear does not support (`cleanupret`, `catchswitch`, ...).
     Unsupported(String),
 }
 

@@ -384,6 +384,22 @@ fn inst_text(m: &Module, inst: &Inst) -> String {
         } => format!("cmpxchg {}", ops(m, &[ptr, expected, replacement])),
         InstKind::Freeze(x) => format!("freeze {}", operand(m, x)),
         InstKind::Nop => "nop".into(),
+        InstKind::LandingPad { cleanup, clauses } => {
+            let mut text = "landingpad".to_string();
+            if *cleanup {
+                text.push_str(" cleanup");
+            }
+            for clause in clauses {
+                match clause {
+                    Clause::Catch(op) => text.push_str(&format!(" catch {}", operand(m, op))),
+                    Clause::Filter(list) => {
+                        let list: Vec<&Operand> = list.iter().collect();
+                        text.push_str(&format!(" filter [{}]", ops(m, &list)));
+                    }
+                }
+            }
+            text
+        }
         InstKind::Unsupported(what) => format!("unsupported {what:?}"),
     }
 }
@@ -428,6 +444,10 @@ fn terminator_text(m: &Module, term: &Terminator) -> String {
             )
         }
         Terminator::Unreachable => "unreachable".into(),
+        Terminator::Invoke { normal, unwind } => {
+            format!("to bb{} unwind bb{}", normal.0, unwind.0)
+        }
+        Terminator::Resume(v) => format!("resume {}", operand(m, v)),
         Terminator::Unsupported(what) => format!("unsupported {what:?}"),
     }
 }

@@ -253,7 +253,11 @@ pub(crate) fn successors(term: &Terminator) -> Vec<BlockId> {
             .chain(cases.iter().map(|&(_, b)| b))
             .collect(),
         Terminator::IndirectBr { targets, .. } => targets.clone(),
-        Terminator::Ret(_) | Terminator::Unreachable | Terminator::Unsupported(_) => Vec::new(),
+        Terminator::Invoke { normal, unwind } => vec![*normal, *unwind],
+        Terminator::Ret(_)
+        | Terminator::Unreachable
+        | Terminator::Resume(_)
+        | Terminator::Unsupported(_) => Vec::new(),
     }
 }
 

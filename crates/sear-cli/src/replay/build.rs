@@ -137,7 +137,7 @@ pub fn build(config: &BuildConfig, out_dir: &Path) -> Result<PathBuf> {
     let program_inputs = program_inputs(config, &common, out_dir)?;
     let exe = out_dir.join("replay-program");
     let link = |extra: Option<&Path>| {
-        let mut cmd = compiler(config, out_dir);
+        let mut cmd = linker(config, out_dir);
         cmd.args(&common)
             .arg("-I")
             .arg(&include)
@@ -243,6 +243,24 @@ fn compiler(config: &BuildConfig, out_dir: &Path) -> Command {
     if config.coverage {
         cmd.current_dir(out_dir);
     }
+    cmd
+}
+
+/// The command that compiles the program and links the executable: clang++ (with libc++,
+/// as sear linked it) for a C++ program, the C compiler otherwise.
+fn linker(config: &BuildConfig, out_dir: &Path) -> Command {
+    if !sear_ir::frontend::is_cxx_source(&config.program) {
+        return compiler(config, out_dir);
+    }
+    let cxx = match config.clang.strip_suffix("clang-19") {
+        Some(prefix) => format!("{prefix}clang++-19"),
+        None => config.clang.replace("clang", "clang++"),
+    };
+    let mut cmd = Command::new(cxx);
+    if config.coverage {
+        cmd.current_dir(out_dir);
+    }
+    cmd.arg("-stdlib=libc++");
     cmd
 }
 

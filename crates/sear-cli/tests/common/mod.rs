@@ -38,13 +38,16 @@ pub fn repo_root() -> PathBuf {
         .expect("repository root")
 }
 
-/// The `.c` and `.ll` files of `dir` (relative to the repository root), sorted. (In `.ll`
+/// The `.c`, `.cpp` and `.ll` files of `dir` (relative to the repository root), sorted. (In `.ll`
 /// files, expectations are written after `; //`.)
 pub fn c_programs(dir: &str) -> Vec<PathBuf> {
     let mut files: Vec<PathBuf> = std::fs::read_dir(repo_root().join(dir))
         .unwrap_or_else(|e| panic!("{dir}: {e}"))
         .map(|e| e.expect("dir entry").path())
-        .filter(|p| p.extension().is_some_and(|x| x == "c" || x == "ll"))
+        .filter(|p| {
+            p.extension()
+                .is_some_and(|x| x == "c" || x == "ll" || x == "cpp")
+        })
         .collect();
     files.sort();
     files

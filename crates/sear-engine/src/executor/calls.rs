@@ -175,10 +175,13 @@ impl Executor<'_> {
                 return self.call_special(module, state, inst, special, &args, arg_types)
             }
             Handler::Missing => {
-                return Err(exec(format!(
-                    "external function '{}' is not supported",
-                    module.function(f).name
-                )))
+                let name = super::cxx::demangle(&module.function(f).name);
+                return Err(exec(match super::cxx::unsupported_feature(&name) {
+                    Some(feature) => {
+                        format!("external function '{name}' is not supported: {feature}")
+                    }
+                    None => format!("external function '{name}' is not supported"),
+                }));
             }
         };
         self.push_frame(module, state, callee, args, arg_types, byval, dest)?;

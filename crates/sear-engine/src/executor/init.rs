@@ -61,6 +61,8 @@ impl Executor<'_> {
             deferred: None,
             seed_hint: None,
             output: Default::default(),
+            alloc_families: Default::default(),
+            eh_landing: None,
         };
         self.run.next_state = 1;
         self.place_globals(&module, &mut state)?;

@@ -16,6 +16,8 @@ mod asm;
 mod branch;
 mod calls;
 mod cells;
+pub(crate) mod cxx;
+mod eh;
 mod fork;
 mod halt;
 mod hooks;

@@ -5,6 +5,7 @@
 use sear_expr::{Array, ArrayKind, Expr, UpdateList};
 use sear_ir::{Inst, Module, TypeId};
 
+use super::cxx::AllocFamily;
 use super::intrinsics::Intrinsic as Intr;
 use super::step::exec;
 use super::sym_alloc::SizeDecision;
@@ -61,6 +62,15 @@ pub enum SpecialFn {
     Intrinsic(Intr),
     /// A C math library function (`sin`, `powf`, `logl`, ...).
     Math(super::libm::MathFn),
+    /// `operator new` / `operator new[]` (every overload).
+    CxxNew(AllocFamily),
+    /// `operator delete` / `operator delete[]` (every overload).
+    CxxDelete(AllocFamily),
+    /// `__sear_eh_raise(object, typeinfo)`: the C++ runtime's `__cxa_throw` and
+    /// `__cxa_rethrow` hand an exception to the engine's unwinder (executor/eh.rs).
+    EhRaise,
+    /// `llvm.eh.typeid.for`: the selector value of a type info.
+    EhTypeidFor,
 }
 
 /// The handler for a function name, if the engine implements it.
@@ -105,6 +115,14 @@ fn lookup(name: &str) -> Option<SpecialFn> {
         "memcpy" => Intrinsic(Intr::MemCpy),
         "memmove" => Intrinsic(Intr::MemMove),
         "memset" => Intrinsic(Intr::MemSet),
+        "__sear_eh_raise" => EhRaise,
+        _ if name.starts_with("llvm.eh.typeid.for") => EhTypeidFor,
+        _ if AllocFamily::of_operator(name).is_some() => {
+            match AllocFamily::of_operator(name).expect("just found") {
+                (family, true) => CxxNew(family),
+                (family, false) => CxxDelete(family),
+            }
+        }
         _ if name.starts_with("__VERIFIER_nondet_") => NondetValue,
         _ if super::libm::MathFn::lookup(name).is_some() => {
             Math(super::libm::MathFn::lookup(name).expect("just found"))
@@ -330,8 +348,22 @@ impl Executor<'_> {
             }
             Realloc => Some(self.realloc(module, state, inst, arg(args, 0)?, arg(args, 1)?)?),
             Free => {
-                self.free(state, arg(args, 0)?)?;
+                self.free(state, arg(args, 0)?, AllocFamily::Malloc)?;
                 None
+            }
+            CxxNew(family) => self.cxx_new(module, state, inst, arg(args, 0)?, family)?,
+            CxxDelete(family) => {
+                self.free(state, arg(args, 0)?, family)?;
+                None
+            }
+            EhRaise => {
+                let object = self.concretize(state, arg(args, 0)?, "exception object")? as u64;
+                let info = self.concretize(state, arg(args, 1)?, "exception type")? as u64;
+                return self.raise(module, state, object, info);
+            }
+            EhTypeidFor => {
+                let info = self.concretize(state, arg(args, 0)?, "llvm.eh.typeid.for")? as u64;
+                Some(Value::concrete(super::eh::selector(info) as u128, width))
             }
             AlignedAlloc => self.malloc(module, state, inst, arg(args, 1)?, Init::Garbage)?,
             PosixMemalign => {
@@ -622,7 +654,7 @@ impl Executor<'_> {
     }
 
     /// `malloc`-like allocation; a symbolic size is concretised as KLEE does.
-    fn malloc(
+    pub(super) fn malloc(
         &mut self,
         module: &Module,
         state: &mut State,
@@ -754,13 +786,14 @@ impl Executor<'_> {
         Ok(new)
     }
 
-    fn free(&mut self, state: &mut State, ptr: &Value) -> Exec<()> {
+    fn free(&mut self, state: &mut State, ptr: &Value, family: AllocFamily) -> Exec<()> {
         let address = match &state.settle(ptr) {
             Value::Symbolic(p) => {
                 self.exact_base(state, &Expr::zext_or_trunc(p.clone(), 64), "free")?
             }
             _ => self.concretize(state, ptr, "free pointer")? as u64,
         };
+        super::cxx::check_release(state, address, family)?;
         self.memory.free(state, address)
     }
 

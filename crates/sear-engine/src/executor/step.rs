@@ -278,6 +278,10 @@ impl Executor<'_> {
             }
             InstKind::VaArg { .. } => return Err(exec("unsupported instruction 'va_arg'")),
             InstKind::Nop => {}
+            InstKind::LandingPad { .. } => {
+                let v = self.landing_pad_value(state)?;
+                self.bind(state, inst, v);
+            }
             InstKind::Unsupported(name) => {
                 return Err(exec(format!("unsupported instruction '{name}'")));
             }
@@ -324,6 +328,14 @@ impl Executor<'_> {
                 ErrorKind::Unreachable,
                 "reached \"unreachable\" instruction",
             )),
+            Terminator::Invoke { normal, .. } => {
+                self.jump(module, state, *normal);
+                Ok(())
+            }
+            Terminator::Resume(value) => {
+                let v = self.operand(state, *value);
+                self.eh_resume(module, state, &v)
+            }
             Terminator::Unsupported(name) => Err(exec(format!("unsupported instruction '{name}'"))),
         }
     }

@@ -348,7 +348,7 @@ impl Executor<'_> {
         Place {
             file: loc.map_or_else(String::new, |l| module.file_name(l.file).to_string()),
             line: loc.map_or(0, |l| l.line),
-            function: function.name.clone(),
+            function: super::cxx::demangle(&function.name),
             loc,
         }
     }
@@ -394,12 +394,9 @@ impl Executor<'_> {
                     }
                 })
                 .collect();
-            out.push(format!(
-                "in {}({}) at {}",
-                function.name,
-                args.join(", "),
-                at
-            ));
+            // A C++ function's demangled name carries its parameter types: the name alone.
+            let name = super::cxx::demangle_function(&function.name);
+            out.push(format!("in {}({}) at {}", name, args.join(", "), at));
         }
         out
     }

@@ -118,7 +118,7 @@ pub fn map_operands(kind: &mut InstKind, mut f: impl FnMut(&mut Operand, Role)) 
             f(expected, Role::Other);
             f(replacement, Role::Other);
         }
-        Nop | Unsupported(_) => {}
+        Nop | Unsupported(_) | LandingPad { .. } => {}
     }
 }
 
@@ -140,6 +140,7 @@ pub fn block_operands(block: &Block, mut f: impl FnMut(Operand)) {
         Terminator::CondBr { cond, .. } => f(*cond),
         Terminator::Switch { value, .. } => f(*value),
         Terminator::IndirectBr { address, .. } => f(*address),
+        Terminator::Resume(v) => f(*v),
         _ => {}
     }
 }

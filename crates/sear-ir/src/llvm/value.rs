@@ -478,6 +478,24 @@ impl<'m> Val<'m> {
         }
     }
 
+    /// The number of clauses of a `landingpad`.
+    pub(crate) fn num_clauses(self) -> u32 {
+        // SAFETY: callers pass landingpads only.
+        unsafe { LLVMGetNumClauses(self.raw) }
+    }
+
+    /// Clause `i` of a `landingpad` (a type info pointer, or an array for a filter).
+    pub(crate) fn clause(self, i: u32) -> Val<'m> {
+        // SAFETY: callers pass landingpads only, with i < num_clauses().
+        Val::new(unsafe { LLVMGetClause(self.raw, i) })
+    }
+
+    /// True for a `landingpad` with the `cleanup` flag.
+    pub(crate) fn is_cleanup(self) -> bool {
+        // SAFETY: callers pass landingpads only.
+        unsafe { LLVMIsCleanup(self.raw) != 0 }
+    }
+
     /// Element `i` of an aggregate constant (struct, array, vector, data array).
     pub(crate) fn aggregate_element(self, i: u32) -> Option<Val<'m>> {
         // SAFETY: callers pass aggregate constants only; out-of-range gives null.

@@ -98,6 +98,28 @@ impl<'m> Lowerer<'m> {
                 insts.push(lowered);
             }
         }
+        if last.is_instruction() && last.opcode() == Op::LLVMInvoke {
+            // The call becomes the block's last instruction; the terminator says where it
+            // returns to and where it unwinds to.
+            if let Some(call) = self.lower_inst(cx, last) {
+                insts.push(call);
+            }
+            let succ = last.successors();
+            let term = match succ.as_slice() {
+                [normal, unwind] => Terminator::Invoke {
+                    normal: cx.block(*normal),
+                    unwind: cx.block(*unwind),
+                },
+                _ => Terminator::Unsupported("malformed invoke".into()),
+            };
+            return Block {
+                name,
+                phis,
+                insts,
+                term,
+                term_loc: self.loc(last),
+            };
+        }
         Block {
             name,
             phis,
@@ -169,6 +191,7 @@ impl<'m> Lowerer<'m> {
                 targets: t.successors().into_iter().map(|b| cx.block(b)).collect(),
             },
             Op::LLVMUnreachable => Terminator::Unreachable,
+            Op::LLVMResume => Terminator::Resume(self.operand(cx, t.operand(0))),
             other => Terminator::Unsupported(opcode_name(other).to_string()),
         }
     }

@@ -104,7 +104,8 @@ impl<'m> Lowerer<'m> {
                 b: operand(self, 1),
                 mask: inst.shuffle_mask(),
             },
-            Op::LLVMCall => return self.call(cx, inst),
+            Op::LLVMCall | Op::LLVMInvoke => return self.call(cx, inst),
+            Op::LLVMLandingPad => self.landing_pad(cx, inst),
             Op::LLVMVAArg => InstKind::VaArg {
                 list: operand(self, 0),
             },
@@ -123,6 +124,30 @@ impl<'m> Lowerer<'m> {
             other => InstKind::Unsupported(opcode_name(other).to_string()),
         };
         Some(kind)
+    }
+
+    /// A `landingpad`: its cleanup flag and clauses (a filter's array of type infos is
+    /// split into its elements).
+    fn landing_pad(&mut self, cx: &FnCtx, inst: Val<'m>) -> InstKind {
+        let clauses = (0..inst.num_clauses())
+            .map(|i| {
+                let clause = inst.clause(i);
+                if clause.ty().kind() == LLVMTypeKind::LLVMArrayTypeKind {
+                    let n = clause.ty().array_len();
+                    let elements = (0..n)
+                        .filter_map(|e| clause.aggregate_element(e as u32))
+                        .map(|e| self.operand(cx, e))
+                        .collect();
+                    Clause::Filter(elements)
+                } else {
+                    Clause::Catch(self.operand(cx, clause))
+                }
+            })
+            .collect();
+        InstKind::LandingPad {
+            cleanup: inst.is_cleanup(),
+            clauses,
+        }
     }
 
     /// Alignment of a load or store, the ABI alignment of the accessed type if unspecified.
