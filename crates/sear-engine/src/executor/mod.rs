@@ -17,6 +17,7 @@ mod branch;
 mod calls;
 mod cells;
 mod fork;
+mod fpsym;
 mod halt;
 mod incremental_merging;
 mod indexify;
