@@ -1,8 +1,10 @@
-// Symbolic floats are concretised (with a warning), as KLEE does: the first floating-point
-// instruction on a symbolic value fixes it to one feasible value.
+// Under --fp=concretize, symbolic floats are concretised (with a warning), as KLEE does: the
+// first floating-point instruction on a symbolic value fixes it to one feasible value.
+// (fp_*.c are the programs of the default, --fp=symbolic.)
 // Reasoning: f is symbolic; f > 1.0f concretises f (fcmp), so the comparison is decided and
 // does not fork; d + 1.0 concretises d. The integer branch on x still forks: 2 paths. The
 // tests carry the concretised values, so the native runs follow the same paths.
+// sear-args: --fp=concretize
 // expect-completed: 2
 // expect-error-paths: 0
 #include "klee/klee.h"

@@ -163,7 +163,10 @@ fn tree(e: &Expr, max: usize, memo: &mut FxHashMap<Expr, (Expr, usize)>) -> Opti
             let lw = lo.width();
             binary(hi, lo, w, max, memo, &|a, b| fold_concat(a, b, lw))?
         }
-        ExprKind::Read { .. } | ExprKind::Var(_) | ExprKind::Forall { .. } => return None,
+        ExprKind::Read { .. }
+        | ExprKind::Var(_)
+        | ExprKind::Forall { .. }
+        | ExprKind::Fp { .. } => return None,
     };
     memo.insert(e.clone(), r.clone());
     Some(r)

@@ -113,7 +113,8 @@ impl Program {
             let at = |x: &Expr| slot[x];
             let op = match e.kind() {
                 ExprKind::Constant(v) => Op::Const(*v),
-                ExprKind::Var(_) | ExprKind::Forall { .. } => return None,
+                // Floating-point nodes are not compiled (the query goes on unchanged).
+                ExprKind::Var(_) | ExprKind::Forall { .. } | ExprKind::Fp { .. } => return None,
                 ExprKind::Read { updates, index } => {
                     let cells = cells.get(updates)?;
                     if cells.symbolic_bytes() == cells.len() {

@@ -32,6 +32,8 @@ pub struct Stats {
     pub forks_inhibited: u64,
     /// Values concretised (symbolic floats, sizes, external arguments).
     pub concretisations: u64,
+    /// Floating-point operations built symbolically (`--fp=symbolic`).
+    pub fp_symbolic_ops: u64,
 }
 
 /// Which instructions have been executed, per function and block.

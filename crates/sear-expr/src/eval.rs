@@ -267,6 +267,11 @@ impl<'a> Evaluator<'a> {
             }
             ExprKind::Var(id) => self.bindings.get(id).copied().unwrap_or(0),
             ExprKind::Forall { var, bound, body } => self.eval_forall(var, bound, body),
+            ExprKind::Fp { op, args } => {
+                let vals: Vec<(u128, u32)> =
+                    args.iter().map(|a| (self.value_of(a), a.width())).collect();
+                crate::fp::fold(*op, width, &vals)
+            }
         }
     }
 

@@ -18,6 +18,7 @@ use std::sync::{Arc, LazyLock};
 use rustc_hash::FxHasher;
 
 use crate::array::UpdateList;
+use crate::fp::FpOp;
 use crate::intern::{Internable, Interner};
 
 /// Binary bit-vector operators.
@@ -169,6 +170,14 @@ pub enum ExprKind {
         /// The quantified formula (boolean).
         body: Expr,
     },
+    /// A floating-point operation on bit-vectors (see [`crate::fp`]): IEEE 754 on the bits
+    /// of the operands, with x86-64's results where IEEE 754 leaves a choice.
+    Fp {
+        /// The operation.
+        op: FpOp,
+        /// The operands (one to three).
+        args: Vec<Expr>,
+    },
 }
 
 /// The interned node behind an [`Expr`].
@@ -273,6 +282,7 @@ impl Internable for Node {
                     body: b2,
                 },
             ) => v1 == v2 && k1 == k2 && b1 == b2,
+            (Fp { op: o1, args: a1 }, Fp { op: o2, args: a2 }) => o1 == o2 && a1 == a2,
             _ => false,
         }
     }
@@ -324,6 +334,12 @@ fn hash_kind(kind: &ExprKind, width: u32) -> u64 {
             bound.structural_hash().hash(&mut h);
             body.structural_hash().hash(&mut h);
         }
+        ExprKind::Fp { op, args } => {
+            op.hash(&mut h);
+            for a in args {
+                a.structural_hash().hash(&mut h);
+            }
+        }
     }
     h.finish()
 }
@@ -373,6 +389,7 @@ fn take_children(kind: &mut ExprKind, out: &mut Vec<Expr>) {
             out.push(lhs);
             out.push(rhs);
         }
+        ExprKind::Fp { args, .. } => out.extend(args),
     }
 }
 
@@ -473,6 +490,7 @@ pub(crate) fn children_of(kind: &ExprKind) -> Vec<Expr> {
         ExprKind::Binary { lhs, rhs, .. } | ExprKind::Cmp { lhs, rhs, .. } => {
             vec![lhs.clone(), rhs.clone()]
         }
+        ExprKind::Fp { args, .. } => args.clone(),
     }
 }
 

@@ -231,7 +231,7 @@ impl Intervals {
             ExprKind::Cmp { op, lhs, rhs } => {
                 Interval::boolean(compare(*op, self.get(lhs), self.get(rhs), lhs.width()))
             }
-            ExprKind::Var(_) | ExprKind::Forall { .. } => Interval::full(w),
+            ExprKind::Var(_) | ExprKind::Forall { .. } | ExprKind::Fp { .. } => Interval::full(w),
         };
         debug_assert!(i.lo <= i.hi && i.hi <= mask(w), "{e}: {i:?}");
         i
@@ -386,7 +386,10 @@ fn for_each_operand(e: &Expr, mut f: impl FnMut(&Expr)) {
             f(lhs);
             f(rhs);
         }
-        ExprKind::Constant(_) | ExprKind::Var(_) | ExprKind::Forall { .. } => {}
+        ExprKind::Constant(_)
+        | ExprKind::Var(_)
+        | ExprKind::Forall { .. }
+        | ExprKind::Fp { .. } => {}
     }
 }
 

@@ -14,6 +14,8 @@
 //! * [`congruence`]: power-of-two congruences of index terms (shared by the array-read
 //!   transformations of `sear-arrayopt` and the solver).
 //! * [`interval`]: unsigned intervals of terms (the solver's answers without a solver).
+//! * [`fp`]: floating-point operations as expression nodes (`ExprKind::Fp`) and their
+//!   constructors.
 //! * [`fpsem`]: IEEE 754 binary32/binary64 arithmetic on bits as x86-64 computes it.
 //!
 //! ```
@@ -35,6 +37,7 @@ pub mod congruence;
 pub mod eval;
 pub mod expr;
 pub mod fold;
+pub mod fp;
 pub mod fpsem;
 pub mod intern;
 pub mod interval;

@@ -197,6 +197,10 @@ impl<F: FnMut(&Expr, &Expr) -> Option<Expr>> Rewriter<F> {
                 let v = if v.as_var().is_some() { v } else { var.clone() };
                 Expr::forall(v, self.get(bound), self.get(body))
             }
+            ExprKind::Fp { op, args } => {
+                let args: Vec<Expr> = args.iter().map(|a| self.get(a)).collect();
+                Expr::fp_rebuild(*op, e.width(), args)
+            }
         }
     }
 }

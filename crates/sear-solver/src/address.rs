@@ -161,6 +161,13 @@ impl AddressBindings {
                 self.eval(lhs, budget)?,
                 self.eval(rhs, budget)?,
             ) as u128,
+            ExprKind::Fp { op, args } => {
+                let mut vals = Vec::with_capacity(args.len());
+                for a in args {
+                    vals.push((self.eval(a, budget)?, a.width()));
+                }
+                sear_expr::fp::fold(*op, width, &vals)
+            }
         })
     }
 

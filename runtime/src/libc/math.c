@@ -68,3 +68,53 @@ double frexp(double x, int *exp) {
   memcpy(&x, &bits, sizeof x);
   return x;
 }
+
+/*
+ * glibc's classification functions that math.h's macros call in preprocessed
+ * sources (SV-COMP's .i files): exact bit work, so symbolic floats stay
+ * symbolic (each class is a path). Values as glibc's: FP_NAN 0, FP_INFINITE 1,
+ * FP_ZERO 2, FP_SUBNORMAL 3, FP_NORMAL 4; __isinf gives -1 for -inf.
+ */
+static uint64_t bits64(double x) {
+  uint64_t u;
+  memcpy(&u, &x, sizeof u);
+  return u;
+}
+static uint32_t bits32(float x) {
+  uint32_t u;
+  memcpy(&u, &x, sizeof u);
+  return u;
+}
+static int classify(uint64_t exp, uint64_t exp_max, uint64_t mant) {
+  if (exp == exp_max)
+    return mant ? 0 : 1;
+  if (exp == 0)
+    return mant ? 3 : 2;
+  return 4;
+}
+int __fpclassify(double x) {
+  uint64_t u = bits64(x);
+  return classify((u >> 52) & 0x7ff, 0x7ff, u & 0xfffffffffffffULL);
+}
+int __fpclassifyf(float x) {
+  uint32_t u = bits32(x);
+  return classify((u >> 23) & 0xff, 0xff, u & 0x7fffff);
+}
+int __isnan(double x) { return (bits64(x) & ~(1ULL << 63)) > 0x7ff0000000000000ULL; }
+int __isnanf(float x) { return (bits32(x) & 0x7fffffffU) > 0x7f800000U; }
+int __isinf(double x) {
+  uint64_t u = bits64(x);
+  if ((u & ~(1ULL << 63)) != 0x7ff0000000000000ULL)
+    return 0;
+  return (u >> 63) ? -1 : 1;
+}
+int __isinff(float x) {
+  uint32_t u = bits32(x);
+  if ((u & 0x7fffffffU) != 0x7f800000U)
+    return 0;
+  return (u >> 31) ? -1 : 1;
+}
+int __signbit(double x) { return (int)(bits64(x) >> 63); }
+int __signbitf(float x) { return (int)(bits32(x) >> 31); }
+int __finite(double x) { return (bits64(x) & ~(1ULL << 63)) < 0x7ff0000000000000ULL; }
+int __finitef(float x) { return (bits32(x) & 0x7fffffffU) < 0x7f800000U; }

@@ -90,3 +90,18 @@ pub enum MemoryModelKind {
     /// addresses, with DSMM and splitting as configured.
     Relocatable,
 }
+
+/// How floating-point operations meet symbolic operands (`--fp`; issue 34).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, serde::Serialize)]
+#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
+#[serde(rename_all = "kebab-case")]
+pub enum FpMode {
+    /// `float`/`double` operations build floating-point expressions (solved with the FP
+    /// theory of Bitwuzla or Z3); `long double` and transcendental functions are still
+    /// concretised, with a warning naming them.
+    #[default]
+    Symbolic,
+    /// Every floating-point operand that is symbolic is concretised, with a warning (KLEE's
+    /// behaviour).
+    Concretize,
+}

@@ -14,7 +14,7 @@ use clap::builder::TypedValueParser as _;
 use std::path::PathBuf;
 use std::time::Duration;
 
-pub use kinds::{MemoryModelKind, SearchKind};
+pub use kinds::{FpMode, MemoryModelKind, SearchKind};
 
 use crate::search::weighted::Weight;
 
@@ -168,6 +168,17 @@ pub struct EngineConfig {
         default_value_t = MemoryModelKind::default(),
     ))]
     pub memory_model: MemoryModelKind,
+    /// Floating point: `symbolic` (float and double operations on symbolic values build
+    /// floating-point expressions) or `concretize` (symbolic operands are concretised, with a
+    /// warning).
+    #[cfg_attr(feature = "cli", arg(
+        id = "fp",
+        long = "fp",
+        value_name = "MODE",
+        value_enum,
+        default_value_t = FpMode::default(),
+    ))]
+    pub fp: FpMode,
     /// Options of the relocatable model (DSMM, contexts, reuse, splitting).
     #[cfg_attr(feature = "cli", command(flatten))]
     pub relocatable: crate::memory::relocatable::RelocatableConfig,
@@ -332,6 +343,7 @@ impl EngineConfig {
             use_merge: false,
             debug_log_merge: false,
             memory_model: MemoryModelKind::Standard,
+            fp: FpMode::default(),
             relocatable: Default::default(),
             sym_size: Default::default(),
             seeding: Default::default(),

@@ -140,6 +140,7 @@ impl Executor<'_> {
         self.run.summary.dropped_states = self.run.stats.dropped_states;
         self.run.summary.forks_inhibited = self.run.stats.forks_inhibited;
         self.run.summary.concretisations = self.run.stats.concretisations;
+        self.run.summary.fp_symbolic_ops = self.run.stats.fp_symbolic_ops;
         self.run.summary.merged_states = self.run.stats.merged_states;
         self.run.summary.memory = self.memory.summary();
         self.run.summary.symbolic_size = self.sym_size_summary();

@@ -49,6 +49,8 @@ pub enum Intrinsic {
     FloatUnary(FloatFn),
     FloatBinary(FloatFn),
     Fma,
+    /// `llvm.fmuladd`: a multiplication and an addition, unfused (as x86-64 without FMA).
+    FmulAdd,
 }
 
 /// The arithmetic of an `*.with.overflow` intrinsic.
@@ -224,7 +226,7 @@ impl Intrinsic {
             FloatUnary(FloatFn::Trunc)
         } else if stem("round") {
             FloatUnary(FloatFn::Round)
-        } else if stem("rint") || stem("nearbyint") {
+        } else if stem("rint") || stem("nearbyint") || stem("roundeven") {
             FloatUnary(FloatFn::Rint)
         } else if stem("sqrt") {
             FloatUnary(FloatFn::Sqrt)
@@ -236,8 +238,10 @@ impl Intrinsic {
             FloatBinary(FloatFn::MaxNum)
         } else if stem("pow") {
             FloatBinary(FloatFn::Pow)
-        } else if stem("fma") || stem("fmuladd") {
+        } else if stem("fma") {
             Fma
+        } else if stem("fmuladd") {
+            FmulAdd
         } else {
             return None;
         })
@@ -253,7 +257,7 @@ impl Executor<'_> {
         inst: &Inst,
         intrinsic: Intrinsic,
         args: &[Value],
-        _arg_types: &[TypeId],
+        arg_types: &[TypeId],
     ) -> Exec<Option<Value>> {
         use Intrinsic::*;
         let a = |i: usize| -> Exec<&Value> {
@@ -341,8 +345,13 @@ impl Executor<'_> {
             }
             StackSave => Some(Value::Concrete(0, 64)),
             IsFpClass => {
-                let x = self.concretize_value(state, a(0)?, "floating-point class test")?;
                 let mask = a(1)?.as_concrete().unwrap_or(0) as u32;
+                let kind = arg_types.first().and_then(|t| float_kind(module, *t));
+                let x = a(0)?;
+                if let Some(v) = kind.and_then(|k| self.fp_class(k, x, mask)) {
+                    return Ok(Some(v));
+                }
+                let x = self.concretize_value(state, a(0)?, "floating-point class test")?;
                 Some(ops::lift1(&x, &mut |v| fp_class_test(v, mask)).map_err(unsupported)?)
             }
             LoadRelative => {
@@ -398,6 +407,9 @@ impl Executor<'_> {
             FloatUnary(f) | FloatBinary(f) => {
                 let kind = float_kind(module, inst.ty)
                     .ok_or_else(|| exec("float intrinsic on non-float"))?;
+                if let Some(v) = self.fp_intrinsic(f, kind, args) {
+                    return Ok(Some(v));
+                }
                 let x = self.concretize_value(state, a(0)?, "floating-point intrinsic")?;
                 let y = match intrinsic {
                     FloatBinary(_) => {
@@ -413,8 +425,12 @@ impl Executor<'_> {
                     .map_err(unsupported)?,
                 )
             }
-            Fma => {
+            Fma | FmulAdd => {
                 let kind = float_kind(module, inst.ty).ok_or_else(|| exec("fma on non-float"))?;
+                let name = if intrinsic == Fma { "fma" } else { "fmuladd" };
+                if let Some(v) = self.fp_multi_fn(name, kind, &[a(0)?, a(1)?, a(2)?]) {
+                    return Ok(Some(v));
+                }
                 let x = self.concretize_value(state, a(0)?, "fma")?;
                 let y = self.concretize_value(state, a(1)?, "fma")?;
                 let z = self.concretize_value(state, a(2)?, "fma")?;

@@ -80,6 +80,11 @@ impl MathFn {
         .map(|(_, f)| f)
     }
 
+    /// The function's C name (the `double` version).
+    pub fn c_name(self) -> String {
+        format!("{self:?}").to_lowercase()
+    }
+
     fn binary(self) -> bool {
         matches!(self, MathFn::Pow | MathFn::Atan2 | MathFn::Hypot)
     }
@@ -155,7 +160,11 @@ impl Executor<'_> {
         }
         let mut bits = [0u128; 2];
         for (i, a) in args.iter().take(arity).enumerate() {
-            let v = self.concretize_value(state, a, "math function argument")?;
+            let reason = format!(
+                "the argument of the transcendental math function {} (not symbolic)",
+                f.c_name()
+            );
+            let v = self.concretize_value(state, a, &reason)?;
             bits[i] = v.as_concrete().unwrap_or(0);
         }
         let unsupported = |e: super::ops::Unsupported| exec(e.0);

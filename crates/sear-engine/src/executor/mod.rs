@@ -19,6 +19,7 @@ mod cells;
 pub(crate) mod cxx;
 mod eh;
 mod fork;
+mod fpsym;
 mod halt;
 mod hooks;
 mod incremental_merging;

@@ -75,6 +75,10 @@ impl Executor<'_> {
             InstKind::FNeg(x) => {
                 let a = self.operand(state, *x);
                 let kind = float_kind(module, inst.ty).ok_or_else(|| exec("fneg on non-float"))?;
+                if let Some(v) = self.fp_neg(kind, &a) {
+                    self.bind(state, inst, v);
+                    return Ok(());
+                }
                 let a = self.concretize_value(state, &a, "floating-point negation")?;
                 let v = ops::lift1(&a, &mut |x| {
                     ops::float_neg(kind, x.as_concrete().unwrap_or(0))
@@ -93,6 +97,10 @@ impl Executor<'_> {
                 let (a, b) = (self.operand(state, *lhs), self.operand(state, *rhs));
                 let kind = operand_float_kind(module, state, self, *lhs)
                     .ok_or_else(|| exec("fcmp on non-float operands"))?;
+                if let Some(v) = self.fp_cmp(*pred, kind, &a, &b) {
+                    self.bind(state, inst, v);
+                    return Ok(());
+                }
                 let a = self.concretize_value(state, &a, "floating-point comparison")?;
                 let b = self.concretize_value(state, &b, "floating-point comparison")?;
                 let v = ops::lift2(&a, &b, &mut |x, y| {
@@ -135,6 +143,17 @@ impl Executor<'_> {
                         | CastOp::BitCast
                         | CastOp::AddrSpaceCast
                 );
+                if is_float_cast {
+                    let (fk, tk) = (float_kind(module, *from), float_kind(module, inst.ty));
+                    let to_width = match to_s {
+                        Scalar::Int(w) => w,
+                        Scalar::Float(k) => ops::float_width(k),
+                    };
+                    if let Some(r) = self.fp_cast(*op, fk, tk, to_width, &v) {
+                        self.bind(state, inst, r);
+                        return Ok(());
+                    }
+                }
                 let v = if is_float_cast {
                     self.concretize_value(state, &v, "floating-point conversion")?
                 } else {
@@ -408,6 +427,9 @@ impl Executor<'_> {
         }
         let kind = float_kind(module, ty)
             .ok_or_else(|| exec("floating-point operation on non-float type"))?;
+        if let Some(v) = self.fp_binary(op, kind, a, b) {
+            return Ok(v);
+        }
         let a = self.concretize_value(state, a, "floating-point arithmetic")?;
         let b = self.concretize_value(state, b, "floating-point arithmetic")?;
         ops::lift2(&a, &b, &mut |x, y| {

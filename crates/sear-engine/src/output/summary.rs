@@ -73,6 +73,9 @@ pub struct Summary {
     /// Symbolic values fixed to one feasible value (external arguments, pointers passed to
     /// the engine's functions, ...): paths with the other values were not explored.
     pub concretisations: u64,
+    /// Floating-point operations on symbolic values built as expressions (`--fp=symbolic`)
+    /// instead of being concretised.
+    pub fp_symbolic_ops: u64,
     /// The memory model and its statistics.
     pub memory: serde_json::Value,
     /// The symbolic-size model: mode, capacity, allocation and loop-merging counters.

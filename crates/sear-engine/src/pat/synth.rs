@@ -109,6 +109,7 @@ fn rebuild(like: &Expr, c: &[Expr]) -> Option<Expr> {
         ExprKind::Not(_) => Expr::not(c[0].clone()),
         ExprKind::Binary { op, .. } => Expr::binary(*op, c[0].clone(), c[1].clone()),
         ExprKind::Cmp { op, .. } => Expr::cmp(*op, c[0].clone(), c[1].clone()),
+        ExprKind::Fp { op, .. } => Expr::fp_rebuild(*op, w, c.to_vec()),
         ExprKind::Constant(_) | ExprKind::Var(_) | ExprKind::Forall { .. } => return None,
     })
 }

@@ -13,6 +13,8 @@
 //! (`(= #b1 x)` or `(ite x #b1 #b0)`), which the builder folds away again when parsing.
 //! Everything is iterative: expressions 100k levels deep print without deep recursion.
 
+mod fp;
+
 use std::collections::BTreeSet;
 use std::fmt::Write;
 use std::sync::Arc;
@@ -508,6 +510,7 @@ impl Dag {
                     Job::Text("))"),
                 ]
             }
+            ExprKind::Fp { op, args } => fp::fp_jobs(*op, w, args[0].width(), c),
         }
     }
 }
@@ -553,6 +556,7 @@ pub(crate) fn natural_sort(e: &Expr) -> Sort {
     match e.kind() {
         ExprKind::Extract { .. } | ExprKind::Var(_) => Sort::Bv,
         ExprKind::Binary { op, .. } if bool_binop_name(*op).is_none() => Sort::Bv,
+        ExprKind::Fp { op, .. } if !matches!(op, crate::fp::FpOp::Cmp(_)) => Sort::Bv,
         _ => Sort::Bool,
     }
 }

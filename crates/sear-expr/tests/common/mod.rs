@@ -292,6 +292,9 @@ pub fn remap_arrays(
         ExprKind::Cmp { op, lhs, rhs } => Expr::cmp(*op, go(lhs), go(rhs)),
         ExprKind::Var(_) => e.clone(),
         ExprKind::Forall { var, bound, body } => Expr::forall(var.clone(), go(bound), go(body)),
+        ExprKind::Fp { op, args } => {
+            Expr::fp_rebuild(*op, e.width(), args.iter().map(go).collect())
+        }
     };
     memo.insert(e.clone(), out.clone());
     out

@@ -49,6 +49,12 @@ pub(crate) fn shape(e: &Expr) -> (u8, u32, u128) {
         // quantifier by its children (variable, bound, body).
         ExprKind::Var(id) => (10, w, u128::from(*id)),
         ExprKind::Forall { .. } => (11, w, 0),
+        // A floating-point node by its operation (a hash of it: the operation has fields).
+        ExprKind::Fp { op, .. } => {
+            let mut h = FxHasher::default();
+            op.hash(&mut h);
+            (12, w, u128::from(h.finish()))
+        }
     }
 }
 

@@ -169,6 +169,42 @@ impl TermManager {
         unsafe { sys::bitwuzla_mk_term1_indexed2(self.raw(), kind, a, i, j) }
     }
 
+    /// The floating-point sort with `exp` exponent and `sig` significand bits.
+    pub fn fp_sort(&self, exp: u64, sig: u64) -> Sort {
+        // SAFETY: `tm` is live; binary32/binary64 sizes are valid.
+        unsafe { sys::bitwuzla_mk_fp_sort(self.raw(), exp, sig) }
+    }
+
+    /// A rounding-mode value.
+    pub fn rm_value(&self, rm: sys::BitwuzlaRoundingMode) -> Term {
+        // SAFETY: `rm` is one of the `BITWUZLA_RM_*` constants.
+        unsafe { sys::bitwuzla_mk_rm_value(self.raw(), rm) }
+    }
+
+    /// An operator applied to any number of terms (operands of different sorts, as a
+    /// rounding mode and floats).
+    pub fn op_n(&self, kind: Kind, args: &[Term]) -> Term {
+        let mut args = args.to_vec();
+        // SAFETY: terms of this manager; the FP encoding applies operators to their sorts.
+        unsafe { sys::bitwuzla_mk_term(self.raw(), kind, args.len() as u32, args.as_mut_ptr()) }
+    }
+
+    /// An operator with indices applied to terms (`to_fp`, `fp.to_sbv`).
+    pub fn op_indexed(&self, kind: Kind, args: &[Term], idxs: &[u64]) -> Term {
+        let mut args = args.to_vec();
+        // SAFETY: as in `op_n`; the indices are the operator's.
+        unsafe {
+            sys::bitwuzla_mk_term_indexed(
+                self.raw(),
+                kind,
+                args.len() as u32,
+                args.as_mut_ptr(),
+                idxs.len() as u32,
+                idxs.as_ptr(),
+            )
+        }
+    }
+
     /// True if both terms have the same sort.
     pub fn same_sort(&self, a: Term, b: Term) -> bool {
         // SAFETY: terms of this manager.

@@ -20,6 +20,7 @@
 //! ([`crate::eager`]) in front of this core instead of Z3.
 
 pub mod api;
+mod fp;
 pub mod translate;
 
 use std::time::{Duration, Instant};
@@ -124,7 +125,8 @@ impl BitwuzlaCore {
             self.translator = Translator::default();
         }
         let deadline = crate::deadline::from_now(self.timeout);
-        let assertions: Vec<_> = query.conjuncts().map(|c| self.translator.bool(c)).collect();
+        let mut assertions: Vec<_> = query.conjuncts().map(|c| self.translator.bool(c)).collect();
+        assertions.extend(self.translator.side_conditions(query.conjuncts()));
         // The translation counts against the query's time: the check gets what is left.
         crate::deadline::left(deadline)?;
         let mut instance = match (self.mode, self.instance.take()) {

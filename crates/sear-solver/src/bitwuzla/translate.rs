@@ -46,6 +46,10 @@ pub struct Translator {
     roots: FxHashMap<ArrayRef, BTerm>,
     /// Keyed by (root id, head node), as in the Z3 translator.
     chains: FxHashMap<(u64, usize), Chains>,
+    /// The side conditions of translated floating-point nodes (see [`super::fp`]).
+    fp_defs: FxHashMap<Expr, Vec<BTerm>>,
+    /// Fresh constants made for the bits of floats.
+    fp_fresh: u64,
 }
 
 impl Translator {
@@ -57,6 +61,22 @@ impl Translator {
     /// The term manager, mutably (for new sorts and values).
     pub fn tm_mut(&mut self) -> &mut TermManager {
         &mut self.tm
+    }
+
+    /// The side conditions of the floating-point nodes in `roots` (translated already): to
+    /// be asserted with any query over them. Empty, without a walk, when no floating-point
+    /// node was ever translated.
+    pub fn side_conditions<'a>(&self, roots: impl IntoIterator<Item = &'a Expr>) -> Vec<BTerm> {
+        if self.fp_defs.is_empty() {
+            return Vec::new();
+        }
+        let mut out = Vec::new();
+        sear_expr::visit::for_each_node(roots, |e| {
+            if let Some(defs) = self.fp_defs.get(e) {
+                out.extend_from_slice(defs);
+            }
+        });
+        out
     }
 
     /// The number of cached expression translations.
@@ -383,6 +403,32 @@ impl Translator {
                 let b = self.bool_of(body);
                 let implication = self.tm.op2(sys::BITWUZLA_KIND_IMPLIES, guard, b);
                 Term::Bool(self.tm.op2(sys::BITWUZLA_KIND_FORALL, v, implication))
+            }
+            ExprKind::Fp { op, args } => {
+                let args: Vec<(BTerm, u32)> =
+                    args.iter().map(|a| (self.bv_of(a), a.width())).collect();
+                let mut enc = super::fp::BzFp {
+                    tm: &mut self.tm,
+                    defs: Vec::new(),
+                    fresh: &mut self.fp_fresh,
+                };
+                let out = crate::fpenc::encode(&mut enc, *op, w, &args);
+                let defs = enc.defs;
+                if !defs.is_empty() {
+                    self.fp_defs.insert(e.clone(), defs);
+                }
+                match out {
+                    Some(crate::fpenc::FpOut::Bool(b)) => Term::Bool(b),
+                    Some(crate::fpenc::FpOut::Bv(v)) => self.bv_result(w, v),
+                    // Shapes the builder never makes: an unconstrained value (the audit of
+                    // every model would catch a wrong answer).
+                    None => {
+                        self.fp_fresh += 1;
+                        let sort = self.tm.bv_sort(w);
+                        let v = self.tm.constant(sort, &format!("fpbad{}", self.fp_fresh));
+                        self.bv_result(w, v)
+                    }
+                }
             }
         }
     }

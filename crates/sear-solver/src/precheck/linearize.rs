@@ -168,6 +168,8 @@ impl Linearizer {
             ExprKind::Cmp { op, lhs, rhs } => self.cmp_value(*op, lhs, rhs),
             // Quantified clauses are passed by (the layer never sends them here): any value.
             ExprKind::Var(_) | ExprKind::Forall { .. } => self.fresh_width(k),
+            // Floating-point nodes are atoms: any value of their width.
+            ExprKind::Fp { .. } => self.fresh_width(k),
         }
     }
 

@@ -12,6 +12,7 @@
 //! into [`SolverError::Failure`]. The Z3 context is thread-local, so a core (and any chain
 //! holding one) must stay on the thread that created it.
 
+mod fp;
 pub mod translate;
 
 use std::panic::{catch_unwind, AssertUnwindSafe};

@@ -299,6 +299,16 @@ pub trait ExprTranslator {
                 let implication = guard.implies(self.get(body).to_bool());
                 Term::Bool(z3::ast::forall_const(&[&v], &[], &implication))
             }
+            ExprKind::Fp { op, args } => {
+                let args: Vec<(BV, u32)> = args.iter().map(|a| (self.bv(a), a.width())).collect();
+                match crate::fpenc::encode(&mut super::fp::Z3Fp, *op, w, &args) {
+                    Some(crate::fpenc::FpOut::Bool(b)) => Term::Bool(b),
+                    Some(crate::fpenc::FpOut::Bv(v)) => bv_result(v),
+                    // Shapes the builder never makes: an unconstrained value (the audit of
+                    // every model would catch a wrong answer).
+                    None => bv_result(BV::fresh_const("fp", w)),
+                }
+            }
         }
     }
 }
@@ -353,6 +363,15 @@ pub(crate) fn reads_zero_past_size(root: &ArrayRef) -> bool {
 impl From<Bool> for Term {
     fn from(b: Bool) -> Self {
         Term::Bool(b)
+    }
+}
+
+/// A `w`-bit constant (`w` ≥ 2 gives a bit-vector; any width as a bit-vector here).
+pub(crate) fn constant_bv(v: u128, w: u32) -> BV {
+    if w <= 64 {
+        BV::from_u64(v as u64, w)
+    } else {
+        BV::from_str(w, &v.to_string()).expect("decimal numeral")
     }
 }
 

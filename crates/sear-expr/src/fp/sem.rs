@@ -1,0 +1,209 @@
+//! The operations of [`crate::fpsem`] that the expression kinds add: `fmod`, `fma`, rounding
+//! to an integral value, `fpext`/`fptrunc` and `fptoui`, with the results the x86-64 build of
+//! the same program gives (SSE instructions, or glibc where clang calls it).
+
+use crate::fpsem::{binary, to_signed, FpBinOp, FpFormat};
+
+/// A rounding direction for rounding to an integral value.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum RoundMode {
+    /// To nearest, ties to even (`rint`, `nearbyint`, `roundeven`).
+    NearestEven,
+    /// To nearest, ties away from zero (`round`).
+    NearestAway,
+    /// Toward +∞ (`ceil`).
+    Up,
+    /// Toward −∞ (`floor`).
+    Down,
+    /// Toward zero (`trunc`).
+    Zero,
+}
+
+impl RoundMode {
+    /// The SMT-LIB rounding-mode constant.
+    pub fn smtlib(self) -> &'static str {
+        match self {
+            RoundMode::NearestEven => "RNE",
+            RoundMode::NearestAway => "RNA",
+            RoundMode::Up => "RTP",
+            RoundMode::Down => "RTN",
+            RoundMode::Zero => "RTZ",
+        }
+    }
+}
+
+fn quiet(fmt: FpFormat, a: u64) -> u64 {
+    a | match fmt {
+        FpFormat::Single => 1 << 22,
+        FpFormat::Double => 1 << 51,
+    }
+}
+
+/// The NaN of a result: the first NaN operand quietened, else the default NaN.
+fn nan_of(fmt: FpFormat, ops: &[u64]) -> u64 {
+    ops.iter()
+        .find(|&&x| fmt.is_nan(x))
+        .map(|&x| quiet(fmt, x))
+        .unwrap_or(fmt.default_nan())
+}
+
+fn unary_host(fmt: FpFormat, a: u64, f32op: fn(f32) -> f32, f64op: fn(f64) -> f64) -> u64 {
+    match fmt {
+        FpFormat::Single => f32op(f32::from_bits(a as u32)).to_bits() as u64,
+        FpFormat::Double => f64op(f64::from_bits(a)).to_bits(),
+    }
+}
+
+/// C's `fmod(a, b)` (LLVM `frem`; exact): the sign of `a`, magnitude below `|b|`.
+pub fn rem(fmt: FpFormat, a: u64, b: u64) -> u64 {
+    let r = match fmt {
+        FpFormat::Single => (f32::from_bits(a as u32) % f32::from_bits(b as u32)).to_bits() as u64,
+        FpFormat::Double => (f64::from_bits(a) % f64::from_bits(b)).to_bits(),
+    };
+    if fmt.is_nan(r) {
+        nan_of(fmt, &[a, b])
+    } else {
+        r
+    }
+}
+
+/// `a * b + c` with one rounding (glibc's `fma`): NaNs as `(a * b) + c` would give them.
+pub fn fma(fmt: FpFormat, a: u64, b: u64, c: u64) -> u64 {
+    let p = binary(FpBinOp::Mul, fmt, a, b);
+    if fmt.is_nan(p) {
+        return p;
+    }
+    if fmt.is_nan(c) {
+        return quiet(fmt, c);
+    }
+    let r = match fmt {
+        FpFormat::Single => f32::from_bits(a as u32)
+            .mul_add(f32::from_bits(b as u32), f32::from_bits(c as u32))
+            .to_bits() as u64,
+        FpFormat::Double => f64::from_bits(a)
+            .mul_add(f64::from_bits(b), f64::from_bits(c))
+            .to_bits(),
+    };
+    if fmt.is_nan(r) {
+        fmt.default_nan()
+    } else {
+        r
+    }
+}
+
+/// `a` rounded to an integral value in direction `mode` (the sign of a zero is kept; a NaN is
+/// quietened).
+pub fn round(fmt: FpFormat, mode: RoundMode, a: u64) -> u64 {
+    if fmt.is_nan(a) {
+        return quiet(fmt, a);
+    }
+    match mode {
+        RoundMode::NearestEven => unary_host(fmt, a, f32::round_ties_even, f64::round_ties_even),
+        RoundMode::NearestAway => unary_host(fmt, a, f32::round, f64::round),
+        RoundMode::Up => unary_host(fmt, a, f32::ceil, f64::ceil),
+        RoundMode::Down => unary_host(fmt, a, f32::floor, f64::floor),
+        RoundMode::Zero => unary_host(fmt, a, f32::trunc, f64::trunc),
+    }
+}
+
+/// `fpext` of a binary32 to binary64 (`cvtss2sd`: exact; a NaN keeps its payload, quietened).
+pub fn ext(a: u32) -> u64 {
+    let x = f32::from_bits(a);
+    if x.is_nan() {
+        let sign = ((a >> 31) as u64) << 63;
+        let mant = (a & 0x7F_FFFF) as u64;
+        sign | 0x7FF8_0000_0000_0000 | (mant << 29)
+    } else {
+        (x as f64).to_bits()
+    }
+}
+
+/// `fptrunc` of a binary64 to binary32 (`cvtsd2ss`: rounded to nearest even; a NaN keeps the
+/// high bits of its payload, quietened).
+pub fn trunc(a: u64) -> u32 {
+    let x = f64::from_bits(a);
+    if x.is_nan() {
+        let sign = ((a >> 63) as u32) << 31;
+        let mant = ((a >> 29) & 0x7F_FFFF) as u32;
+        sign | 0x7FC0_0000 | mant
+    } else {
+        (x as f32).to_bits()
+    }
+}
+
+/// `fptoui` of `a` to `width` bits (1..=64) as clang's x86-64 code computes it: through a
+/// 32-bit signed conversion up to 16 bits, a 64-bit signed one up to 63 bits (truncated to
+/// `width`), and for 64 bits `a < 2^63 ? cvtt(a) : cvtt(a - 2^63) | 2^63`. `None` for other
+/// widths.
+pub fn to_unsigned(fmt: FpFormat, a: u64, width: u32) -> Option<u64> {
+    match width {
+        1..=16 => to_signed(fmt, a, width),
+        17..=63 => to_signed(fmt, a, 64).map(|v| v & ((1u64 << width) - 1)),
+        64 => {
+            let x = match fmt {
+                FpFormat::Single => f32::from_bits(a as u32) as f64,
+                FpFormat::Double => f64::from_bits(a),
+            };
+            const TWO63: f64 = 9_223_372_036_854_775_808.0;
+            if x < TWO63 {
+                to_signed(FpFormat::Double, x.to_bits(), 64)
+            } else {
+                let lo = to_signed(FpFormat::Double, (x - TWO63).to_bits(), 64)?;
+                Some(lo | (1 << 63))
+            }
+        }
+        _ => None,
+    }
+}
+
+/// `fptosi` of `a` to `width` bits as clang's x86-64 code computes it (a 32-bit conversion
+/// up to 32 bits, a 64-bit one above; truncated to `width`).
+pub fn to_signed_any(fmt: FpFormat, a: u64, width: u32) -> Option<u64> {
+    match width {
+        1..=32 | 64 => to_signed(fmt, a, width),
+        33..=63 => to_signed(fmt, a, 64).map(|v| v & ((1u64 << width) - 1)),
+        _ => None,
+    }
+}
+
+/// The class of `a` as LLVM's `is.fpclass` mask bits: 0 sNaN, 1 qNaN, 2 −∞, 3 −normal,
+/// 4 −subnormal, 5 −0, 6 +0, 7 +subnormal, 8 +normal, 9 +∞.
+pub fn class_bit(fmt: FpFormat, a: u64) -> u32 {
+    let (sign, exp, mant, exp_max, quiet_bit) = match fmt {
+        FpFormat::Single => (
+            (a >> 31) & 1 == 1,
+            (a >> 23) & 0xFF,
+            a & 0x7F_FFFF,
+            0xFF,
+            1u64 << 22,
+        ),
+        FpFormat::Double => (
+            a >> 63 == 1,
+            (a >> 52) & 0x7FF,
+            a & 0xF_FFFF_FFFF_FFFF,
+            0x7FF,
+            1u64 << 51,
+        ),
+    };
+    if exp == exp_max {
+        if mant == 0 {
+            return if sign { 2 } else { 9 };
+        }
+        return if mant & quiet_bit != 0 { 1 } else { 0 };
+    }
+    let k = if exp == 0 {
+        if mant == 0 {
+            0
+        } else {
+            1
+        }
+    } else {
+        2
+    };
+    // −normal 3, −subnormal 4, −zero 5; +zero 6, +subnormal 7, +normal 8.
+    if sign {
+        5 - k
+    } else {
+        6 + k
+    }
+}
