@@ -319,7 +319,11 @@ fn prepare_bitcode(
     } else {
         // Competition tasks in older C: implicit declarations and the like as warnings.
         if args.sv_comp || args.test_comp.is_some() {
-            user_flags.extend(crate::testcomp::LENIENT_CFLAGS.iter().map(|f| f.to_string()));
+            user_flags.extend(
+                crate::testcomp::LENIENT_CFLAGS
+                    .iter()
+                    .map(|f| f.to_string()),
+            );
         }
         user_flags.extend(split(&args.cflags));
     }
