@@ -94,19 +94,14 @@ class BenchExecRunTest(unittest.TestCase):
         with tempfile.TemporaryDirectory() as out:
             env = dict(os.environ, PYTHONPATH=HERE, SEAR_COMP_OUT=os.path.join(out, "runs"))
             benchexec = os.path.join(os.path.dirname(sys.executable), "benchexec")
+            # Without BenchExec's container: its overlay of / hung here once (a defunct
+            # child, benchexec waiting) under a loaded test run, and the CI machine may give
+            # no user namespaces. Measurement with cgroups is unaffected; sear is one
+            # process tree that writes only its own output directory.
             cmd = [benchexec, "--tool-directory", REPO,
-                   os.path.join(HERE, "sear-selftest.xml"), "-o", out + "/",
-                   "--read-only-dir", "/", "--overlay-dir", "/tmp", "--full-access-dir", out]
-            p = subprocess.run(cmd, cwd=HERE, env=env, capture_output=True, text=True,
-                               timeout=600)
-            if "Failed to configure container" in p.stderr + p.stdout or \
-                    "cgroup" in (p.stderr + p.stdout) and p.returncode != 0:
-                # No user namespaces or cgroups here: the same runs without the container.
-                cmd = [c for c in cmd if c not in ("--read-only-dir", "/", "--overlay-dir",
-                                                   "/tmp", "--full-access-dir", out)]
-                cmd.append("--no-container")
-                p = subprocess.run(cmd, cwd=out, env=env, capture_output=True, text=True,
-                                   timeout=600)
+                   os.path.join(HERE, "sear-selftest.xml"), "-o", out + "/", "--no-container"]
+            p = subprocess.run(cmd, cwd=out, env=env, capture_output=True, text=True,
+                               timeout=300)
             self.assertEqual(p.returncode, 0, p.stdout + p.stderr)
             statuses = {}
             for f in os.listdir(out):
