@@ -109,20 +109,8 @@ impl Executor<'_> {
         let c = self.sv.opt_condition(state, c)?;
         if !self.decided_here(state) {
             let alternatives = vec![c.clone(), Expr::not(c.clone())];
-            if let Some(choices) = self.seed_choices(state, &alternatives) {
-                // The seeds decide: no query (`seeding.rs`).
-                let blocks = [then_block, else_block];
-                let taken = self.fork_seeded(
-                    state,
-                    ForkKind::Branch,
-                    alternatives,
-                    choices,
-                    |ex, i, mut other| {
-                        ex.jump(module, &mut other, blocks[i]);
-                        ex.spawn(other);
-                    },
-                )?;
-                self.jump(module, state, blocks[taken]);
+            let blocks = [then_block, else_block];
+            if self.jump_seeded(module, state, ForkKind::Branch, alternatives, &blocks)? {
                 return Ok(());
             }
         }
@@ -226,20 +214,8 @@ impl Executor<'_> {
             for (_, cond) in &targets {
                 conds.push(self.sv.opt_condition(state, cond.clone())?);
             }
-            if let Some(choices) = self.seed_choices(state, &conds) {
-                // The seeds decide: no query (`seeding.rs`).
-                let blocks: Vec<BlockId> = targets.iter().map(|(b, _)| *b).collect();
-                let taken = self.fork_seeded(
-                    state,
-                    ForkKind::Switch,
-                    conds,
-                    choices,
-                    |ex, i, mut other| {
-                        ex.jump(module, &mut other, blocks[i]);
-                        ex.spawn(other);
-                    },
-                )?;
-                self.jump(module, state, blocks[taken]);
+            let blocks: Vec<BlockId> = targets.iter().map(|(b, _)| *b).collect();
+            if self.jump_seeded(module, state, ForkKind::Switch, conds, &blocks)? {
                 return Ok(());
             }
         }
@@ -311,5 +287,27 @@ impl Executor<'_> {
                 Ok(Value::Aggregate(out.into()))
             }
         }
+    }
+
+    /// When the state's seeds decide between `alternatives` (no query, `seeding.rs`): forks
+    /// as they say, jumps every new path and this one to its alternative's block in
+    /// `blocks`, and answers true; false when the seeds do not decide.
+    fn jump_seeded(
+        &mut self,
+        module: &Module,
+        state: &mut State,
+        kind: ForkKind,
+        alternatives: Vec<Expr>,
+        blocks: &[BlockId],
+    ) -> Exec<bool> {
+        let Some(choices) = self.seed_choices(state, &alternatives) else {
+            return Ok(false);
+        };
+        let taken = self.fork_seeded(state, kind, alternatives, choices, |ex, i, mut other| {
+            ex.jump(module, &mut other, blocks[i]);
+            ex.spawn(other);
+        })?;
+        self.jump(module, state, blocks[taken]);
+        Ok(true)
     }
 }
