@@ -59,4 +59,10 @@ pub struct WorkerStats {
     /// The trace hashes already reported (`Explored::trace_hashes`).
     #[serde(skip)]
     pub hashes_reported: usize,
+    /// The input arrays this worker made on rebuilt paths, by (base name, size, ordinal among
+    /// the path's symbolics): a path rebuilt from a later prefix reuses the arrays the first
+    /// one made (arrays compare by identity), so the caches' entries keep answering its
+    /// queries.
+    #[serde(skip)]
+    pub rebuilt_arrays: rustc_hash::FxHashMap<(String, u64, usize), sear_expr::ArrayRef>,
 }

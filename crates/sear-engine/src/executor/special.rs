@@ -2,7 +2,7 @@
 //! process exit, assertion failure and the heap (`malloc` and friends). One table maps
 //! names to handlers; `llvm.*` intrinsics are in `intrinsics`.
 
-use sear_expr::{Array, ArrayKind, Expr, UpdateList};
+use sear_expr::{Expr, UpdateList};
 use sear_ir::{Inst, Module, TypeId};
 
 use super::cxx::AllocFamily;
@@ -474,8 +474,7 @@ impl Executor<'_> {
                 "symbolic objects larger than 1 GiB are not supported ({size} bytes)"
             )));
         }
-        let array_name = self.memory.unique_array_name(name);
-        let array = Array::new(array_name, size, ArrayKind::SymbolicInput, None);
+        let array = self.input_array(state, name, size);
         let updates = UpdateList::new(array.clone());
         let base = entry.object.address;
         let own = matches!(entry.storage, crate::memory::Storage::Own(_));
@@ -553,8 +552,7 @@ impl Executor<'_> {
     /// (`klee_int`, `klee_range`, `klee_choose`, `__VERIFIER_nondet_*`).
     pub(crate) fn fresh_symbolic(&mut self, state: &mut State, name: &str, width: u32) -> Value {
         let bytes = width.div_ceil(8);
-        let array_name = self.memory.unique_array_name(name);
-        let array = Array::new(array_name, bytes as u64, ArrayKind::SymbolicInput, None);
+        let array = self.input_array(state, name, bytes as u64);
         let value = Expr::read_lsb(
             &UpdateList::new(array.clone()),
             Expr::constant(0, 32),

@@ -4,6 +4,8 @@
 use std::sync::Arc;
 use std::time::Instant;
 
+use sear_expr::{Array, ArrayKind, ArrayRef};
+
 use super::Executor;
 use crate::path::Follow;
 use crate::state::{State, StateId};
@@ -42,6 +44,29 @@ impl Executor<'_> {
         }
         self.start_from(state);
         true
+    }
+
+    /// A new input array (`klee_make_symbolic` and the like) of `size` bytes made by `state`,
+    /// named uniquely within the run as KLEE's. On a worker's rebuilt paths, the k-th array
+    /// of a path with a given base name and size is the array the first rebuilt path made:
+    /// the arrays of one path still differ, which is what a query needs (it is over one
+    /// path), and a path rebuilt from a later prefix asks the queries the caches already
+    /// answered instead of the same queries over new arrays.
+    pub(super) fn input_array(&mut self, state: &State, name: &str, size: u64) -> ArrayRef {
+        let fresh = |executor: &mut Self| {
+            let unique = executor.memory.unique_array_name(name);
+            Array::new(unique, size, ArrayKind::SymbolicInput, None)
+        };
+        if self.work.is_none() || state.follow.is_none() {
+            return fresh(self);
+        }
+        let key = (name.to_string(), size, state.symbolics.len());
+        if let Some(known) = self.run.worker.rebuilt_arrays.get(&key) {
+            return known.clone();
+        }
+        let array = fresh(self);
+        self.run.worker.rebuilt_arrays.insert(key, array.clone());
+        array
     }
 
     /// Gives states away when the coordinator asked for some: the ones with the fewest

@@ -4,7 +4,7 @@
 //! the index's position; each such write is remembered by its first byte, so δ of those
 //! bytes — wherever they were copied — gives the index back without a solver query.
 
-use sear_expr::{Array, ArrayKind, Expr, UpdateList};
+use sear_expr::{Expr, UpdateList};
 use sear_indexify::encode::{self, Column, Decode, Matrix};
 use sear_indexify::{GValue, Ty, BOTTOM};
 
@@ -253,8 +253,7 @@ impl Executor<'_> {
             self.ix().stats.out_of_garden += 1;
             return Err(out_of_garden());
         }
-        let array_name = self.memory.unique_array_name(name);
-        let array = Array::new(array_name, 4, ArrayKind::SymbolicInput, None);
+        let array = self.input_array(state, name, 4);
         let e = Expr::read_lsb(&UpdateList::new(array.clone()), Expr::constant(0, 32), 4);
         let pos = encode::position(&e, t);
         state.add_constraint(Expr::ult(
