@@ -52,6 +52,7 @@ fn program(relative: &str) -> PathBuf {
 /// function pointers, symbolic sizes and checks, under two memory models.
 const PROGRAMS: &[(&str, &[&str])] = &[
     ("tests/paths/every_fork_kind.c", &[]),
+    ("tests/paths/value_forks.c", &[]),
     ("tests/c/err_oob_heap.c", &[]),
     ("tests/c/branch_basic.c", &[]),
     (

@@ -49,6 +49,10 @@ impl Executor<'_> {
             }
             example = half;
         }
+        // The smallest feasible size, not the model's: a path's record says only which side
+        // of `size == example` it took, and a worker rebuilding the path (whose caches give
+        // other models) must fork on the same size.
+        let example = self.smallest_value(state, size, example as u64, "allocation size")? as u128;
         let fixed = Expr::eq(Expr::constant(example, w), size.clone());
         if self.sv.must_be_true(state, &fixed, "allocation size")? {
             return Ok(Some(example as u64));

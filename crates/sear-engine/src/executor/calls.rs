@@ -127,6 +127,10 @@ impl Executor<'_> {
             probe.add_constraint(other);
         }
         drop(probe);
+        // In address order, not the models' order: a path's record names the target by its
+        // position, and a worker rebuilding the path (whose caches give other models) must
+        // find the same target there.
+        targets.sort_unstable();
         let is = |v: u64| Expr::eq(Expr::constant(v as u128, p.width()), p.clone());
         let conds = targets
             .iter()
