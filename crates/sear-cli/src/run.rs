@@ -150,6 +150,11 @@ pub fn run(args: &RunArgs) -> Result<i32> {
     let module = load(&bitcode).with_context(|| format!("loading {}", bitcode.display()))?;
     let pointer_bits = module.data_model.pointer_bits();
     let mut config = engine_config(args, &program, output_dir.clone())?;
+    if worker.is_some() {
+        // `--max-memory` is the machine's budget: each of the N workers gets its share.
+        let jobs = u64::from(args.parallel.jobs.max(1));
+        config.max_memory_mib = config.max_memory_mib.map(|m| (m / jobs).max(1));
+    }
     // With the runtime, main is run by the runtime's entry (the POSIX model's set-up).
     let posix = !args.runtime.no_runtime
         && args.engine.entry == sear_engine::config::defaults::ENTRY
@@ -273,7 +278,13 @@ fn run_coordinator(args: &RunArgs, output_dir: &Path) -> Result<i32> {
     }
     let interrupt = Arc::new(std::sync::atomic::AtomicBool::new(false));
     let received = crate::signals::install(Arc::clone(&interrupt));
-    let status = crate::parallel::run_parallel(args.parallel.jobs, output_dir, interrupt, cluster)?;
+    let limits = crate::parallel::RunOptions {
+        progress: args.engine.progress,
+        max_time: args.engine.max_time,
+        max_instructions: args.engine.max_instructions,
+    };
+    let status =
+        crate::parallel::run_parallel(args.parallel.jobs, output_dir, interrupt, cluster, limits)?;
     Ok(received.exit_status().unwrap_or(status))
 }
 

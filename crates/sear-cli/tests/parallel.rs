@@ -187,6 +187,85 @@ fn a_signal_stops_every_worker() {
 }
 
 #[test]
+fn the_instruction_limit_holds_for_the_whole_run() {
+    let tmp = tempfile::tempdir().unwrap();
+    let prog = tmp.path().join("many.c");
+    std::fs::write(&prog, maze(20)).unwrap();
+    let limit = 200_000u64;
+    let run = sear(
+        &[
+            "run",
+            "--no-progress",
+            "--jobs",
+            "2",
+            "--max-instructions",
+            &limit.to_string(),
+            "--output-dir",
+            "o",
+            prog.to_str().unwrap(),
+        ],
+        tmp.path(),
+    );
+    assert!(
+        run.status.success(),
+        "{}",
+        String::from_utf8_lossy(&run.stderr)
+    );
+    let s = summary(&tmp.path().join("o"));
+    assert_eq!(s["stop_reason"], "max-instructions");
+    let done = s["instructions"].as_u64().unwrap();
+    // Each worker alone would stop at the limit (twice it in all); the coordinator stops
+    // both when their sum reaches it, a status report (50 ms) late at most.
+    assert!(
+        done >= limit && done < limit + limit / 2,
+        "{done} instructions for a limit of {limit}"
+    );
+}
+
+#[test]
+fn coverage_is_shared_between_workers() {
+    let tmp = tempfile::tempdir().unwrap();
+    let prog = program("bench/programs/tables/bytecode_vm.c");
+    let mut covered = Vec::new();
+    for jobs in ["1", "2"] {
+        let out = format!("o{jobs}");
+        let run = sear(
+            &[
+                "run",
+                "--no-progress",
+                "--jobs",
+                jobs,
+                "--only-output-states-covering-new",
+                "-D",
+                "SIZE=4",
+                "--output-dir",
+                &out,
+                prog.to_str().unwrap(),
+            ],
+            tmp.path(),
+        );
+        assert!(
+            run.status.success(),
+            "{}",
+            String::from_utf8_lossy(&run.stderr)
+        );
+        covered.push(summary(&tmp.path().join(&out))["covered_instructions"].clone());
+    }
+    assert_eq!(covered[0], covered[1], "the same instructions covered");
+    let s = summary(&tmp.path().join("o2"));
+    let learnt: u64 = s["workers"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|w| w["covered_elsewhere"].as_u64().unwrap())
+        .sum();
+    assert!(
+        learnt > 0,
+        "a worker learns what the other covered first: {s}"
+    );
+}
+
+#[test]
 fn bad_job_counts_are_refused_before_the_run() {
     let tmp = tempfile::tempdir().unwrap();
     let prog = program("tests/c/branch_basic.c");

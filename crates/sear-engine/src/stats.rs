@@ -47,6 +47,10 @@ pub struct Coverage {
     total: u64,
     count: u64,
     by_name: FxHashMap<String, FuncId>,
+    /// Whether newly covered instructions are collected in `new` (a worker of a parallel
+    /// run, which reports them to the others).
+    collect_new: bool,
+    new: Vec<(u32, u32, u32)>,
 }
 
 impl Coverage {
@@ -72,7 +76,49 @@ impl Coverage {
             total,
             count: 0,
             by_name: module.function_index.clone().into_iter().collect(),
+            collect_new: false,
+            new: Vec::new(),
         }
+    }
+
+    /// Collects the instructions covered from now on for [`Coverage::take_new`].
+    pub fn collect_new(&mut self) {
+        self.collect_new = true;
+    }
+
+    /// The instructions newly covered since the last call (with [`Coverage::collect_new`]).
+    pub fn take_new(&mut self) -> Vec<(u32, u32, u32)> {
+        std::mem::take(&mut self.new)
+    }
+
+    /// Puts back newly covered instructions taken by [`Coverage::take_new`] and not
+    /// reported after all (they come first next time).
+    pub fn give_back_new(&mut self, mut taken: Vec<(u32, u32, u32)>) {
+        if taken.is_empty() {
+            return;
+        }
+        taken.append(&mut self.new);
+        self.new = taken;
+    }
+
+    /// Marks an instruction another worker covered: covered from now on for the searchers
+    /// and `--only-output-states-covering-new`, without counting an execution here. Returns
+    /// true if it was not covered before. Positions outside the module are ignored.
+    pub fn mark_elsewhere(&mut self, func: u32, block: u32, inst: u32) -> bool {
+        let Some(n) = self
+            .covered
+            .get_mut(func as usize)
+            .and_then(|f| f.get_mut(block as usize))
+            .and_then(|b| b.get_mut(inst as usize))
+        else {
+            return false;
+        };
+        if *n > 0 {
+            return false;
+        }
+        *n = 1;
+        self.count += 1;
+        true
     }
 
     /// Marks an instruction; returns true if it was not covered before.
@@ -83,6 +129,9 @@ impl Coverage {
         *n += 1;
         if *n == 1 {
             self.count += 1;
+            if self.collect_new {
+                self.new.push((func, block, inst as u32));
+            }
             true
         } else {
             false

@@ -13,9 +13,10 @@ use crate::path::PathRecord;
 
 /// Where a worker's work comes from and where given-away work goes.
 pub trait WorkQueue {
-    /// Called between quanta with the number of live states; returns how many states the
-    /// coordinator asked to be given away now (0: none).
-    fn poll(&mut self, live: usize) -> usize;
+    /// Called between quanta with the worker's progress; returns how many states the
+    /// coordinator asked to be given away now (0: none) and what the other workers covered.
+    /// The queue takes `progress.covered` when it reports it (and leaves it otherwise).
+    fn poll(&mut self, progress: &mut Progress) -> Polled;
     /// Hands over the prefixes of the states given away (possibly none, answering a request
     /// that came when nothing could be given).
     fn give(&mut self, prefixes: Vec<PathRecord>);
@@ -23,6 +24,29 @@ pub trait WorkQueue {
     /// what came of it): blocks until the next prefix to explore, or returns `None` when the
     /// run is over.
     fn next_prefix(&mut self, done: Explored) -> Option<Prefix>;
+}
+
+/// A worker's progress, offered to the queue between quanta.
+#[derive(Clone, Debug, Default)]
+pub struct Progress {
+    /// Live states.
+    pub live: usize,
+    /// Instructions executed so far (rebuilding included): the run's instruction limit is
+    /// over all workers.
+    pub instructions: u64,
+    /// Paths ended so far.
+    pub paths: u64,
+    /// Instructions newly covered here and not yet reported.
+    pub covered: Vec<(u32, u32, u32)>,
+}
+
+/// The queue's answer to [`WorkQueue::poll`].
+#[derive(Clone, Debug, Default)]
+pub struct Polled {
+    /// States to give away now.
+    pub give: usize,
+    /// Instructions the other workers covered: covered here too from now on.
+    pub covered: Vec<(u32, u32, u32)>,
 }
 
 /// What a worker has done when it asks for the next prefix.
@@ -56,6 +80,9 @@ pub struct WorkerStats {
     pub replay_instructions: u64,
     /// Seconds spent waiting for work.
     pub idle_s: f64,
+    /// Instructions first covered by another worker and learnt from it (the covnew
+    /// searchers and `--only-output-states-covering-new` see the run's coverage).
+    pub covered_elsewhere: u64,
     /// The trace hashes already reported (`Explored::trace_hashes`).
     #[serde(skip)]
     pub hashes_reported: usize,

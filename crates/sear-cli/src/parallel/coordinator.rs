@@ -30,6 +30,18 @@ use super::protocol::{self, FromWorker, ToWorker, WORKER_ENV};
 /// How long workers may take to connect (each compiles the program first).
 const CONNECT_TIMEOUT: Duration = Duration::from_secs(300);
 
+/// What the coordinator needs of the run's options: the run-wide limits it holds over all
+/// workers (each worker also holds them on its own share) and the progress line.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct RunOptions {
+    /// Show the progress line (on a terminal).
+    pub progress: bool,
+    /// `--max-time`, from the coordinator's start (workers start later and would stop later).
+    pub max_time: Option<Duration>,
+    /// `--max-instructions`, summed over the workers (rebuilding included).
+    pub max_instructions: Option<u64>,
+}
+
 /// A prefix to hand out: the subtree below `prefix`, without those below `exclude`.
 #[derive(Clone, Debug)]
 struct Job {
@@ -45,6 +57,9 @@ struct Worker {
     dir: PathBuf,
     idle: bool,
     live: usize,
+    /// Instructions and paths at its last status.
+    instructions: u64,
+    paths: u64,
     asked: bool,
     /// The prefix it is exploring, with what it gave away meanwhile (re-queued without
     /// those if it dies before it is done).
@@ -74,6 +89,7 @@ pub fn run_parallel(
     output_dir: &Path,
     interrupt: Arc<AtomicBool>,
     cluster: Option<&str>,
+    options: RunOptions,
 ) -> Result<i32> {
     let started = Instant::now();
     // Absolute: a worker placed by Ray runs in a directory of Ray's.
@@ -115,6 +131,8 @@ pub fn run_parallel(
             dir,
             idle: false,
             live: 0,
+            instructions: 0,
+            paths: 0,
             asked: false,
             current: None,
             given: Vec::new(),
@@ -145,6 +163,10 @@ pub fn run_parallel(
         }]),
         warnings: Vec::new(),
         stopping: false,
+        limits: options,
+        started,
+        limit_reached: None,
+        progress: super::progress::RunProgress::new(jobs as usize, options.progress),
     };
     coordinator.serve(&events, &interrupt);
     for w in &mut coordinator.workers {
@@ -175,11 +197,13 @@ pub fn run_parallel(
             (w.dir, Some(result))
         })
         .collect();
+    coordinator.progress.finish();
     merge::merge(
         output_dir,
         &results,
         coordinator.warnings,
         started.elapsed(),
+        coordinator.limit_reached,
     )
 }
 
@@ -259,6 +283,11 @@ struct Coordinator {
     queue: VecDeque<Job>,
     warnings: Vec<String>,
     stopping: bool,
+    limits: RunOptions,
+    started: Instant,
+    /// The run-wide limit that stopped the workers (`summary.json`'s `stop_reason`).
+    limit_reached: Option<&'static str>,
+    progress: super::progress::RunProgress,
 }
 
 impl Coordinator {
@@ -278,7 +307,40 @@ impl Coordinator {
                 Err(RecvTimeoutError::Timeout) => {}
                 Err(RecvTimeoutError::Disconnected) => break,
             }
+            self.check_limits();
             self.balance();
+            let live = self.workers.iter().map(|w| w.live).sum();
+            let paths = self.workers.iter().map(|w| w.paths).sum();
+            let instructions = self.workers.iter().map(|w| w.instructions).sum();
+            let busy = self.workers.iter().filter(|w| w.alive && !w.idle).count();
+            self.progress
+                .show(busy, live, paths, instructions, self.queue.len());
+        }
+    }
+
+    /// Stops every worker when the run as a whole reaches `--max-time` or
+    /// `--max-instructions`.
+    fn check_limits(&mut self) {
+        if self.stopping {
+            return;
+        }
+        let reached =
+            if self
+                .limits
+                .max_time
+                .is_some_and(|t| self.started.elapsed() >= t)
+            {
+                Some("max-time")
+            } else if self.limits.max_instructions.is_some_and(|limit| {
+                self.workers.iter().map(|w| w.instructions).sum::<u64>() >= limit
+            }) {
+                Some("max-instructions")
+            } else {
+                None
+            };
+        if reached.is_some() {
+            self.limit_reached = reached;
+            self.stop_all();
         }
     }
 
@@ -300,7 +362,28 @@ impl Coordinator {
     fn handle(&mut self, id: usize, message: FromWorker) {
         match message {
             FromWorker::Hello { .. } => {}
-            FromWorker::Status { live } => self.workers[id].live = live,
+            FromWorker::Status {
+                live,
+                instructions,
+                paths,
+                covered,
+            } => {
+                let w = &mut self.workers[id];
+                w.live = live;
+                w.instructions = instructions;
+                w.paths = paths;
+                if !covered.is_empty() {
+                    // Shared knowledge: what one worker covered first is covered for all.
+                    let message = ToWorker::Covered {
+                        instructions: covered,
+                    };
+                    for other in 0..self.workers.len() {
+                        if other != id && self.workers[other].alive {
+                            self.send(other, &message);
+                        }
+                    }
+                }
+            }
             FromWorker::Idle {
                 tests,
                 trace_hashes,

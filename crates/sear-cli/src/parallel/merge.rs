@@ -30,6 +30,7 @@ pub fn merge(
     workers: &[(PathBuf, Option<WorkerResult>)],
     mut warnings: Vec<String>,
     elapsed: Duration,
+    limit_reached: Option<&str>,
 ) -> Result<i32> {
     let mut summaries = Vec::new();
     let mut seen_errors = HashSet::new();
@@ -90,7 +91,11 @@ pub fn merge(
     if !warnings.is_empty() {
         append_unique(&out.join("warnings.txt"), &(warnings.join("\n") + "\n"))?;
     }
-    let summary = aggregate(&summaries, workers, errors, next - 1, elapsed);
+    let mut summary = aggregate(&summaries, workers, errors, next - 1, elapsed);
+    if let Some(limit) = limit_reached {
+        // The coordinator stopped the workers (each says `interrupted`) for a run-wide limit.
+        summary["stop_reason"] = json!(limit);
+    }
     std::fs::write(
         out.join("summary.json"),
         serde_json::to_string_pretty(&summary)?,
@@ -232,6 +237,7 @@ fn aggregate(
                 "prefixes_given": s["worker"]["prefixes_given"],
                 "replay_instructions": s["worker"]["replay_instructions"],
                 "idle_s": s["worker"]["idle_s"],
+                "covered_elsewhere": s["worker"]["covered_elsewhere"],
             })
         })
         .collect();

@@ -8,6 +8,7 @@
 //!   (`sear_engine::work`) and writes its tests to its own directory.
 //! - `coordinator.rs`: starts the workers, hands out prefixes and balances the load (an idle
 //!   worker gets states a busy one gives away), notices a worker that dies, stops them.
+//! - `progress.rs`: the run's progress line, from the workers' status reports.
 //! - `merge.rs`: one output directory from the workers' (dense test numbers, errors
 //!   de-duplicated per location, `summary.json` aggregated with a section per worker).
 //! - `cluster.rs`, `ray_workers.py`: `--cluster ADDRESS`: the workers placed on a Ray
@@ -21,8 +22,9 @@ pub mod args;
 mod cluster;
 mod coordinator;
 mod merge;
+mod progress;
 mod protocol;
 pub mod worker;
 
 pub use cluster::check as check_cluster;
-pub use coordinator::run_parallel;
+pub use coordinator::{run_parallel, RunOptions};

@@ -19,10 +19,20 @@ pub enum FromWorker {
         /// The worker's number.
         id: usize,
     },
-    /// Between quanta, now and then: the worker's live states.
+    /// Between quanta, now and then: the worker's progress.
     Status {
         /// Live states.
         live: usize,
+        /// Instructions executed so far (rebuilding included).
+        #[serde(default)]
+        instructions: u64,
+        /// Paths ended so far.
+        #[serde(default)]
+        paths: u64,
+        /// Instructions it covered first since its last status (function, block,
+        /// instruction).
+        #[serde(default)]
+        covered: Vec<(u32, u32, u32)>,
     },
     /// The worker has no state left and waits for a prefix; it ended the paths of its last
     /// prefix, whose trace hashes it sends, and has written `tests` tests in all.
@@ -59,6 +69,11 @@ pub enum ToWorker {
         prefix: String,
         /// Subtrees to leave out.
         exclude: Vec<String>,
+    },
+    /// Instructions other workers covered first: covered for this worker too.
+    Covered {
+        /// (function, block, instruction)
+        instructions: Vec<(u32, u32, u32)>,
     },
     /// Give this many states away.
     Give {

@@ -14,7 +14,7 @@ use std::time::{Duration, Instant};
 
 use anyhow::{bail, Context, Result};
 use sear_engine::path::PathRecord;
-use sear_engine::work::{Explored, Prefix, WorkQueue};
+use sear_engine::work::{Explored, Polled, Prefix, Progress, WorkQueue};
 use sear_engine::Summary;
 
 use super::protocol::{self, FromWorker, ToWorker, WORKER_ENV};
@@ -64,6 +64,8 @@ pub struct WorkerLink {
     queued: VecDeque<Prefix>,
     /// States the coordinator asked for and not yet given.
     asked: usize,
+    /// Instructions other workers covered, not yet handed to the executor.
+    covered_elsewhere: Vec<(u32, u32, u32)>,
     last_status: Instant,
     stopped: bool,
     /// The executor's interrupt flag: a `Stop` while busy ends the run.
@@ -100,6 +102,7 @@ impl WorkerLink {
             inbox,
             queued: VecDeque::new(),
             asked: 0,
+            covered_elsewhere: Vec::new(),
             last_status: Instant::now(),
             stopped: false,
             interrupt,
@@ -142,13 +145,16 @@ impl WorkerLink {
                 }
             }
             ToWorker::Give { count } => self.asked += count,
+            ToWorker::Covered { mut instructions } => {
+                self.covered_elsewhere.append(&mut instructions)
+            }
             ToWorker::Stop => self.stop(),
         }
     }
 }
 
 impl WorkQueue for WorkerLink {
-    fn poll(&mut self, live: usize) -> usize {
+    fn poll(&mut self, progress: &mut Progress) -> Polled {
         loop {
             match self.inbox.try_recv() {
                 Ok(message) => self.handle(message),
@@ -161,9 +167,17 @@ impl WorkQueue for WorkerLink {
         }
         if self.last_status.elapsed() >= STATUS_EVERY {
             self.last_status = Instant::now();
-            self.send(&FromWorker::Status { live });
+            self.send(&FromWorker::Status {
+                live: progress.live,
+                instructions: progress.instructions,
+                paths: progress.paths,
+                covered: std::mem::take(&mut progress.covered),
+            });
         }
-        std::mem::take(&mut self.asked)
+        Polled {
+            give: std::mem::take(&mut self.asked),
+            covered: std::mem::take(&mut self.covered_elsewhere),
+        }
     }
 
     fn give(&mut self, prefixes: Vec<PathRecord>) {
@@ -174,6 +188,10 @@ impl WorkQueue for WorkerLink {
     fn next_prefix(&mut self, done: Explored) -> Option<Prefix> {
         let tests = done.tests;
         let mut hashes = Some(done.trace_hashes);
+        // `Idle` is said once: a message that is no prefix (coverage, a `Give` that crossed
+        // the `Idle`) must not say it again, or the coordinator, having handed this worker a
+        // prefix meanwhile, would take the second `Idle` for the end of that prefix.
+        let mut announced = false;
         loop {
             if self.stopped {
                 return None;
@@ -188,12 +206,14 @@ impl WorkQueue for WorkerLink {
                     prefixes: Vec::new(),
                 });
             }
-            // The hashes go with the first `Idle` only.
-            let trace_hashes = hashes.take().unwrap_or_default();
-            self.send(&FromWorker::Idle {
-                tests,
-                trace_hashes,
-            });
+            if !announced {
+                announced = true;
+                let trace_hashes = hashes.take().unwrap_or_default();
+                self.send(&FromWorker::Idle {
+                    tests,
+                    trace_hashes,
+                });
+            }
             match self.inbox.recv() {
                 Ok(message) => self.handle(message),
                 Err(_) => self.stop(),

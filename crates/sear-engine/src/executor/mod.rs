@@ -350,6 +350,7 @@ impl<'o> Executor<'o> {
     /// hands it, one at a time, and gives states away when asked (`work.rs`).
     pub fn with_work_queue(mut self, work: &'o mut dyn crate::work::WorkQueue) -> Self {
         self.work = Some(work);
+        self.run.coverage.collect_new();
         self
     }
 

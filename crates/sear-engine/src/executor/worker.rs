@@ -9,6 +9,7 @@ use sear_expr::{Array, ArrayKind, ArrayRef};
 use super::Executor;
 use crate::path::Follow;
 use crate::state::{State, StateId};
+use crate::work::Progress;
 
 impl Executor<'_> {
     /// A worker with no state left takes the next prefix (blocking until the coordinator
@@ -78,7 +79,22 @@ impl Executor<'_> {
         let Some(work) = self.work.as_mut() else {
             return;
         };
-        let wanted = work.poll(self.run.states.len());
+        let stats = &self.run.stats;
+        let mut progress = Progress {
+            live: self.run.states.len(),
+            instructions: stats.instructions,
+            paths: stats.completed_paths + stats.error_paths,
+            covered: self.run.coverage.take_new(),
+        };
+        let polled = work.poll(&mut progress);
+        // Not reported yet (the queue reports now and then): offered again next time.
+        self.run.coverage.give_back_new(progress.covered);
+        for (f, b, i) in polled.covered {
+            if self.run.coverage.mark_elsewhere(f, b, i) {
+                self.run.worker.covered_elsewhere += 1;
+            }
+        }
+        let wanted = polled.give;
         if wanted == 0 {
             return;
         }
