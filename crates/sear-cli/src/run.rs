@@ -135,13 +135,17 @@ pub fn run(args: &RunArgs) -> Result<i32> {
                  running in one process"
             );
         } else {
-            return run_coordinator(args, &output_dir);
+            return run_coordinator(args, &program, &output_dir);
         }
     }
     args.indexify.check()?;
     let scratch = tempfile::tempdir().context("creating a temporary directory")?;
     let (hosts, host_infos) = args.runtime.host_files()?;
-    let (bitcode, cflags, own_bitcode) = prepare_bitcode(args, &program, scratch.path(), &hosts)?;
+    let (bitcode, cflags, own_bitcode) = match crate::parallel::worker::prepared_bitcode()? {
+        // A worker runs the module its coordinator compiled and linked once for all.
+        Some(prepared) => prepared,
+        None => prepare_bitcode(args, &program, scratch.path(), &hosts)?,
+    };
     let load = if args.verify_ir {
         sear_ir::load_module_verified
     } else {
@@ -260,7 +264,7 @@ pub fn run(args: &RunArgs) -> Result<i32> {
 
 /// `sear run --jobs N` (N > 1): the coordinator of N worker processes writing into
 /// `output_dir` (`parallel/`).
-fn run_coordinator(args: &RunArgs, output_dir: &Path) -> Result<i32> {
+fn run_coordinator(args: &RunArgs, program: &Path, output_dir: &Path) -> Result<i32> {
     let cluster = args.parallel.cluster.as_deref();
     if let Some(address) = cluster {
         let cpus = crate::parallel::check_cluster(address)?;
@@ -271,14 +275,27 @@ fn run_coordinator(args: &RunArgs, output_dir: &Path) -> Result<i32> {
             );
         }
     }
-    std::fs::create_dir_all(output_dir)
-        .with_context(|| format!("creating {}", output_dir.display()))?;
+    // Compiled and linked once, here, for every worker (a compile error is the run's, said
+    // once), before the output directory is made.
+    let scratch = tempfile::tempdir().context("creating a temporary directory")?;
+    let (hosts, _) = args.runtime.host_files()?;
+    let (bitcode, cflags, own_bitcode) = prepare_bitcode(args, program, scratch.path(), &hosts)?;
+    let work_root = output_dir.join(".workers");
+    std::fs::create_dir_all(&work_root)
+        .with_context(|| format!("creating {}", work_root.display()))?;
     if args.output_dir.is_none() {
         update_last_link(output_dir);
     }
+    let prepared = crate::parallel::worker::PreparedBitcode::store(
+        &work_root,
+        &bitcode,
+        &own_bitcode,
+        cflags,
+    )?;
     let interrupt = Arc::new(std::sync::atomic::AtomicBool::new(false));
     let received = crate::signals::install(Arc::clone(&interrupt));
     let limits = crate::parallel::RunOptions {
+        prepared: Some(prepared),
         progress: args.engine.progress,
         max_time: args.engine.max_time,
         max_instructions: args.engine.max_instructions,

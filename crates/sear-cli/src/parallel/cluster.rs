@@ -80,11 +80,22 @@ pub fn check(address: &str) -> Result<f64> {
 
 /// Starts the launcher: `workers` actors, each running this binary with the run's command
 /// line as worker `i` of the coordinator at `coordinator`, writing under `dir`.
-pub fn launch(address: &str, workers: usize, coordinator: &str, dir: &Path) -> Result<Child> {
+/// `prepared` names the module compiled once for all workers.
+pub fn launch(
+    address: &str,
+    workers: usize,
+    coordinator: &str,
+    dir: &Path,
+    prepared: Option<&super::worker::PreparedBitcode>,
+) -> Result<Child> {
     let script = write_launcher(dir)?;
     let exe = std::env::current_exe().context("finding the sear binary")?;
     let log = std::fs::File::create(dir.join("ray.log"))?;
-    Command::new(python())
+    let mut command = Command::new(python());
+    if let Some(prepared) = prepared {
+        command.env(super::protocol::BITCODE_ENV, prepared.to_env());
+    }
+    command
         .arg(&script)
         .args(["--address", address, "--workers", &workers.to_string()])
         .args(["--coordinator", coordinator])

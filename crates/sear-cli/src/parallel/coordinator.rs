@@ -25,15 +25,17 @@ use std::time::{Duration, Instant};
 use anyhow::{bail, Context, Result};
 
 use super::merge::{self, WorkerResult};
-use super::protocol::{self, FromWorker, ToWorker, WORKER_ENV};
+use super::protocol::{self, FromWorker, ToWorker, BITCODE_ENV, WORKER_ENV};
 
 /// How long workers may take to connect (each compiles the program first).
 const CONNECT_TIMEOUT: Duration = Duration::from_secs(300);
 
 /// What the coordinator needs of the run's options: the run-wide limits it holds over all
 /// workers (each worker also holds them on its own share) and the progress line.
-#[derive(Clone, Copy, Debug, Default)]
+#[derive(Clone, Debug, Default)]
 pub struct RunOptions {
+    /// The module compiled once for every worker (`None`: each worker compiles).
+    pub prepared: Option<super::worker::PreparedBitcode>,
     /// Show the progress line (on a terminal).
     pub progress: bool,
     /// `--max-time`, from the coordinator's start (workers start later and would stop later).
@@ -105,6 +107,7 @@ pub fn run_parallel(
             jobs as usize,
             &address,
             &work_root,
+            options.prepared.as_ref(),
         )?),
         None => None,
     };
@@ -115,7 +118,11 @@ pub fn run_parallel(
             None
         } else {
             let log = std::fs::File::create(work_root.join(format!("w{id}.log")))?;
-            let child = Command::new(&exe)
+            let mut command = Command::new(&exe);
+            if let Some(prepared) = &options.prepared {
+                command.env(BITCODE_ENV, prepared.to_env());
+            }
+            let child = command
                 .args(std::env::args_os().skip(1))
                 .env(WORKER_ENV, format!("{address} {id} {}", dir.display()))
                 .stdin(Stdio::null())
@@ -155,6 +162,7 @@ pub fn run_parallel(
         return Err(e);
     }
     drop(tx);
+    let show_progress = options.progress;
     let mut coordinator = Coordinator {
         workers,
         queue: VecDeque::from([Job {
@@ -166,7 +174,7 @@ pub fn run_parallel(
         limits: options,
         started,
         limit_reached: None,
-        progress: super::progress::RunProgress::new(jobs as usize, options.progress),
+        progress: super::progress::RunProgress::new(jobs as usize, show_progress),
     };
     coordinator.serve(&events, &interrupt);
     for w in &mut coordinator.workers {

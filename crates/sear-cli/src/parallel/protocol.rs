@@ -10,6 +10,10 @@ use serde::{Deserialize, Serialize};
 /// coordinator's address, the worker's number, its output directory).
 pub const WORKER_ENV: &str = "SEAR_WORKER";
 
+/// The environment variable naming the module the coordinator prepared for its workers
+/// (`worker::PreparedBitcode` as JSON): workers load it instead of compiling the program.
+pub const BITCODE_ENV: &str = "SEAR_WORKER_BITCODE";
+
 /// From a worker to the coordinator.
 #[derive(Debug, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]

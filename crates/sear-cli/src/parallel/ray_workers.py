@@ -75,6 +75,9 @@ def main():
     refs = []
     for i, actor in enumerate(actors):
         env = {"SEAR_WORKER": f"{a.coordinator} {i} {os.path.join(a.dir, f'w{i}')}"}
+        # The module the coordinator compiled once (on the shared file system).
+        if os.environ.get("SEAR_WORKER_BITCODE"):
+            env["SEAR_WORKER_BITCODE"] = os.environ["SEAR_WORKER_BITCODE"]
         log = os.path.join(a.dir, f"w{i}.log")
         refs.append(actor.run.remote([a.sear] + argv, env, log, a.cwd))
     status = 0

@@ -56,6 +56,56 @@ impl WorkerEnv {
     }
 }
 
+/// The module a coordinator compiled and linked once for its workers, in the run's work
+/// directory (`OUT/.workers/`), named to them by [`BITCODE_ENV`](super::protocol::BITCODE_ENV).
+#[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
+pub struct PreparedBitcode {
+    /// The program linked with the runtime: what the workers load.
+    pub bitcode: PathBuf,
+    /// The program's own module (Indexify reads it).
+    pub own: PathBuf,
+    /// The compiler flags (`info.json`, for replay).
+    pub cflags: Vec<String>,
+}
+
+impl PreparedBitcode {
+    /// Copies the prepared modules into `work_root` (they were in a scratch directory).
+    pub fn store(
+        work_root: &std::path::Path,
+        bitcode: &std::path::Path,
+        own: &std::path::Path,
+        cflags: Vec<String>,
+    ) -> Result<PreparedBitcode> {
+        let copy = |from: &std::path::Path, name: &str| -> Result<PathBuf> {
+            let to = std::path::absolute(work_root.join(name))?;
+            std::fs::copy(from, &to)
+                .with_context(|| format!("copying {} to {}", from.display(), to.display()))?;
+            Ok(to)
+        };
+        Ok(PreparedBitcode {
+            bitcode: copy(bitcode, "program.bc")?,
+            own: copy(own, "own.bc")?,
+            cflags,
+        })
+    }
+
+    /// The value of [`BITCODE_ENV`](super::protocol::BITCODE_ENV) naming it.
+    pub fn to_env(&self) -> String {
+        serde_json::to_string(self).expect("paths and strings serialise")
+    }
+}
+
+/// In a worker started by a coordinator that prepared the module: the module to load, the
+/// compiler flags and the program's own module.
+pub fn prepared_bitcode() -> Result<Option<(PathBuf, Vec<String>, PathBuf)>> {
+    let Some(value) = std::env::var_os(super::protocol::BITCODE_ENV) else {
+        return Ok(None);
+    };
+    let prepared: PreparedBitcode = serde_json::from_str(&value.to_string_lossy())
+        .with_context(|| format!("{}: not a prepared module", super::protocol::BITCODE_ENV))?;
+    Ok(Some((prepared.bitcode, prepared.cflags, prepared.own)))
+}
+
 /// A worker's connection to the coordinator.
 pub struct WorkerLink {
     writer: TcpStream,
