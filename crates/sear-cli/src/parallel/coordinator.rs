@@ -174,6 +174,9 @@ pub fn run_parallel(
         limits: options,
         started,
         limit_reached: None,
+        received: 0,
+        sent: 0,
+        handed_out: 0,
         progress: super::progress::RunProgress::new(jobs as usize, show_progress),
     };
     coordinator.serve(&events, &interrupt);
@@ -206,12 +209,19 @@ pub fn run_parallel(
         })
         .collect();
     coordinator.progress.finish();
+    let report = merge::CoordinatorReport {
+        limit_reached: coordinator.limit_reached,
+        messages_received: coordinator.received,
+        messages_sent: coordinator.sent,
+        prefixes_handed_out: coordinator.handed_out,
+        cpu_s: process_cpu_seconds(),
+    };
     merge::merge(
         output_dir,
         &results,
         coordinator.warnings,
         started.elapsed(),
-        coordinator.limit_reached,
+        report,
     )
 }
 
@@ -295,6 +305,10 @@ struct Coordinator {
     started: Instant,
     /// The run-wide limit that stopped the workers (`summary.json`'s `stop_reason`).
     limit_reached: Option<&'static str>,
+    /// Messages received and sent, and prefixes handed out (`summary.json`'s `coordinator`).
+    received: u64,
+    sent: u64,
+    handed_out: u64,
     progress: super::progress::RunProgress,
 }
 
@@ -358,6 +372,7 @@ impl Coordinator {
     /// failed would otherwise put its prefixes in the queue after the dead worker's prefix
     /// was requeued without excluding them, and those paths would be explored twice).
     fn send(&mut self, id: usize, message: &ToWorker) {
+        self.sent += 1;
         let ok = match self.workers[id].stream.as_mut() {
             Some(stream) => protocol::send(stream, message).is_ok(),
             None => false,
@@ -368,6 +383,7 @@ impl Coordinator {
     }
 
     fn handle(&mut self, id: usize, message: FromWorker) {
+        self.received += 1;
         match message {
             FromWorker::Hello { .. } => {}
             FromWorker::Status {
@@ -474,6 +490,7 @@ impl Coordinator {
             w.idle = false;
             w.current = Some(job.clone());
             let Job { prefix, exclude } = job;
+            self.handed_out += 1;
             self.send(id, &ToWorker::Explore { prefix, exclude });
         }
         let idle = self.workers.iter().filter(|w| w.alive && w.idle).count();
@@ -503,6 +520,18 @@ impl Coordinator {
             }
         }
     }
+}
+
+/// The CPU time (user and system) of this process so far: the coordinator's threads, not
+/// the workers (children).
+fn process_cpu_seconds() -> f64 {
+    // SAFETY: getrusage writes the struct it is given.
+    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+    if unsafe { libc::getrusage(libc::RUSAGE_SELF, &mut usage) } != 0 {
+        return 0.0;
+    }
+    let secs = |t: libc::timeval| t.tv_sec as f64 + t.tv_usec as f64 / 1e6;
+    secs(usage.ru_utime) + secs(usage.ru_stime)
 }
 
 /// The last lines of a worker's (or the launcher's) log, for an error message.

@@ -23,6 +23,21 @@ pub struct WorkerResult {
     pub tests_kept: Option<u32>,
 }
 
+/// What the coordinator reports of its own work (`summary.json`'s `coordinator` section).
+#[derive(Clone, Debug, Default)]
+pub struct CoordinatorReport {
+    /// The run-wide limit that stopped the workers, if one did.
+    pub limit_reached: Option<&'static str>,
+    /// Messages from workers.
+    pub messages_received: u64,
+    /// Messages to workers.
+    pub messages_sent: u64,
+    /// Prefixes handed to workers (the first, whole-program one included).
+    pub prefixes_handed_out: u64,
+    /// The coordinator's CPU seconds up to the merge (its threads, not the workers).
+    pub cpu_s: f64,
+}
+
 /// Merges the workers' directories (in order) into `out`; prints the run's totals and
 /// returns the exit status.
 pub fn merge(
@@ -30,7 +45,7 @@ pub fn merge(
     workers: &[(PathBuf, Option<WorkerResult>)],
     mut warnings: Vec<String>,
     elapsed: Duration,
-    limit_reached: Option<&str>,
+    report: CoordinatorReport,
 ) -> Result<i32> {
     let mut summaries = Vec::new();
     let mut seen_errors = HashSet::new();
@@ -92,10 +107,16 @@ pub fn merge(
         append_unique(&out.join("warnings.txt"), &(warnings.join("\n") + "\n"))?;
     }
     let mut summary = aggregate(&summaries, workers, errors, next - 1, elapsed);
-    if let Some(limit) = limit_reached {
+    if let Some(limit) = report.limit_reached {
         // The coordinator stopped the workers (each says `interrupted`) for a run-wide limit.
         summary["stop_reason"] = json!(limit);
     }
+    summary["coordinator"] = json!({
+        "messages_received": report.messages_received,
+        "messages_sent": report.messages_sent,
+        "prefixes_handed_out": report.prefixes_handed_out,
+        "cpu_s": report.cpu_s,
+    });
     std::fs::write(
         out.join("summary.json"),
         serde_json::to_string_pretty(&summary)?,
