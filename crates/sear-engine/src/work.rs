@@ -86,6 +86,21 @@ pub struct WorkerStats {
     /// The trace hashes already reported (`Explored::trace_hashes`).
     #[serde(skip)]
     pub hashes_reported: usize,
+    /// A copy of the path's state just before the first fork (every path runs the same
+    /// instructions up to it): rebuilds start there instead of at the initial state.
+    #[serde(skip)]
+    pub before_first_fork: Option<Box<crate::state::State>>,
+    /// The instruction count at which to take [`WorkerStats::before_first_fork`] (the first
+    /// decision's `at` of the first received prefix, less one).
+    #[serde(skip)]
+    pub snapshot_at: Option<u64>,
+    /// The instructions the current rebuild did not re-execute (it started from the
+    /// snapshot).
+    #[serde(skip)]
+    pub rebuild_skipped: u64,
+    /// Rebuilds that started from the snapshot before the first fork instead of the initial
+    /// state.
+    pub rebuilds_from_snapshot: u64,
     /// The input arrays this worker made on rebuilt paths, by (base name, size, ordinal among
     /// the path's symbolics): a path rebuilt from a later prefix reuses the arrays the first
     /// one made (arrays compare by identity), so the caches' entries keep answering its

@@ -201,7 +201,8 @@ impl Executor<'_> {
         }
         if !follow.exact && index + 1 == follow.record.len() {
             // The last decision of a received prefix: what came before was its rebuilding.
-            self.run.worker.replay_instructions += state.instructions;
+            self.run.worker.replay_instructions +=
+                state.instructions - self.run.worker.rebuild_skipped;
         }
         if decision.kind != kind || decision.of != of {
             return Err(diverged(format!(

@@ -17,6 +17,7 @@ use crate::value::Value;
 impl Executor<'_> {
     /// Executes the next instruction of `state`.
     pub(crate) fn step(&mut self, module: &Module, state: &mut State) -> Exec<()> {
+        self.maybe_snapshot(state);
         self.hook_before_step(state)?;
         let frame = state.frame();
         let (func_id, block_id, index) = (frame.func, frame.block, frame.inst);

@@ -33,7 +33,24 @@ impl Executor<'_> {
         };
         let record = prefix.record;
         self.run.excluded = prefix.exclude.into_iter().collect();
-        let mut state = State::clone(pristine);
+        let first_fork = record.get(0).map(|d| d.at);
+        // From the snapshot before the first fork when there is one (every path shares what
+        // runs before it: the runtime's set-up, the program's start), else from the start.
+        let mut state = match (&self.run.worker.before_first_fork, first_fork) {
+            (Some(snapshot), Some(at)) if snapshot.instructions + 1 == at => {
+                let mut state = State::clone(snapshot);
+                state.covered_new = false;
+                self.run.worker.rebuilds_from_snapshot += 1;
+                state
+            }
+            _ => {
+                if self.run.worker.before_first_fork.is_none() && self.techniques.is_empty() {
+                    self.run.worker.snapshot_at = first_fork;
+                }
+                State::clone(pristine)
+            }
+        };
+        self.run.worker.rebuild_skipped = state.instructions;
         state.id = StateId(self.run.next_state);
         self.run.next_state += 1;
         self.run.worker.prefixes_received += 1;
@@ -45,6 +62,24 @@ impl Executor<'_> {
         }
         self.start_from(state);
         true
+    }
+
+    /// Keeps `state` (about to execute an instruction) as the snapshot before the first
+    /// fork, when it is the instruction the worker's first received prefix forked at and no
+    /// decision has been made yet. Not with techniques that keep state of their own about
+    /// states (merging): a rebuilt path must run their hooks from the start.
+    #[inline]
+    pub(super) fn maybe_snapshot(&mut self, state: &State) {
+        if self.run.worker.snapshot_at == Some(state.instructions + 1)
+            && state.path.is_empty()
+            && state.open_merges.is_empty()
+            && state.loop_member.is_none()
+        {
+            self.run.worker.snapshot_at = None;
+            let mut snapshot = state.clone();
+            snapshot.follow = None;
+            self.run.worker.before_first_fork = Some(Box::new(snapshot));
+        }
     }
 
     /// A new input array (`klee_make_symbolic` and the like) of `size` bytes made by `state`,
