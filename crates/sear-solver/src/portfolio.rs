@@ -94,10 +94,10 @@ impl Portfolio {
         let timeout = crate::deadline::clamp(self.timeout);
         loop {
             let left = timeout.map(|t| t.saturating_sub(start.elapsed()));
-            let budget =
+            let turn =
                 Duration::try_from_secs_f64(self.switch_after.as_secs_f64() * GROWTH.powi(round))
-                    .map_or(left, Some);
-            let budget = match (left, budget) {
+                    .ok();
+            let budget = match (left, turn) {
                 (Some(l), Some(b)) => Some(l.min(b)),
                 (l, b) => l.or(b),
             };
@@ -106,9 +106,27 @@ impl Portfolio {
             } else {
                 &mut self.second
             };
-            core.set_timeout(budget);
+            // A core that measures its thread's CPU time gets its turn in CPU time (the
+            // query's time left stays wall time): a loaded machine, which slows the wall
+            // clock's share of work, then switches at the same queries as an idle one.
+            let cpu_turn = core.honours_cpu_budget() && turn.is_some();
+            if cpu_turn {
+                core.set_timeout(left);
+                core.set_cpu_budget(turn);
+            } else {
+                core.set_timeout(budget);
+            }
             let asked = Instant::now();
             let result = core.check(query);
+            if cpu_turn {
+                core.set_cpu_budget(None);
+            }
+            // The turn ended before the query's time: the other core's turn.
+            let turn_ended = if cpu_turn {
+                timeout.is_none_or(|t| start.elapsed() < t)
+            } else {
+                budget.is_some() && left != budget
+            };
             tracing::debug!(
                 round,
                 core = core.name(),
@@ -118,7 +136,7 @@ impl Portfolio {
                 "portfolio turn"
             );
             match result {
-                Err(SolverError::Timeout) if budget.is_some() && left != budget => {
+                Err(SolverError::Timeout) if turn_ended => {
                     self.stats.bump("switches", 1);
                     if round > 0 {
                         self.stats.bump("returns", 1);
@@ -251,6 +269,16 @@ impl SatSolver for LazyCore {
         }
     }
 
+    fn set_cpu_budget(&mut self, budget: Option<Duration>) {
+        self.core().set_cpu_budget(budget);
+    }
+
+    fn honours_cpu_budget(&self) -> bool {
+        // Built on demand: whether its core will be is not known before; the portfolio
+        // asks right before a turn, so the core is built by then only if asked before.
+        self.core.as_ref().is_some_and(|c| c.honours_cpu_budget())
+    }
+
     fn collect_stats(&self, out: &mut Vec<LayerStats>) {
         match &self.core {
             Some(core) => core.collect_stats(out),
@@ -348,6 +376,71 @@ mod tests {
         portfolio.collect_stats(&mut stats);
         assert_eq!(stats[0].counters.get("switches"), Some(&2));
         assert_eq!(stats[0].counters.get("returns"), Some(&1));
+    }
+
+    /// A core that measures its turn in CPU time (as Bitwuzla does): it waits `waits` (as a
+    /// core does on a machine whose other processes take the CPU; waiting is no work) or
+    /// computes for `computes`, and times out when its CPU budget is spent.
+    struct CpuMetered {
+        waits: Duration,
+        computes: Duration,
+        budget: Option<Duration>,
+    }
+
+    impl SatSolver for CpuMetered {
+        fn name(&self) -> &'static str {
+            "cpu-metered"
+        }
+        fn check(&mut self, _: &SatQuery) -> Result<SatResult, SolverError> {
+            use crate::layers::slow_below::thread_cpu_time;
+            let cpu = thread_cpu_time();
+            std::thread::sleep(self.waits);
+            let wall = Instant::now();
+            while wall.elapsed() < self.computes {
+                if self.budget.is_some_and(|b| thread_cpu_time() - cpu >= b) {
+                    return Err(SolverError::Timeout);
+                }
+                std::hint::black_box(0u64.wrapping_add(1));
+            }
+            Ok(SatResult::Unsat)
+        }
+        fn set_timeout(&mut self, _: Option<Duration>) {}
+        fn set_cpu_budget(&mut self, budget: Option<Duration>) {
+            self.budget = budget;
+        }
+        fn honours_cpu_budget(&self) -> bool {
+            true
+        }
+        fn collect_stats(&self, _: &mut Vec<LayerStats>) {}
+    }
+
+    /// Issue 37: a turn is CPU time for a core that measures it, so a loaded machine (the
+    /// core waits for the CPU) does not switch cores where an idle one would not; a core that
+    /// works past its turn is switched as before.
+    #[test]
+    fn a_turn_is_cpu_time_for_a_core_that_measures_it() {
+        let meta = QueryMeta::default();
+        let query = SatQuery::new(&[], Expr::bool(true), &meta, false, false);
+        let waiting = CpuMetered {
+            waits: Duration::from_millis(60),
+            computes: Duration::ZERO,
+            budget: None,
+        };
+        let (second, second_asked) = slow(Duration::ZERO);
+        let mut portfolio = Portfolio::new(Box::new(waiting), second, Duration::from_millis(20));
+        portfolio.set_timeout(Some(Duration::from_secs(10)));
+        assert_eq!(portfolio.check(&query).unwrap(), SatResult::Unsat);
+        assert_eq!(second_asked.get(), 0, "waiting is not the turn's work");
+        let working = CpuMetered {
+            waits: Duration::ZERO,
+            computes: Duration::from_secs(5),
+            budget: None,
+        };
+        let (second, second_asked) = slow(Duration::ZERO);
+        let mut portfolio = Portfolio::new(Box::new(working), second, Duration::from_millis(20));
+        portfolio.set_timeout(Some(Duration::from_secs(10)));
+        assert_eq!(portfolio.check(&query).unwrap(), SatResult::Unsat);
+        assert_eq!(second_asked.get(), 1, "work past the turn switches");
     }
 
     /// A core that answers its first query and times out on every later one.

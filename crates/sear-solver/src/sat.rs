@@ -87,6 +87,15 @@ pub trait SatSolver {
     fn check(&mut self, query: &SatQuery) -> Result<SatResult, SolverError>;
     /// Sets the per-query time limit of the core(s) below.
     fn set_timeout(&mut self, timeout: Option<Duration>);
+    /// Limits the next checks to `budget` of the calling thread's CPU time, besides the
+    /// time limit (a portfolio's turn: CPU time, so that a loaded machine gives the turns
+    /// the same work as an idle one). Only cores for which [`SatSolver::honours_cpu_budget`]
+    /// is true keep it. Default: ignored.
+    fn set_cpu_budget(&mut self, _budget: Option<Duration>) {}
+    /// Whether [`SatSolver::set_cpu_budget`] limits this core's checks. Default: false.
+    fn honours_cpu_budget(&self) -> bool {
+        false
+    }
     /// Appends this layer's statistics and those of the layers below, top first.
     fn collect_stats(&self, out: &mut Vec<LayerStats>);
     /// Offers an answer found above the chain, for the caches below to keep: a SAT answer

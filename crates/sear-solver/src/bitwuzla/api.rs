@@ -9,6 +9,7 @@
 
 use std::ffi::{c_void, CStr, CString};
 use std::ptr::NonNull;
+use std::time::Duration;
 
 use bitwuzla_sys as sys;
 use rustc_hash::FxHashMap;
@@ -243,6 +244,9 @@ pub struct InstanceOptions {
 #[derive(Debug, Default)]
 pub struct Termination {
     deadline: std::cell::Cell<Option<std::time::Instant>>,
+    /// A CPU-time limit: (the wall-clock instant before which it cannot have been reached,
+    /// the calling thread's CPU time at which it is).
+    cpu_limit: std::cell::Cell<Option<(std::time::Instant, Duration)>>,
 }
 
 impl Termination {
@@ -251,11 +255,28 @@ impl Termination {
         self.deadline.set(deadline);
     }
 
-    /// True once the deadline has passed.
+    /// Limits the next check to `budget` of the calling thread's CPU time from now (None:
+    /// no limit). The check runs on the calling thread.
+    pub fn set_cpu_budget(&self, budget: Option<Duration>) {
+        self.cpu_limit.set(budget.map(|b| {
+            (
+                std::time::Instant::now() + b,
+                crate::layers::slow_below::thread_cpu_time() + b,
+            )
+        }));
+    }
+
+    /// True once the deadline has passed or the CPU budget is spent.
     pub fn expired(&self) -> bool {
-        self.deadline
-            .get()
-            .is_some_and(|d| std::time::Instant::now() >= d)
+        let now = std::time::Instant::now();
+        if self.deadline.get().is_some_and(|d| now >= d) {
+            return true;
+        }
+        // A thread's CPU time grows no faster than the wall clock: before `earliest` the
+        // budget cannot be spent, and the (cheap) wall clock answers without a system call.
+        self.cpu_limit.get().is_some_and(|(earliest, limit)| {
+            now >= earliest && crate::layers::slow_below::thread_cpu_time() >= limit
+        })
     }
 }
 
@@ -380,4 +401,25 @@ pub fn version() -> String {
     unsafe { CStr::from_ptr(sys::bitwuzla_version()) }
         .to_string_lossy()
         .into_owned()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A CPU budget is spent by work on the calling thread, not by waiting.
+    #[test]
+    fn the_cpu_budget_counts_work_not_waiting() {
+        let t = Termination::default();
+        t.set_cpu_budget(Some(Duration::from_millis(10)));
+        std::thread::sleep(Duration::from_millis(40));
+        assert!(!t.expired(), "waiting spends no CPU time");
+        let start = std::time::Instant::now();
+        while !t.expired() && start.elapsed() < Duration::from_secs(5) {
+            std::hint::black_box(0u64.wrapping_add(1));
+        }
+        assert!(t.expired(), "work spends it");
+        t.set_cpu_budget(None);
+        assert!(!t.expired());
+    }
 }

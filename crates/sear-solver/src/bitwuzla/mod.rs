@@ -75,6 +75,8 @@ pub struct BitwuzlaCore {
     /// Read by the termination callback; boxed so that its address is stable.
     termination: Box<Termination>,
     timeout: Option<Duration>,
+    /// The calling thread's CPU time a check may use (a portfolio's turn).
+    cpu_budget: Option<Duration>,
     stats: LayerStats,
 }
 
@@ -95,6 +97,7 @@ impl BitwuzlaCore {
             translator: Translator::default(),
             termination: Box::default(),
             timeout: None,
+            cpu_budget: None,
             stats: LayerStats::new_core("bitwuzla"),
         }
     }
@@ -151,6 +154,7 @@ impl BitwuzlaCore {
             instance.assert(a);
         }
         self.termination.set_deadline(deadline);
+        self.termination.set_cpu_budget(self.cpu_budget);
         let checked = instance.check();
         let outcome = match checked {
             CheckResult::Unsat => Ok(SatResult::Unsat),
@@ -158,6 +162,7 @@ impl BitwuzlaCore {
             CheckResult::Unknown => Err(self.unknown_error()),
         };
         self.termination.set_deadline(None);
+        self.termination.set_cpu_budget(None);
         // A terminated instance is not reused: a fresh one is cheap next to a timeout, and
         // nothing then depends on the state Bitwuzla keeps after a termination.
         if self.mode == BitwuzlaMode::Incremental && checked != CheckResult::Unknown {
@@ -234,6 +239,14 @@ impl SatSolver for BitwuzlaCore {
 
     fn set_timeout(&mut self, timeout: Option<Duration>) {
         self.timeout = timeout;
+    }
+
+    fn set_cpu_budget(&mut self, budget: Option<Duration>) {
+        self.cpu_budget = budget;
+    }
+
+    fn honours_cpu_budget(&self) -> bool {
+        true
     }
 
     fn collect_stats(&self, out: &mut Vec<LayerStats>) {

@@ -256,6 +256,14 @@ impl SatSolver for EagerCore {
         self.inner.set_timeout(timeout);
     }
 
+    fn set_cpu_budget(&mut self, budget: Option<Duration>) {
+        self.inner.set_cpu_budget(budget);
+    }
+
+    fn honours_cpu_budget(&self) -> bool {
+        self.inner.honours_cpu_budget()
+    }
+
     fn collect_stats(&self, out: &mut Vec<LayerStats>) {
         out.push(self.stats.clone());
     }
