@@ -568,6 +568,38 @@ fn uninitialised_locals_are_nondeterministic_under_sv_comp() {
     assert!(line.starts_with("sear: verdict: FALSE"), "{line}");
 }
 
+/// The same under --test-comp: the verdict line must not say TRUE for a reachable error
+/// (the uninitialised values are no objects of the tests).
+#[test]
+fn uninitialised_locals_are_nondeterministic_under_test_comp() {
+    let tmp = tempfile::tempdir().unwrap();
+    write(
+        tmp.path(),
+        "uninit.c",
+        "extern void reach_error(void);\n\
+         int main(void) {\n\
+         \x20 unsigned int y;\n\
+         \x20 if (y == 12345u) reach_error();\n\
+         \x20 return 0;\n\
+         }\n",
+    );
+    let o = sear(
+        &[
+            "run",
+            "--no-progress",
+            "--output-dir",
+            "out",
+            "--test-comp",
+            "cover-error",
+            "uninit.c",
+        ],
+        tmp.path(),
+    );
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let stdout = text(&o.stdout);
+    assert!(stdout.contains("sear: verdict: FALSE"), "{stdout}");
+}
+
 /// A program that defines its own `exit` (older list tasks: an endless loop, so that
 /// `exit(1)` after a failed malloc ends the path): returning from main still ends the
 /// program, so the leak at its end is seen.

@@ -170,9 +170,11 @@ pub fn configure(
     if property == SvProperty::MemSafety && test_comp.is_none() {
         config.check_leaks = true;
     }
-    // Uninitialised locals are inputs of the older tasks; a Test-Comp test cannot give
-    // them (the format has only __VERIFIER_nondet_* values), so only for verdicts.
-    config.nondet_uninit_locals = test_comp.is_none();
+    // Uninitialised locals are inputs of the older tasks: nondeterministic, so that the
+    // verdict is not TRUE where the stack's contents reach the error. A Test-Comp test
+    // cannot give them (the format has only __VERIFIER_nondet_* values): they are no
+    // objects of the tests, and a path that needs a value of one is not reproduced natively.
+    config.nondet_uninit_locals = true;
     for kind in violations {
         if stop_at_error && !config.exit_on_error_types.iter().any(|k| k == kind) {
             config.exit_on_error_types.push(kind.to_string());
