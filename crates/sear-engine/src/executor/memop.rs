@@ -23,6 +23,8 @@ use crate::value::Value;
 mod bulk;
 mod resolve;
 
+pub(crate) use resolve::object_at;
+
 impl Executor<'_> {
     /// `alloca`: a stack object freed when the frame returns; a symbolic element count (a
     /// variable-length array) is concretised as KLEE does for allocation sizes.

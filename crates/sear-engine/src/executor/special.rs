@@ -376,7 +376,7 @@ impl Executor<'_> {
                 Some(Value::Concrete(0, width))
             }
             NondetValue => {
-                let name = module.function(self.callee_of(module, inst)).name.clone();
+                let name = module.function(callee_of(inst)).name.clone();
                 Some(self.nondet(state, &name, width))
             }
             ReachError => return Err(Termination::error(ErrorKind::Reach, "reach_error() called")),
@@ -398,14 +398,15 @@ impl Executor<'_> {
         }
         Ok(())
     }
+}
 
-    fn callee_of(&self, _module: &Module, inst: &Inst) -> sear_ir::FuncId {
-        match &inst.kind {
-            sear_ir::InstKind::Call {
-                callee: sear_ir::Callee::Direct(f),
-                ..
-            } => *f,
-            _ => sear_ir::FuncId(0),
-        }
+/// The function a direct call calls (function 0 for any other instruction).
+fn callee_of(inst: &Inst) -> sear_ir::FuncId {
+    match &inst.kind {
+        sear_ir::InstKind::Call {
+            callee: sear_ir::Callee::Direct(f),
+            ..
+        } => *f,
+        _ => sear_ir::FuncId(0),
     }
 }

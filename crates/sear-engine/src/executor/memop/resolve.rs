@@ -305,11 +305,11 @@ impl Executor<'_> {
             Err(t) => t,
         }
     }
+}
 
-    /// The live object whose base is exactly the (concrete) pointer.
-    pub(crate) fn object_at(&self, state: &State, address: u64) -> Option<Arc<MemoryObject>> {
-        state.memory.get_by_base(address).map(|e| e.object.clone())
-    }
+/// The live object whose base is exactly the (concrete) pointer.
+pub(crate) fn object_at(state: &State, address: u64) -> Option<Arc<MemoryObject>> {
+    state.memory.get_by_base(address).map(|e| e.object.clone())
 }
 
 /// Bytes past an object's end that an out-of-bounds test prefers (within ASan's red zones).

@@ -5,6 +5,7 @@ use sear_expr::Expr;
 use sear_ir::{Inst, Module};
 
 use crate::executor::cxx::AllocFamily;
+use crate::executor::memop::object_at;
 use crate::executor::step::exec;
 use crate::executor::sym_alloc::SizeDecision;
 use crate::executor::{Exec, Executor};
@@ -126,7 +127,7 @@ impl Executor<'_> {
                 )?
                 .unwrap_or(Value::Concrete(0, 64)));
         }
-        let old = self.object_at(state, address);
+        let old = object_at(state, address);
         let Some(old) = old.filter(|o| o.kind == ObjectKind::Heap) else {
             return Err(bad_free(state, address));
         };
