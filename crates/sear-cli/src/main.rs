@@ -154,7 +154,7 @@ mod tests {
         assert!(!defaults.solver.ilp_precheck);
         assert!(defaults.solver.array.axiom_extras);
         assert!(!defaults.solver.quantified.core_only);
-        assert!(!defaults.engine.sym_size.pat.incremental);
+        assert!(!defaults.engine.sym_size.incremental.enabled);
         let set = parse(&[
             "--dump-states-on-halt=false",
             "--ilp-precheck",
@@ -166,7 +166,7 @@ mod tests {
         assert!(set.solver.ilp_precheck);
         assert!(!set.solver.array.axiom_extras);
         assert!(set.solver.quantified.core_only);
-        assert!(set.engine.sym_size.pat.incremental);
+        assert!(set.engine.sym_size.incremental.enabled);
         assert_eq!(set.program, std::path::PathBuf::from("p.c"));
     }
 }

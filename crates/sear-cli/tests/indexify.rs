@@ -1,6 +1,7 @@
 //! `sear run --indexify` (seed 004) end to end: the spec's worked examples (§6.1 ReactOS,
 //! §6.2 Figure 6), de-indexed tests replayed natively against the original program, the
-//! table cache, out-of-garden ends, floats and the POSIX model's arguments, and bad options.
+//! table cache, out-of-garden ends, floats and the POSIX model's arguments, the fork policies
+//! at a lookup's fork per row, and bad options.
 
 mod common;
 
@@ -419,6 +420,107 @@ int main(int argc, char **argv) {
         .collect();
     assert_eq!(exits, [0, 1].into(), "{s}");
     replay(tmp.path(), "out");
+}
+
+/// Writes `name`, a program comparing its two `--sym-args` strings after `prelude`, and the
+/// 130 seeds that make the garden too large for one two-dimensional read, so the
+/// comparison forks per row at an Indexify lookup (`ForkKind::Indexify`).
+fn row_fork_program(dir: &Path, name: &str, prelude: &str) {
+    let seeds: String = (0..130).map(|i| format!("\"s{i:03}\"\n")).collect();
+    write(dir, "seeds.txt", &seeds);
+    write(
+        dir,
+        name,
+        &format!(
+            r#"#include <string.h>
+#include <klee/klee.h>
+int main(int argc, char **argv) {{
+  {prelude}
+  if (argc < 3) return 3;
+  if (strcmp(argv[1], argv[2]) == 0) return 0;
+  return 1;
+}}
+"#
+        ),
+    );
+}
+
+/// The decision lines of every `testNNNNNN.path` in `out`.
+fn decisions(out: &Path) -> Vec<String> {
+    let mut paths: Vec<PathBuf> = std::fs::read_dir(out)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "path"))
+        .collect();
+    paths.sort();
+    paths
+        .iter()
+        .flat_map(|p| {
+            let text = std::fs::read_to_string(p).unwrap();
+            text.lines().map(str::to_string).collect::<Vec<_>>()
+        })
+        .collect()
+}
+
+const ROW_FORK_ARGS: [&str; 9] = [
+    "--search",
+    "dfs",
+    "--write-paths",
+    "--indexify=strings",
+    "--add-seeds",
+    "seeds.txt",
+    "--sym-args",
+    "2",
+    "2",
+];
+
+/// `--max-depth 1` holds at an Indexify lookup's fork per row (the fork point applies every
+/// policy at every fork site): the branch on `y` takes both paths to depth 1; the one that
+/// reaches the lookup ends early there instead of forking.
+#[test]
+fn a_row_fork_respects_max_depth() {
+    let tmp = tempfile::tempdir().unwrap();
+    row_fork_program(tmp.path(), "eq.c", r#"if (klee_int("y") > 0) return 2;"#);
+    let args: Vec<&str> = ROW_FORK_ARGS
+        .iter()
+        .copied()
+        .chain(["4", "--max-depth", "1"])
+        .collect();
+    let s = run(tmp.path(), "out", "eq.c", &args);
+    assert_eq!(s["indexify"]["run"]["row_forks"], 1, "{s}");
+    assert_eq!(s["forks"], 1, "{s}");
+    assert_eq!(s["completed_paths"], 1, "{s}");
+    assert_eq!(s["early_paths"], 1, "{s}");
+    assert_eq!(s["error_paths"], 0, "{s}");
+    let d = decisions(&tmp.path().join("out"));
+    assert!(d.iter().all(|l| l.starts_with("branch ")), "{d:?}");
+}
+
+/// `klee_set_forking(0)` holds at an Indexify lookup's fork per row: the path follows one
+/// row at each lookup (recorded as a forced `indexify` decision) and no other path is made.
+#[test]
+fn a_row_fork_respects_klee_set_forking() {
+    let tmp = tempfile::tempdir().unwrap();
+    row_fork_program(tmp.path(), "eq.c", "klee_set_forking(0);");
+    let args: Vec<&str> = ROW_FORK_ARGS.iter().copied().chain(["4"]).collect();
+    let s = run(tmp.path(), "out", "eq.c", &args);
+    assert!(
+        s["indexify"]["run"]["row_forks"].as_u64().unwrap() >= 1,
+        "{s}"
+    );
+    assert_eq!(s["forks"], 0, "{s}");
+    assert_eq!(s["completed_paths"], 1, "{s}");
+    assert_eq!(s["error_paths"], 0, "{s}");
+    let d = decisions(&tmp.path().join("out"));
+    assert!(
+        d.iter()
+            .any(|l| l.starts_with("indexify ") && l.ends_with(" forced")),
+        "{d:?}"
+    );
+    assert!(
+        d.iter().all(|l| l.ends_with(" forced")),
+        "every decision is forced: {d:?}"
+    );
 }
 
 /// --output-indexed-ir writes the gardens and the rewritten module.

@@ -51,14 +51,16 @@ pub struct SeedConfig {
     #[cfg_attr(feature = "cli", arg(
         id = "only-seed", long = "only-seed", value_name = "on|off",
         num_args = 0..=1, require_equals = true, default_missing_value = "on",
-        default_value = "off", value_parser = sear_solver::cli::switch(),
+        default_value = sear_solver::cli::shown_switch(SeedConfig::default().only_seed),
+        value_parser = sear_solver::cli::switch(),
     ))]
     pub only_seed: bool,
     /// Drop the sides of a fork that no seed takes (only the seeds' own paths are run).
     #[cfg_attr(feature = "cli", arg(
         id = "only-replay-seeds", long = "only-replay-seeds", value_name = "on|off",
         num_args = 0..=1, require_equals = true, default_missing_value = "on",
-        default_value = "off", value_parser = sear_solver::cli::switch(),
+        default_value = sear_solver::cli::shown_switch(SeedConfig::default().only_replay_seeds),
+        value_parser = sear_solver::cli::switch(),
     ))]
     pub only_replay_seeds: bool,
     /// A seed object shorter than the program's object is used, its missing bytes zero; a
@@ -66,14 +68,16 @@ pub struct SeedConfig {
     #[cfg_attr(feature = "cli", arg(
         id = "allow-seed-extension", long = "allow-seed-extension", value_name = "on|off",
         num_args = 0..=1, require_equals = true, default_missing_value = "on",
-        default_value = "off", value_parser = sear_solver::cli::switch(),
+        default_value = sear_solver::cli::shown_switch(SeedConfig::default().allow_seed_extension),
+        value_parser = sear_solver::cli::switch(),
     ))]
     pub allow_seed_extension: bool,
     /// A seed object longer than the program's object is cut to its size.
     #[cfg_attr(feature = "cli", arg(
         id = "allow-seed-truncation", long = "allow-seed-truncation", value_name = "on|off",
         num_args = 0..=1, require_equals = true, default_missing_value = "on",
-        default_value = "off", value_parser = sear_solver::cli::switch(),
+        default_value = sear_solver::cli::shown_switch(SeedConfig::default().allow_seed_truncation),
+        value_parser = sear_solver::cli::switch(),
     ))]
     pub allow_seed_truncation: bool,
     /// Extend seeds with zeros: a shorter object's missing bytes are zero, and a program
@@ -81,7 +85,8 @@ pub struct SeedConfig {
     #[cfg_attr(feature = "cli", arg(
         id = "zero-seed-extension", long = "zero-seed-extension", value_name = "on|off",
         num_args = 0..=1, require_equals = true, default_missing_value = "on",
-        default_value = "off", value_parser = sear_solver::cli::switch(),
+        default_value = sear_solver::cli::shown_switch(SeedConfig::default().zero_seed_extension),
+        value_parser = sear_solver::cli::switch(),
     ))]
     pub zero_seed_extension: bool,
     /// Match seed objects to the program's objects by name (the first unused object of the
@@ -89,7 +94,8 @@ pub struct SeedConfig {
     #[cfg_attr(feature = "cli", arg(
         id = "named-seed-matching", long = "named-seed-matching", value_name = "on|off",
         num_args = 0..=1, require_equals = true, default_missing_value = "on",
-        default_value = "off", value_parser = sear_solver::cli::switch(),
+        default_value = sear_solver::cli::shown_switch(SeedConfig::default().named_seed_matching),
+        value_parser = sear_solver::cli::switch(),
     ))]
     pub named_seed_matching: bool,
     /// Seconds given to seeded paths before the normal search starts (0: until every seeded

@@ -1,6 +1,6 @@
-//! The handlers of `executor/special.rs` (KLEE's API, the allocator, errors),
-//! `executor/intrinsics.rs` (LLVM intrinsics) and `executor/memop.rs` (loads, stores,
-//! resolution) on textual LLVM IR, without clang. Each module computes something with a
+//! The handlers of `executor/special.rs` and `special/` (KLEE's API, the allocator, errors),
+//! `executor/intrinsics.rs` and `intrinsics/` (LLVM intrinsics) and `executor/memop.rs` and
+//! `memop/` (loads, stores, resolution) on textual LLVM IR, without clang. Each module computes something with a
 //! handler and aborts when the result is wrong, so a wrong handler shows up as an `abort`
 //! error; the outcome checked is what a user sees (paths, error kinds).
 

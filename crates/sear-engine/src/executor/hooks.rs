@@ -83,7 +83,7 @@ pub(crate) fn registered(config: &EngineConfig) -> Vec<&'static dyn Technique> {
     if config.sym_size.mode == crate::sym_size::SymSizeMode::Pat {
         techniques.push(&super::pat_merging::PatMerging);
     }
-    if config.sym_size.pat.incremental {
+    if config.sym_size.incremental.enabled {
         techniques.push(&super::incremental_merging::IncrementalMerging);
     }
     if config.use_merge {

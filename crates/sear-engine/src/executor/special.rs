@@ -1,21 +1,21 @@
 //! Functions the engine implements itself: the klee.h API, SV-COMP's `__VERIFIER_*`,
 //! process exit, assertion failure and the heap (`malloc` and friends). One table maps
-//! names to handlers; `llvm.*` intrinsics are in `intrinsics`.
+//! names to handlers; `llvm.*` intrinsics are in `intrinsics`. The dispatch is here; the
+//! handlers of KLEE's API are in `special/klee_api.rs`, the heap's in `special/alloc.rs`.
 
-use sear_expr::{Expr, UpdateList};
+use sear_expr::Expr;
 use sear_ir::{Inst, Module, TypeId};
 
-use super::cxx::AllocFamily;
+use super::cxx::{self, AllocFamily};
 use super::intrinsics::Intrinsic as Intr;
-use super::step::exec;
-use super::sym_alloc::SizeDecision;
 use super::{Exec, Executor, Handler};
-use crate::memory::segment::MAX_ARRAY_SIZE;
-use crate::memory::{bad_free, AllocRequest, Init, Lookup, ObjectKind};
-use crate::path::ForkKind;
-use crate::state::{State, Symbolic};
+use crate::memory::{Init, Lookup, ObjectKind};
+use crate::state::State;
 use crate::termination::{ErrorKind, Termination};
 use crate::value::Value;
+
+mod alloc;
+mod klee_api;
 
 /// An engine-implemented function.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -171,9 +171,6 @@ fn arg(args: &[Value], i: usize) -> Exec<&Value> {
         ))
     })
 }
-
-/// Objects made symbolic whole above this size (bytes) get no expression per byte.
-const LAZY_SYMBOLIC_OBJECT: u64 = 1 << 16;
 
 impl Executor<'_> {
     /// Runs an engine-implemented function.
@@ -379,7 +376,7 @@ impl Executor<'_> {
                 Some(Value::Concrete(0, width))
             }
             NondetValue => {
-                let name = module.function(self.callee_of(module, inst)).name.clone();
+                let name = module.function(callee_of(inst)).name.clone();
                 Some(self.nondet(state, &name, width))
             }
             ReachError => return Err(Termination::error(ErrorKind::Reach, "reach_error() called")),
@@ -401,470 +398,15 @@ impl Executor<'_> {
         }
         Ok(())
     }
+}
 
-    fn callee_of(&self, _module: &Module, inst: &Inst) -> sear_ir::FuncId {
-        match &inst.kind {
-            sear_ir::InstKind::Call {
-                callee: sear_ir::Callee::Direct(f),
-                ..
-            } => *f,
-            _ => sear_ir::FuncId(0),
-        }
-    }
-
-    /// A string argument, or `"unnamed"` for a null pointer. As in KLEE, a pointer with more
-    /// than one feasible value, or one into no object, is a user error.
-    pub(crate) fn optional_string(&mut self, state: &mut State, ptr: &Value) -> Exec<String> {
-        if ptr.as_concrete() == Some(0) {
-            return Ok("unnamed".into());
-        }
-        let ptr = match ptr {
-            Value::Symbolic(e) => {
-                let v = self.sv.get_value(state, e, "klee string argument")?;
-                let unique = Expr::eq(e.clone(), Expr::constant(v, e.width()));
-                if !self
-                    .sv
-                    .must_be_true(state, &unique, "klee string argument")?
-                {
-                    return Err(user_error(
-                        "symbolic string pointer passed to one of the klee_ functions",
-                    ));
-                }
-                Value::Concrete(v, e.width())
-            }
-            other => other.clone(),
-        };
-        self.read_message_string(state, &ptr, "string argument")
-            .map_err(|t| match t {
-                Termination::Error {
-                    kind: ErrorKind::Ptr,
-                    ..
-                } => user_error("invalid string pointer passed to one of the klee_ functions"),
-                other => other,
-            })
-    }
-
-    /// `klee_make_symbolic(ptr, size, name)`: the bytes become a fresh input array.
-    pub(crate) fn make_symbolic(
-        &mut self,
-        state: &mut State,
-        ptr: &Value,
-        size: u64,
-        name: &str,
-    ) -> Exec<()> {
-        let address = self.concretize(state, ptr, "klee_make_symbolic address")? as u64;
-        let entry = match state.memory.lookup(address) {
-            Lookup::Live(e) => e.clone(),
-            _ => return Err(user_error("klee_make_symbolic: invalid pointer")),
-        };
-        // As KLEE: the whole object, from its start (a part of an object, or a size that is
-        // not the object's, is the caller's mistake).
-        if address != entry.object.address || size != entry.object.size {
-            return Err(user_error(format!(
-                "wrong size given to klee_make_symbolic: {size} bytes at offset {} of a {}-byte object",
-                address - entry.object.address,
-                entry.object.size
-            )));
-        }
-        if entry.object.read_only {
-            return Err(user_error("cannot make a read-only object symbolic"));
-        }
-        if size > MAX_ARRAY_SIZE {
-            return Err(user_error(format!(
-                "symbolic objects larger than 1 GiB are not supported ({size} bytes)"
-            )));
-        }
-        let array = self.input_array(state, name, size);
-        let updates = UpdateList::new(array.clone());
-        let base = entry.object.address;
-        let own = matches!(entry.storage, crate::memory::Storage::Own(_));
-        if own && size > LAZY_SYMBOLIC_OBJECT {
-            // A large object (a big symbolic file): its bytes are read from the array on
-            // demand, instead of one expression per byte up front.
-            let (segment, _) = state.memory.whole_segment_mut(base).expect("live object");
-            segment.replace_with(updates);
-        } else {
-            for i in 0..size {
-                let byte = Expr::read(&updates, Expr::constant(i as u128, 32));
-                let (segment, at) = state.memory.segment_mut(base, i, 1).expect("live object");
-                segment.write_byte(at as usize, byte);
-            }
-        }
-        state.symbolics.push_back(Symbolic {
-            object: Some(entry.object.id),
-            array,
-            name: name.to_string(),
-            size: entry.object.symbolic_size.clone(),
-            deindex: None,
-        });
-        self.bind_seeds(state);
-        Ok(())
-    }
-
-    /// The size of a `klee_make_symbolic` request: the capacity of a symbolic-size object
-    /// when the requested size must equal its σ (the whole object becomes symbolic; its test
-    /// holds σ's value of bytes), otherwise the size concretised.
-    fn make_symbolic_size(&mut self, state: &mut State, ptr: &Value, size: &Value) -> Exec<u64> {
-        if let (Value::Concrete(address, _), Value::Symbolic(e)) = (state.settle(ptr), size) {
-            let sigma = match state.memory.get_by_base(address as u64) {
-                Some(entry) => entry
-                    .object
-                    .symbolic_size
-                    .clone()
-                    .map(|s| (s, entry.object.size)),
-                None => None,
-            };
-            if let Some((sigma, capacity)) = sigma {
-                let same = Expr::eq(Expr::zext_or_trunc(e.clone(), 64), sigma);
-                if self
-                    .sv
-                    .must_be_true(state, &same, "klee_make_symbolic size")?
-                {
-                    return Ok(capacity);
-                }
-            }
-        }
-        Ok(self.concretize(state, size, "klee_make_symbolic size")? as u64)
-    }
-
-    /// `klee_define_fixed_object(addr, n)`: a zeroed object of `n` bytes at exactly `addr`
-    /// (memory-mapped device registers and the like), as KLEE's `allocateFixed`; anywhere
-    /// but at 0, in the null page too (KLEE's tests use 0x80).
-    fn define_fixed_object(&mut self, state: &mut State, address: u64, size: u64) -> Exec<()> {
-        if address == 0 || size == 0 {
-            return Err(user_error(format!(
-                "klee_define_fixed_object: invalid object ({size} bytes at {address:#x})"
-            )));
-        }
-        if address.checked_add(size).is_none() || state.memory.overlaps(address, size) {
-            return Err(user_error(format!(
-                "klee_define_fixed_object: {size} bytes at {address:#x} overlap an object"
-            )));
-        }
-        let name = format!("fixed object at {address:#x}");
-        let mut request = AllocRequest::new(size, ObjectKind::Global, name, Init::Zero);
-        request.fixed_address = Some(address);
-        self.memory.alloc(state, request);
-        Ok(())
-    }
-
-    /// A fresh symbolic value of `width` bits recorded as a test object named `name`
-    /// (`klee_int`, `klee_range`, `klee_choose`, `__VERIFIER_nondet_*`).
-    pub(crate) fn fresh_symbolic(&mut self, state: &mut State, name: &str, width: u32) -> Value {
-        let bytes = width.div_ceil(8);
-        let array = self.input_array(state, name, bytes as u64);
-        let value = Expr::read_lsb(
-            &UpdateList::new(array.clone()),
-            Expr::constant(0, 32),
-            bytes,
-        );
-        // A value, not memory: no object is allocated (a program asking for 10^6 inputs must
-        // not carry 10^6 objects).
-        state.symbolics.push_back(Symbolic {
-            object: None,
-            array,
-            name: name.to_string(),
-            size: None,
-            deindex: None,
-        });
-        self.bind_seeds(state);
-        Value::from_expr(Expr::extract(value, 0, width))
-    }
-
-    /// A `__VERIFIER_nondet_*` value; booleans are "any non-zero byte is true".
-    fn nondet(&mut self, state: &mut State, name: &str, width: u32) -> Value {
-        if width == 1 {
-            let byte = self.fresh_symbolic(state, name, 8).to_expr();
-            return Value::from_expr(Expr::ne(byte, Expr::constant(0, 8)));
-        }
-        self.fresh_symbolic(state, name, width)
-    }
-
-    /// `klee_assume(cond)`.
-    fn assume(&mut self, state: &mut State, cond: &Value) -> Exec<()> {
-        let infeasible = |silent: bool| {
-            if silent {
-                Termination::Silent
-            } else {
-                user_error("invalid klee_assume call (provably false)")
-            }
-        };
-        let silent = self.config.silent_klee_assume;
-        let c = match cond {
-            Value::Concrete(v, _) => {
-                return if *v != 0 {
-                    Ok(())
-                } else {
-                    Err(infeasible(silent))
-                }
-            }
-            other => {
-                let e = other.to_expr();
-                Expr::ne(e.clone(), Expr::constant(0, e.width()))
-            }
-        };
-        let c = self.sv.opt_condition(state, c)?;
-        if self.assume_by_seeds(state, &c) {
-            return Ok(());
-        }
-        if !self.sv.may_be_true(state, &c, "klee_assume")? {
-            return Err(infeasible(silent));
-        }
-        state.add_constraint(c);
-        Ok(())
-    }
-
-    /// `klee_range(begin, end, name)`: a symbolic int in `[begin, end)`.
-    fn range(&mut self, state: &mut State, args: &[Value]) -> Exec<Value> {
-        let begin = self.concretize(state, arg(args, 0)?, "klee_range")?;
-        let end = self.concretize(state, arg(args, 1)?, "klee_range")?;
-        let (b, e) = (begin as u32 as i32, end as u32 as i32);
-        if b >= e {
-            return Err(user_error("invalid range"));
-        }
-        if b + 1 == e {
-            return Ok(Value::concrete(begin, 32));
-        }
-        let name = self.optional_string(state, arg(args, 2)?)?;
-        let x = self.fresh_symbolic(state, &name, 32).to_expr();
-        let low = Expr::sle(Expr::constant(begin, 32), x.clone());
-        let high = Expr::slt(x.clone(), Expr::constant(end, 32));
-        // Seeds whose value is outside the range leave the path (`seeding.rs`).
-        if !state.seeds.is_empty() {
-            let within = Expr::and(low.clone(), high.clone());
-            if self.assume_by_seeds(state, &within) {
-                return Ok(Value::from_expr(x));
-            }
-        }
-        state.add_constraint(low);
-        state.add_constraint(high);
-        Ok(Value::from_expr(x))
-    }
-
-    /// `klee_report_error(file, line, message, suffix)`.
-    fn klee_report_error(&mut self, state: &mut State, args: &[Value]) -> Exec<Termination> {
-        let file = self.optional_string(state, arg(args, 0)?)?;
-        let line = self.concretize(state, arg(args, 1)?, "klee_report_error")?;
-        let message = self.optional_string(state, arg(args, 2)?)?;
-        let suffix = self.optional_string(state, arg(args, 3)?)?;
-        self.report.reported_location = Some((file, line as u32));
-        Ok(Termination::error(ErrorKind::from_suffix(&suffix), message))
-    }
-
-    /// `malloc`-like allocation; a symbolic size is concretised as KLEE does.
-    pub(super) fn malloc(
-        &mut self,
-        module: &Module,
-        state: &mut State,
-        inst: &Inst,
-        size: &Value,
-        init: Init,
-    ) -> Exec<Option<Value>> {
-        let (size, sigma) = match size {
-            Value::Concrete(s, _) => (*s as u64, None),
-            Value::Symbolic(e) => {
-                let mut allocate_other = |ex: &mut Self, st: &mut State, n: u64| {
-                    let n = Value::Concrete(n as u128, 64);
-                    let p = ex.malloc(module, st, inst, &n, init.clone())?;
-                    Ok(p.unwrap_or(Value::Concrete(0, 64)))
-                };
-                match self.decide_size(state, inst.dest, e, false, &mut allocate_other)? {
-                    SizeDecision::Concrete(n) => (n, None),
-                    SizeDecision::Null => return Ok(Some(Value::Concrete(0, 64))),
-                    SizeDecision::Symbolic { sigma, capacity } => (capacity, Some(sigma)),
-                }
-            }
-            Value::Aggregate(_) => return Err(exec("aggregate allocation size")),
-        };
-        if size > self.config.max_alloc_size {
-            self.warn_once(&format!(
-                "allocation of {size} bytes exceeds the limit; returning NULL"
-            ));
-            return Ok(Some(Value::Concrete(0, 64)));
-        }
-        if !state.heap.fits(size, 16) {
-            self.warn_once(&format!(
-                "allocation of {size} bytes does not fit in the 32-bit address space; \
-                 returning NULL"
-            ));
-            return Ok(Some(Value::Concrete(0, 64)));
-        }
-        let name = &module.function(state.frame().func).name;
-        let mut request = AllocRequest::new(size, ObjectKind::Heap, name, init).at(inst.loc);
-        if let Some(sigma) = sigma {
-            request = request.with_symbolic_size(sigma);
-        }
-        Ok(Some(self.memory.alloc(state, request).base_value()))
-    }
-
-    fn realloc(
-        &mut self,
-        module: &Module,
-        state: &mut State,
-        inst: &Inst,
-        ptr: &Value,
-        size: &Value,
-    ) -> Exec<Value> {
-        let address = match &state.settle(ptr) {
-            Value::Symbolic(p) => {
-                self.exact_base(state, &Expr::zext_or_trunc(p.clone(), 64), "realloc")?
-            }
-            _ => self.concretize(state, ptr, "realloc pointer")? as u64,
-        };
-        let new_size = match size {
-            Value::Symbolic(e) => {
-                // As KLEE: fork on a zero size (realloc frees), then concretise the size; a
-                // huge size yields NULL and keeps the old object.
-                let e = Expr::zext_or_trunc(e.clone(), 64);
-                let old = Value::Concrete(address as u128, 64);
-                let mut allocate_other = |ex: &mut Self, st: &mut State, n: u64| {
-                    ex.realloc(module, st, inst, &old, &Value::Concrete(n as u128, 64))
-                };
-                let zero = Expr::eq(Expr::constant(0, 64), e.clone());
-                if self.sv.must_be_true(state, &zero, "realloc size")? {
-                    0
-                } else {
-                    let sizes = if self.sv.may_be_true(state, &zero, "realloc size")? {
-                        vec![Expr::not(zero.clone()), zero]
-                    } else {
-                        vec![Expr::not(zero)]
-                    };
-                    let taken = self.fork(state, ForkKind::Size, sizes, |ex, _, other| {
-                        ex.allocate_on(other, inst.dest, 0, &mut allocate_other)
-                    })?;
-                    if taken == 1 {
-                        0
-                    } else {
-                        match self.concretize_size(
-                            state,
-                            inst.dest,
-                            &e,
-                            false,
-                            &mut allocate_other,
-                        )? {
-                            Some(n) => n,
-                            // A huge size: realloc yields NULL and keeps the old object.
-                            None => return Ok(Value::Concrete(0, 64)),
-                        }
-                    }
-                }
-            }
-            other => self.concretize(state, other, "realloc size")? as u64,
-        };
-        if address == 0 {
-            return Ok(self
-                .malloc(
-                    module,
-                    state,
-                    inst,
-                    &Value::Concrete(new_size as u128, 64),
-                    Init::Garbage,
-                )?
-                .unwrap_or(Value::Concrete(0, 64)));
-        }
-        let old = self.object_at(state, address);
-        let Some(old) = old.filter(|o| o.kind == ObjectKind::Heap) else {
-            return Err(bad_free(state, address));
-        };
-        if new_size == 0 {
-            state.memory.free(address);
-            return Ok(Value::Concrete(0, 64));
-        }
-        let bytes = if old.symbolic_size.is_some() {
-            self.read_cells(state, address, old.size.min(new_size))
-        } else {
-            self.read_bytes(state, &old.base_value(), old.size.min(new_size))?
-        };
-        let name = &module.function(state.frame().func).name;
-        let request =
-            AllocRequest::new(new_size, ObjectKind::Heap, name, Init::Garbage).at(inst.loc);
-        let new = self.memory.alloc(state, request).base_value();
-        self.write_bytes(state, &new, &bytes)?;
-        state.memory.free(address);
-        Ok(new)
-    }
-
-    fn free(&mut self, state: &mut State, ptr: &Value, family: AllocFamily) -> Exec<()> {
-        let address = match &state.settle(ptr) {
-            Value::Symbolic(p) => {
-                self.exact_base(state, &Expr::zext_or_trunc(p.clone(), 64), "free")?
-            }
-            _ => self.concretize(state, ptr, "free pointer")? as u64,
-        };
-        super::cxx::check_release(state, address, family)?;
-        self.memory.free(state, address)
-    }
-
-    /// The object base (or NULL) a symbolic pointer passed to `free` or `realloc` equals, as
-    /// KLEE's exact resolution: one path per feasible base, each restarting the call with the
-    /// pointer fixed to its base (so the whole call runs in every one), and an invalid-free
-    /// error where the pointer may equal none of them. The current state takes the first.
-    fn exact_base(&mut self, state: &mut State, p: &Expr, what: &str) -> Exec<u64> {
-        let is = |base: &Expr| Expr::eq(base.clone(), p.clone());
-        // Length 0: an object of size 0 (`malloc(0)`) is a candidate too.
-        let candidates = self.memory.candidates(&mut self.sv, state, p, 0)?;
-        let mut bases: Vec<(u64, Expr)> = Vec::new();
-        let null = Expr::constant(0, 64);
-        let objects = candidates.into_iter().map(|address| {
-            let base = state
-                .memory
-                .get_by_base(address)
-                .expect("candidate")
-                .object
-                .base_expr();
-            (address, base)
-        });
-        for (address, base) in std::iter::once((0, null)).chain(objects.collect::<Vec<_>>()) {
-            if !bases.iter().any(|(a, _)| *a == address)
-                && self.sv.may_be_true(state, &is(&base), what)?
-            {
-                bases.push((address, base));
-            }
-        }
-        let none = Expr::and_all(bases.iter().map(|(_, b)| Expr::not(is(b))));
-        let invalid = |ex: &mut Self, state: &State| match ex.sv.get_value(state, p, what) {
-            Ok(address) => bad_free(state, address as u64),
-            Err(t) => t,
-        };
-        // The alternatives: the first base, the invalid pointers (if feasible), the other
-        // bases; the current state takes the first base unless policy chooses.
-        let has_invalid = self.sv.may_be_true(state, &none, what)?;
-        if bases.is_empty() {
-            let error = if has_invalid {
-                state.add_constraint(none);
-                invalid(self, state)
-            } else {
-                Termination::error(ErrorKind::Exec, format!("{what}: no feasible pointer"))
-            };
-            return Err(error);
-        }
-        let mut alternatives = vec![is(&bases[0].1)];
-        let mut meaning = vec![Some(0)];
-        if has_invalid {
-            alternatives.push(none);
-            meaning.push(None);
-        }
-        for (i, (_, base)) in bases.iter().enumerate().skip(1) {
-            alternatives.push(is(base));
-            meaning.push(Some(i));
-        }
-        let taken =
-            self.fork(
-                state,
-                ForkKind::ExactBase,
-                alternatives,
-                |ex, i, other| match meaning[i] {
-                    None => {
-                        let error = invalid(ex, &other);
-                        ex.terminate(other, error);
-                    }
-                    Some(_) => ex.restart(other, what),
-                },
-            )?;
-        match meaning[taken] {
-            Some(0) => Ok(bases[0].0),
-            Some(_) => Err(self.restart_current(state, what)),
-            None => Err(invalid(self, state)),
-        }
+/// The function a direct call calls (function 0 for any other instruction).
+fn callee_of(inst: &Inst) -> sear_ir::FuncId {
+    match &inst.kind {
+        sear_ir::InstKind::Call {
+            callee: sear_ir::Callee::Direct(f),
+            ..
+        } => *f,
+        _ => sear_ir::FuncId(0),
     }
 }

@@ -1,11 +1,10 @@
 //! The instruction dispatch: one `match` with short arms that call into the other modules.
+//! Binary operations are in `step/binary.rs`, pointer arithmetic and aggregates in
+//! `step/aggregate.rs`.
 
 use std::rc::Rc;
 
-use sear_expr::Expr;
-use sear_ir::{
-    BinaryOp, BlockId, CastOp, Inst, InstKind, Module, Operand, Terminator, TypeId, TypeKind,
-};
+use sear_ir::{BlockId, CastOp, Inst, InstKind, Module, Operand, Terminator, TypeId, TypeKind};
 
 use super::layout::fit_pointer;
 use super::ops::{self, Scalar, Unsupported};
@@ -13,6 +12,12 @@ use super::{Exec, Executor};
 use crate::state::State;
 use crate::termination::{ErrorKind, Termination};
 use crate::value::Value;
+
+mod aggregate;
+mod binary;
+
+use aggregate::insert_path;
+pub(crate) use aggregate::select_value;
 
 impl Executor<'_> {
     /// Executes the next instruction of `state`.
@@ -392,222 +397,6 @@ impl Executor<'_> {
         frame.block = target;
         frame.inst = 0;
     }
-
-    fn binary(
-        &mut self,
-        module: &Module,
-        state: &mut State,
-        op: BinaryOp,
-        ty: TypeId,
-        a: &Value,
-        b: &Value,
-    ) -> Exec<Value> {
-        if let Some(int_op) = ops::int_binop(op) {
-            if let (Value::Concrete(x, w), Value::Concrete(y, _)) = (a, b) {
-                // Fast path: concrete scalars.
-                self.check_concrete_operands(op, *x, *y, *w)?;
-                return Ok(Value::Concrete(
-                    sear_expr::fold::fold_binary(int_op, *w, *x, *y),
-                    *w,
-                ));
-            }
-            return match (a, b) {
-                (Value::Aggregate(xs), Value::Aggregate(ys)) => {
-                    let mut items = Vec::with_capacity(xs.len());
-                    for (x, y) in xs.iter().zip(ys.iter()) {
-                        self.check_operands(state, op, x, y)?;
-                        items.push(ops::int_binary(int_op, x, y));
-                    }
-                    Ok(Value::Aggregate(Rc::from(items)))
-                }
-                _ => {
-                    self.check_operands(state, op, a, b)?;
-                    Ok(ops::int_binary(int_op, a, b))
-                }
-            };
-        }
-        let kind = float_kind(module, ty)
-            .ok_or_else(|| exec("floating-point operation on non-float type"))?;
-        if let Some(v) = self.fp_binary(op, kind, a, b) {
-            return Ok(v);
-        }
-        let a = self.concretize_value(state, a, "floating-point arithmetic")?;
-        let b = self.concretize_value(state, b, "floating-point arithmetic")?;
-        ops::lift2(&a, &b, &mut |x, y| {
-            ops::float_binary(
-                op,
-                kind,
-                x.as_concrete().unwrap_or(0),
-                y.as_concrete().unwrap_or(0),
-            )
-            .map(|bits| Value::concrete(bits, ops::float_width(kind)))
-        })
-        .map_err(unsupported)
-    }
-
-    #[inline]
-    fn check_concrete_operands(
-        &self,
-        op: BinaryOp,
-        dividend: u128,
-        divisor: u128,
-        width: u32,
-    ) -> Exec<()> {
-        match op {
-            BinaryOp::UDiv | BinaryOp::SDiv | BinaryOp::URem | BinaryOp::SRem if divisor == 0 => {
-                Err(Termination::error(ErrorKind::Div, "divide by zero"))
-            }
-            BinaryOp::SDiv | BinaryOp::SRem
-                if dividend == signed_min(width) && divisor == all_ones(width) =>
-            {
-                Err(division_overflow())
-            }
-            BinaryOp::Shl | BinaryOp::LShr | BinaryOp::AShr if divisor >= width as u128 => {
-                Err(Termination::error(ErrorKind::Overshift, "overshift error"))
-            }
-            _ => Ok(()),
-        }
-    }
-
-    /// Division-by-zero and oversized-shift checks, forking an error path when the
-    /// operand may be bad.
-    fn check_operands(
-        &mut self,
-        state: &mut State,
-        op: BinaryOp,
-        a: &Value,
-        b: &Value,
-    ) -> Exec<()> {
-        let width = b.width();
-        match op {
-            BinaryOp::UDiv | BinaryOp::SDiv | BinaryOp::URem | BinaryOp::SRem => {
-                if let (Some(n), Some(d)) = (a.as_concrete(), b.as_concrete()) {
-                    return self.check_concrete_operands(op, n, d, width);
-                }
-                let nonzero = Expr::ne(b.to_expr(), Expr::constant(0, width));
-                if !nonzero.is_true() {
-                    self.require(state, nonzero, || {
-                        Termination::error(ErrorKind::Div, "divide by zero")
-                    })?;
-                }
-                if matches!(op, BinaryOp::SDiv | BinaryOp::SRem) {
-                    // INT_MIN / -1 overflows: SIGFPE natively, like a division by zero.
-                    let overflow = Expr::and(
-                        Expr::eq(a.to_expr(), Expr::constant(signed_min(width), width)),
-                        Expr::eq(b.to_expr(), Expr::constant(all_ones(width), width)),
-                    );
-                    if !overflow.is_false() {
-                        self.require(state, Expr::not(overflow), division_overflow)?;
-                    }
-                }
-                Ok(())
-            }
-            BinaryOp::Shl | BinaryOp::LShr | BinaryOp::AShr => {
-                if let Some(d) = b.as_concrete() {
-                    return self.check_concrete_operands(op, 0, d, width);
-                }
-                let ok = Expr::ult(b.to_expr(), Expr::constant(width as u128, width));
-                self.require(state, ok, || {
-                    Termination::error(ErrorKind::Overshift, "overshift error")
-                })
-            }
-            _ => Ok(()),
-        }
-    }
-
-    fn gep(&self, state: &State, base: Operand, offset: i64, indices: &[(Operand, i64)]) -> Value {
-        let base = self.operand(state, base);
-        if let Value::Concrete(mut address, _) = base {
-            let mut all_concrete = true;
-            for (op, scale) in indices {
-                match self.operand(state, *op) {
-                    Value::Concrete(i, w) => {
-                        let i = sear_expr::bits::sext(i, w, 64);
-                        address = address.wrapping_add(i.wrapping_mul(*scale as u128));
-                    }
-                    _ => {
-                        all_concrete = false;
-                        break;
-                    }
-                }
-            }
-            if all_concrete {
-                let address = Value::concrete(address.wrapping_add(offset as u128), 64);
-                return fit_pointer(&self.program.module, address);
-            }
-        }
-        let mut e = Expr::add(base.to_expr(), Expr::constant(offset as u128, 64));
-        for (op, scale) in indices {
-            let i = Expr::sext_or_trunc(self.operand(state, *op).to_expr(), 64);
-            e = Expr::add(e, Expr::mul(Expr::constant(*scale as u128, 64), i));
-        }
-        fit_pointer(&self.program.module, Value::from_expr(e))
-    }
-
-    fn extract_element(&mut self, state: &mut State, vec: &Value, idx: &Value) -> Exec<Value> {
-        let items = vec.elements();
-        match idx {
-            Value::Concrete(i, _) => Ok(items.get(*i as usize).cloned().unwrap_or(
-                Value::Concrete(0, items.first().map_or(8, |v| v.width().max(1))),
-            )),
-            _ => {
-                // A symbolic index selects among the elements.
-                let i = idx.to_expr();
-                let mut acc = items
-                    .last()
-                    .map(Value::to_expr)
-                    .ok_or_else(|| exec("empty vector"))?;
-                for (k, item) in items.iter().enumerate().rev().skip(1) {
-                    let is_k = Expr::eq(i.clone(), Expr::constant(k as u128, i.width()));
-                    acc = Expr::select(is_k, item.to_expr(), acc);
-                }
-                let _ = state;
-                Ok(Value::from_expr(acc))
-            }
-        }
-    }
-}
-
-/// `cond ? t : e` for scalars, vectors (element-wise condition) and aggregates.
-pub(crate) fn select_value(cond: &Value, t: &Value, e: &Value) -> Value {
-    match cond {
-        Value::Concrete(c, _) => {
-            if *c == 1 {
-                t.clone()
-            } else {
-                e.clone()
-            }
-        }
-        Value::Aggregate(cs) => {
-            let items: Vec<Value> = cs
-                .iter()
-                .zip(t.elements().iter().zip(e.elements().iter()))
-                .map(|(c, (x, y))| select_value(c, x, y))
-                .collect();
-            Value::Aggregate(Rc::from(items))
-        }
-        Value::Symbolic(c) => match (t, e) {
-            (Value::Aggregate(xs), Value::Aggregate(ys)) => {
-                let items: Vec<Value> = xs
-                    .iter()
-                    .zip(ys.iter())
-                    .map(|(x, y)| select_value(cond, x, y))
-                    .collect();
-                Value::Aggregate(Rc::from(items))
-            }
-            _ => Value::from_expr(Expr::select(c.clone(), t.to_expr(), e.to_expr())),
-        },
-    }
-}
-
-fn insert_path(agg: &Value, path: &[u32], value: Value) -> Value {
-    let Some((first, rest)) = path.split_first() else {
-        return value;
-    };
-    let mut items: Vec<Value> = agg.elements().to_vec();
-    let i = *first as usize;
-    items[i] = insert_path(&items[i], rest, value);
-    Value::Aggregate(Rc::from(items))
 }
 
 /// An `exec` termination with a message.
@@ -669,24 +458,4 @@ fn operand_float_kind(
         80 => Some(sear_ir::FloatKind::X86Fp80),
         _ => None,
     }
-}
-
-/// The smallest signed value of `width` bits, as its bit pattern.
-fn signed_min(width: u32) -> u128 {
-    1u128 << (width - 1)
-}
-
-/// The value with all `width` bits set (-1).
-fn all_ones(width: u32) -> u128 {
-    if width >= 128 {
-        u128::MAX
-    } else {
-        (1u128 << width) - 1
-    }
-}
-
-/// The error for a signed division or remainder of the smallest value by -1 (`INT_MIN / -1`),
-/// which traps natively (SIGFPE) like a division by zero.
-fn division_overflow() -> Termination {
-    Termination::error(ErrorKind::Div, "division overflow (INT_MIN / -1)")
 }

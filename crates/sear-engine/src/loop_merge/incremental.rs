@@ -6,8 +6,9 @@
 //! store w.r.t. the live variables (`sear_ir::liveness`), not an ancestor of `n1`, and
 //! whose lowest common ancestor with `n1` is the parent of one of them. `n2`'s subtree goes
 //! (its paths are re-explored by the merged path), and the tree is rewritten by
-//! `tree_merge`. This module holds the snapshots, the store comparison and the counters;
-//! the executor's side is `executor/incremental_merging.rs`.
+//! `tree_merge`. This module holds the switch (`IncrementalConfig`), the snapshots, the
+//! store comparison and the counters; the executor's side is
+//! `executor/incremental_merging.rs`.
 
 use rustc_hash::FxHashMap;
 use sear_ir::liveness::{Liveness, Var};
@@ -19,6 +20,26 @@ use super::tree::NodeId;
 use crate::memory::Storage;
 use crate::merge::{same_memory, same_value};
 use crate::state::State;
+
+/// The switch of incremental merging, which serves every merging mode (sm, smopt, pat).
+#[derive(Clone, Debug, Default, Serialize)]
+#[cfg_attr(feature = "cli", derive(clap::Args))]
+pub struct IncrementalConfig {
+    /// Incremental merging inside size-dependent loops (seed 003 §6.3; sm, smopt, pat): a new
+    /// path of a loop's execution tree merges with the highest earlier node at the same place
+    /// with the same live variables; snapshots of the tree's nodes are kept (on/off).
+    #[cfg_attr(feature = "cli", arg(
+        id = "incremental-merge",
+        long = "incremental-merge",
+        value_name = "on|off",
+        num_args = 0..=1,
+        require_equals = true,
+        default_missing_value = "on",
+        default_value = sear_solver::cli::shown_switch(IncrementalConfig::default().enabled),
+        value_parser = sear_solver::cli::switch(),
+    ))]
+    pub enabled: bool,
+}
 
 /// Counters of incremental merging (`summary.json`'s `symbolic_size.incremental`).
 #[derive(Clone, Debug, Default, Serialize)]

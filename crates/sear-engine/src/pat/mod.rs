@@ -44,29 +44,12 @@ pub struct PatConfig {
         value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=1_000_000),
     ))]
     pub max_patterns: usize,
-    /// Incremental merging inside size-dependent loops (seed 003 §6.3; sm, smopt, pat): a new
-    /// path of a loop's execution tree merges with the highest earlier node at the same place
-    /// with the same live variables; snapshots of the tree's nodes are kept (on/off).
-    // Snapshots and live-store comparison: `crate::loop_merge::incremental`, in every
-    // merging mode.
-    #[cfg_attr(feature = "cli", arg(
-        id = "incremental-merge",
-        long = "incremental-merge",
-        value_name = "on|off",
-        num_args = 0..=1,
-        require_equals = true,
-        default_missing_value = "on",
-        default_value = sear_solver::cli::shown_switch(PatConfig::default().incremental),
-        value_parser = sear_solver::cli::switch(),
-    ))]
-    pub incremental: bool,
 }
 
 impl Default for PatConfig {
     fn default() -> Self {
         PatConfig {
             max_patterns: defaults::MAX_PATTERNS,
-            incremental: false,
         }
     }
 }

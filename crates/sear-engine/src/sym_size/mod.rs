@@ -134,12 +134,15 @@ pub struct SymSizeConfig {
     /// Options of PAT (`pat`).
     #[cfg_attr(feature = "cli", command(flatten))]
     pub pat: crate::pat::PatConfig,
+    /// Incremental merging (sm, smopt, pat).
+    #[cfg_attr(feature = "cli", command(flatten))]
+    pub incremental: crate::loop_merge::incremental::IncrementalConfig,
 }
 
 impl SymSizeConfig {
     /// Refuses options that need a mode other than the one chosen.
     pub fn check(&self) -> Result<(), String> {
-        if self.pat.incremental && !self.mode.merges() {
+        if self.incremental.enabled && !self.mode.merges() {
             return Err(format!(
                 "--incremental-merge=on merges inside size-dependent loops: it needs \
                  --sym-size-mode=sm, smopt or pat (got {})",
@@ -158,6 +161,7 @@ impl Default for SymSizeConfig {
             max_merge_states: defaults::MAX_MERGE_STATES,
             validate_merge: false,
             pat: Default::default(),
+            incremental: Default::default(),
         }
     }
 }
