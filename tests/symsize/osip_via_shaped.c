@@ -5,13 +5,14 @@
 // length 1 ≤ n ≤ 5 (a NUL in its last byte, earlier NULs allowed); the over-read needs
 // n = 5 ('/', any, '/', ' ', NUL).
 //
-// concretize: sear fixes n to one value (1), too short for the pattern: the bug is missed
-// (and the other sizes end early, unexplored).
+// concretize: sear fixes n to one value, the largest feasible size up to 128 (KLEE takes a
+// model's value, halved while feasible, and missed the bug with n = 1): n = 5, found; the
+// other sizes end early, unexplored.
 // max: n = 5: found. fork-eager, fork-lazy, sm, smopt: every n: found. (A chain of strchr
 // calls is where merging builds the largest encodings, the thesis's osip_message_parse:
 // at n ≤ 6 SM takes twice SMOpt's time, both far more than forking.)
 // sear-args: --capacity=8
-// mode concretize: errors == 0; early_paths == 1
+// mode concretize: error-in strchr ptr
 // mode max: error-in strchr ptr
 // mode fork-eager: error-in strchr ptr
 // mode fork-lazy: error-in strchr ptr

@@ -22,6 +22,9 @@ pub(crate) fn stack_overflow(limit: u64, what: &str, in_use: u64) -> Termination
 }
 use crate::value::Value;
 
+/// The largest size tried first for a symbolic allocation size, as KLEE's halving stops at.
+const SMALL_SIZE: u64 = 128;
+
 impl Executor<'_> {
     /// Fixes a symbolic allocation size as KLEE does and returns the size to allocate on
     /// this path: the smallest power-of-two halving of a feasible value. If exactly one
@@ -40,19 +43,32 @@ impl Executor<'_> {
         allocate_other: &mut dyn FnMut(&mut Self, &mut State, u64) -> Exec<Value>,
     ) -> Exec<Option<u64>> {
         let w = size.width();
-        let mut example = self.sv.get_value(state, size, "allocation size")?;
-        while example > 128 {
-            let half = example >> 1;
-            let eq = Expr::eq(Expr::constant(half, w), size.clone());
-            if !self.sv.may_be_true(state, &eq, "allocation size")? {
-                break;
-            }
-            example = half;
-        }
-        // The smallest feasible size, not the model's: a path's record says only which side
-        // of `size == example` it took, and a worker rebuilding the path (whose caches give
+        // KLEE takes a model's value and halves it while feasible, down to at most 128. The
+        // size tried here is canonical instead — the largest feasible size up to 128, else
+        // the smallest feasible one — since a path's record says only which side of
+        // `size == example` it took, and a worker rebuilding the path (whose caches give
         // other models) must fork on the same size.
-        let example = self.smallest_value(state, size, example as u64, "allocation size")? as u128;
+        let small = Expr::ule(size.clone(), Expr::constant(SMALL_SIZE as u128, w));
+        let example = if self.sv.may_be_true(state, &small, "allocation size")? {
+            let (mut lo, mut hi) = (0u64, SMALL_SIZE);
+            // Invariant: a size in [lo, SMALL_SIZE] is feasible; none in (hi, SMALL_SIZE].
+            while lo < hi {
+                let mid = lo + (hi - lo).div_ceil(2);
+                let at_least = Expr::and(
+                    small.clone(),
+                    Expr::uge(size.clone(), Expr::constant(mid as u128, w)),
+                );
+                if self.sv.may_be_true(state, &at_least, "allocation size")? {
+                    lo = mid;
+                } else {
+                    hi = mid - 1;
+                }
+            }
+            lo as u128
+        } else {
+            let known = self.sv.get_value(state, size, "allocation size")? as u64;
+            self.smallest_value(state, size, known, "allocation size")? as u128
+        };
         let fixed = Expr::eq(Expr::constant(example, w), size.clone());
         if self.sv.must_be_true(state, &fixed, "allocation size")? {
             return Ok(Some(example as u64));
