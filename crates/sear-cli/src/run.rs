@@ -390,10 +390,10 @@ fn prepare_bitcode(
     // C++: libc++ and libc++abi as bitcode (scripts/build-libcxx.sh), only what the
     // program needs, before sear's C runtime (which they call).
     let bitcode = if cxx || crate::cxx::looks_like_cxx(&bitcode) {
-        match crate::cxx::library() {
-            Ok(library) => {
+        match crate::cxx::libraries_for(&bitcode) {
+            Ok(libraries) => {
                 let linked = scratch.join("program.cxx.bc");
-                sear_ir::frontend::link_with_libraries(&[bitcode], &[library], &linked)
+                sear_ir::frontend::link_with_libraries(&[bitcode], &libraries, &linked)
                     .map_err(|e| anyhow::anyhow!("linking the C++ standard library: {e}"))?;
                 linked
             }

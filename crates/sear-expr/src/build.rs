@@ -854,6 +854,20 @@ fn simplify_eq_const(c: u128, rhs: &Expr, width: u32) -> Option<Expr> {
         return Some(Expr::eq(Expr::constant(c, width), inner.clone()));
     }
     match rhs.kind() {
+        // `c == (m & y)` is false when `c` has a bit `m` clears, `c == (m | y)` when `m`
+        // has a bit `c` lacks: libc++'s `to_int_type(c) == eof()` is `-1 == (0xff & ..)`.
+        ExprKind::Binary {
+            op: op @ (BinOp::And | BinOp::Or),
+            lhs: l,
+            rhs: r,
+        } => {
+            let m = l.as_constant().or_else(|| r.as_constant())?;
+            let impossible = match op {
+                BinOp::And => c & !m & mask(width) != 0,
+                _ => m & !c & mask(width) != 0,
+            };
+            impossible.then(Expr::false_)
+        }
         ExprKind::ZExt(x) => {
             let xw = x.width();
             Some(if c <= mask(xw) {

@@ -198,6 +198,9 @@ simplifies! {
 simplifies! {
     eq_zext_fits: "(= #x0005 ((_ zero_extend 8) x))" => "(= #x05 x)";
     eq_zext_too_big: "(= #x0105 ((_ zero_extend 8) x))" => "false";
+    eq_masked_bit_cleared: "(= #xffff (bvand #x00ff ((_ zero_extend 8) x)))" => "false";
+    eq_masked_possible: "(= #x0005 (bvand #x00f7 z))" => "(= #x0005 (bvand #x00f7 z))";
+    eq_or_bit_set: "(= #x00 (bvor #x01 y))" => "false";
     eq_sext_fits: "(= #xff85 ((_ sign_extend 8) x))" => "(= #x85 x)";
     eq_sext_impossible: "(= #x0085 ((_ sign_extend 8) x))" => "false";
     eq_add: "(= #x07 (bvadd #x02 x))" => "(= #x05 x)";

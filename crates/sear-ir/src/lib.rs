@@ -100,3 +100,17 @@ fn hint_c_source(error: IrError, path: &Path) -> IrError {
         other => other,
     }
 }
+
+/// The names of the functions and global variables a module declares without defining
+/// (what a library linked with it may have to provide), in module order.
+pub fn undefined_symbols(path: &Path) -> Result<Vec<String>, IrError> {
+    let parsed = llvm::LlvmModule::parse(path).map_err(|e| hint_c_source(e, path))?;
+    Ok(parsed
+        .functions()
+        .into_iter()
+        .chain(parsed.globals())
+        .filter(|v| v.is_declaration())
+        .map(|v| v.name())
+        .filter(|name| !name.starts_with("llvm."))
+        .collect())
+}

@@ -109,6 +109,8 @@ const void *__cxa_current_exception_type(void) { return caught ? caught->type : 
 
 unsigned __cxa_uncaught_exceptions(void) { return uncaught; }
 
+_Bool __cxa_uncaught_exception(void) { return uncaught > 0; }
+
 void *__cxa_current_primary_exception(void) { return caught ? object_of(caught) : NULL; }
 
 /* std::set_terminate's handler (read by the engine: an uncaught exception calls

@@ -7,6 +7,7 @@
 #include <libintl.h>
 #include <limits.h>
 #include <locale.h>
+#include <ctype.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -81,15 +82,24 @@ char *bind_textdomain_codeset(const char *domain, const char *codeset) {
  * "POSIX" and "" (as setlocale), and the *_l functions are their C-locale versions. */
 static struct __locale_struct c_locale_object;
 
+/* glibc's ctype.h expands isalpha_l(c, l) & co. to reads of l->__ctype_b (libc++'s
+ * ctype<char> facets do), so the object points at the runtime's C-locale tables. */
+static locale_t c_locale(void) {
+  c_locale_object.__ctype_b = *__ctype_b_loc();
+  c_locale_object.__ctype_tolower = *__ctype_tolower_loc();
+  c_locale_object.__ctype_toupper = *__ctype_toupper_loc();
+  return &c_locale_object;
+}
+
 locale_t newlocale(int mask, const char *name, locale_t base) {
   (void)mask;
   (void)base;
   if (name[0] == '\0' || strcmp(name, "C") == 0 || strcmp(name, "POSIX") == 0)
-    return &c_locale_object;
+    return c_locale();
   errno = ENOENT;
   return (locale_t)0;
 }
-locale_t duplocale(locale_t l) { return l; }
+locale_t duplocale(locale_t l) { return l == LC_GLOBAL_LOCALE ? c_locale() : l; }
 void freelocale(locale_t l) { (void)l; }
 locale_t uselocale(locale_t l) {
   (void)l;

@@ -265,13 +265,18 @@ impl Executor<'_> {
         if catch_info == 0 {
             return Ok(Some(object));
         }
+        let catch_kind = self.info_kind(state, catch_info)?;
         if self.same_type(state, catch_info, thrown)? {
-            return Ok(Some(object));
+            // A pointer handler gets the thrown pointer, not the exception's address
+            // (libc++abi's __pointer_type_info::can_catch).
+            return Ok(Some(match catch_kind {
+                InfoKind::Pointer(_) => self.read_word(state, object)?,
+                _ => object,
+            }));
         }
-        if let (InfoKind::Pointer(to_catch), InfoKind::Pointer(to_thrown)) = (
-            self.info_kind(state, catch_info)?,
-            self.info_kind(state, thrown)?,
-        ) {
+        if let (InfoKind::Pointer(to_catch), InfoKind::Pointer(to_thrown)) =
+            (catch_kind, self.info_kind(state, thrown)?)
+        {
             let pointer = self.read_word(state, object)?;
             if self.same_type(state, to_catch, to_thrown)?
                 || self.type_name(state, to_catch)? == "v"
