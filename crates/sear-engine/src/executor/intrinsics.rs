@@ -94,6 +94,10 @@ pub enum FloatFn {
     CopySign,
     MinNum,
     MaxNum,
+    /// `llvm.minimum` (NaN-propagating; fpsym.rs).
+    Minimum,
+    /// `llvm.maximum` (NaN-propagating; fpsym.rs).
+    Maximum,
     Pow,
 }
 
@@ -236,6 +240,10 @@ impl Intrinsic {
             FloatBinary(FloatFn::MinNum)
         } else if stem("maxnum") {
             FloatBinary(FloatFn::MaxNum)
+        } else if stem("minimum") {
+            FloatBinary(FloatFn::Minimum)
+        } else if stem("maximum") {
+            FloatBinary(FloatFn::Maximum)
         } else if stem("pow") {
             FloatBinary(FloatFn::Pow)
         } else if stem("fma") {
@@ -679,6 +687,9 @@ fn float_fn(
     a: u128,
     b: u128,
 ) -> Result<u128, ops::Unsupported> {
+    if let Some(bits) = super::fpsym::minimum_maximum(f, kind, a, b) {
+        return bits;
+    }
     let as64 = |h: HostFloat| match h {
         HostFloat::F32(x) => x as f64,
         HostFloat::F64(x) => x,
@@ -697,6 +708,7 @@ fn float_fn(
         FloatFn::MinNum => x.min(y),
         FloatFn::MaxNum => x.max(y),
         FloatFn::Pow => x.powf(y),
+        FloatFn::Minimum | FloatFn::Maximum => unreachable!("minimum_maximum answered"),
     };
     encode_float(kind, r)
 }
