@@ -48,6 +48,9 @@ enum Command {
     Ktest {
         /// The .ktest files.
         files: Vec<std::path::PathBuf>,
+        /// Also print the float value of 4-byte objects and the double value of 8-byte ones.
+        #[arg(long)]
+        floats: bool,
     },
 }
 
@@ -63,7 +66,7 @@ fn main() -> ExitCode {
         Command::Coverage(args) => coverage::run_coverage(args),
         Command::Stats(args) => stats::run_stats(args),
         Command::Solve(args) => solve::run_solve(args),
-        Command::Ktest { files } => ktest_dump(files),
+        Command::Ktest { files, floats } => ktest_dump(files, *floats),
     };
     match result {
         Ok(code) => ExitCode::from(code.clamp(0, 255) as u8),
@@ -113,13 +116,13 @@ fn error_chain(e: &anyhow::Error) -> String {
     text
 }
 
-fn ktest_dump(files: &[std::path::PathBuf]) -> anyhow::Result<i32> {
+fn ktest_dump(files: &[std::path::PathBuf], floats: bool) -> anyhow::Result<i32> {
     for file in files {
         let ktest = sear_ktest::KTest::read(file)
             .map_err(|e| anyhow::anyhow!("{}: {e}", file.display()))?;
         crate::term::out!(
             "{}",
-            sear_ktest::dump_named(&file.display().to_string(), &ktest)
+            sear_ktest::dump_named_with(&file.display().to_string(), &ktest, floats)
         );
     }
     Ok(0)

@@ -10,19 +10,56 @@ use crate::KTest;
 /// 1, 2, 4 and 8 the little-endian signed and unsigned integer values, then printable text.
 pub fn dump(test: &KTest) -> String {
     let mut out = String::new();
-    write_body(&mut out, test);
+    write_body(&mut out, test, false);
     out
 }
 
 /// Dumps `test` like `ktest-tool` does, starting with `ktest file : '<file_name>'`.
 pub fn dump_named(file_name: &str, test: &KTest) -> String {
+    dump_named_with(file_name, test, false)
+}
+
+/// [`dump_named`], and with `floats` also the `float` value of every 4-byte object and the
+/// `double` value of every 8-byte one (little-endian; `object N: float: 1.5`, NaNs with
+/// their bits), which KLEE's `ktest-tool` does not print.
+pub fn dump_named_with(file_name: &str, test: &KTest, floats: bool) -> String {
     let mut out = String::new();
     let _ = writeln!(out, "ktest file : {}", py_str(file_name));
-    write_body(&mut out, test);
+    write_body(&mut out, test, floats);
     out
 }
 
-fn write_body(out: &mut String, test: &KTest) {
+/// The `float`/`double` reading of a 4- or 8-byte object: Rust's shortest representation
+/// that reads back to the same value (`-0`, `inf`, `NaN` with its bits).
+fn float_value(bytes: &[u8]) -> Option<(&'static str, String)> {
+    let show = |v: f64, is_nan: bool, bits: u64| {
+        if is_nan {
+            format!("NaN (0x{bits:x})")
+        } else {
+            format!("{v:?}")
+        }
+    };
+    match bytes.len() {
+        4 => {
+            let bits = u32::from_le_bytes(bytes.try_into().ok()?);
+            let x = f32::from_bits(bits);
+            let text = if x.is_nan() {
+                show(0.0, true, bits as u64)
+            } else {
+                format!("{x:?}")
+            };
+            Some(("float", text))
+        }
+        8 => {
+            let bits = u64::from_le_bytes(bytes.try_into().ok()?);
+            let x = f64::from_bits(bits);
+            Some(("double", show(x, x.is_nan(), bits)))
+        }
+        _ => None,
+    }
+}
+
+fn write_body(out: &mut String, test: &KTest, floats: bool) {
     let args: Vec<String> = test.args.iter().map(|a| py_str(a)).collect();
     let _ = writeln!(out, "args       : [{}]", args.join(", "));
     if test.sym_argvs != 0 || test.sym_argv_len != 0 {
@@ -40,6 +77,9 @@ fn write_body(out: &mut String, test: &KTest) {
         if let Some((int, uint)) = int_values(bytes) {
             let _ = writeln!(out, "object {i}: int : {int}");
             let _ = writeln!(out, "object {i}: uint: {uint}");
+        }
+        if let Some((kind, value)) = float_value(bytes).filter(|_| floats) {
+            let _ = writeln!(out, "object {i}: {kind}: {value}");
         }
         let text: String = bytes
             .iter()

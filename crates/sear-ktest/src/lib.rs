@@ -31,7 +31,7 @@ mod write;
 
 use std::path::Path;
 
-pub use dump::{dump, dump_named};
+pub use dump::{dump, dump_named, dump_named_with};
 pub use error::KTestError;
 
 /// The version this crate writes, and the highest it reads.

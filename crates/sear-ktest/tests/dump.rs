@@ -57,3 +57,38 @@ fn dump_shows_sym_argv_info_when_present() {
         "args       : []\nsym argvs  : 2\nsym argvlen: 5\nnum objects: 0\n"
     );
 }
+
+/// `sear ktest --floats`: 4-byte objects read as `float`, 8-byte ones as `double` (signed
+/// zeros, infinities and NaN bits shown); other sizes get no float line.
+#[test]
+fn dump_with_floats_shows_float_and_double_values() {
+    let obj = |name: &str, bytes: Vec<u8>| KTestObject {
+        name: name.into(),
+        bytes,
+    };
+    let test = KTest {
+        args: vec![],
+        sym_argvs: 0,
+        sym_argv_len: 0,
+        objects: vec![
+            obj("f", 1.5f32.to_le_bytes().to_vec()),
+            obj("d", (-0.1f64).to_le_bytes().to_vec()),
+            obj("z", (-0.0f32).to_le_bytes().to_vec()),
+            obj("n", 0x7FF4_0000_0000_0001u64.to_le_bytes().to_vec()),
+            obj("i", f64::NEG_INFINITY.to_le_bytes().to_vec()),
+            obj("s", vec![1, 2]),
+        ],
+    };
+    let out = sear_ktest::dump_named_with("t.ktest", &test, true);
+    for line in [
+        "object 0: float: 1.5\n",
+        "object 1: double: -0.1\n",
+        "object 2: float: -0.0\n",
+        "object 3: double: NaN (0x7ff4000000000001)\n",
+        "object 4: double: -inf\n",
+    ] {
+        assert!(out.contains(line), "{line:?} missing from:\n{out}");
+    }
+    assert!(!out.contains("object 5: float") && !out.contains("object 5: double"));
+    assert!(!dump_named("t.ktest", &test).contains("float:"));
+}

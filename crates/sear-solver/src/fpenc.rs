@@ -45,7 +45,8 @@ pub(crate) trait FpTerms {
     fn fp_from_bits(&mut self, fmt: FpFormat, bits: &Self::V) -> Self::F;
     /// The bits of `f`, used only where `f` is not a NaN.
     fn fp_bits(&mut self, fmt: FpFormat, f: &Self::F) -> Self::V;
-    /// `fp.add`…`fp.div` (RNE), and `fp.rem` (IEEE remainder) for [`FpArith::Rem`].
+    /// `fp.add`…`fp.div` (RNE), and `fp.rem` (IEEE remainder) for [`FpArith::Rem`] and
+    /// [`FpArith::IeeeRem`].
     fn fp_arith(&mut self, op: FpArith, a: &Self::F, b: &Self::F) -> Self::F;
     fn fp_sqrt(&mut self, a: &Self::F) -> Self::F;
     fn fp_fma(&mut self, a: &Self::F, b: &Self::F, c: &Self::F) -> Self::F;
@@ -267,7 +268,12 @@ pub(crate) fn encode<T: FpTerms>(
                 let r = e.t.fp_arith(o, &fa, &fb);
                 e.bits_or_default_nan(&r)
             };
-            e.propagate(&[a, b], r)
+            if o == FpArith::IeeeRem && e.fmt == FpFormat::Double {
+                // glibc's `remainder` (not `remainderf`) returns the second NaN operand first.
+                e.propagate(&[b, a], r)
+            } else {
+                e.propagate(&[a, b], r)
+            }
         }
         FpOp::Sqrt => {
             let mut e = Enc { t, fmt: fmt_in? };

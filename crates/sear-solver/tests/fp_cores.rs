@@ -46,6 +46,9 @@ fn builds() -> Vec<(&'static str, Build)> {
         ("rem", |x, y, _| {
             Expr::fp_arith(FpArith::Rem, x.clone(), y.clone()).unwrap()
         }),
+        ("remainder", |x, y, _| {
+            Expr::fp_arith(FpArith::IeeeRem, x.clone(), y.clone()).unwrap()
+        }),
         ("sqrt", |x, _, _| Expr::fp_sqrt(x.clone()).unwrap()),
         ("fma", |x, y, z| {
             Expr::fp_fma(x.clone(), y.clone(), z.clone()).unwrap()
@@ -181,7 +184,7 @@ fn cores_agree_with_the_evaluator_on_points() {
             // `fp.rem` and `fp.sqrt` of binary64 cost seconds per query (SymFPU and Z3 both
             // unroll them over the exponent or significand): fewer points.
             let n = match (name, width) {
-                ("rem", 64) => 1,
+                ("rem" | "remainder", 64) => 1,
                 ("sqrt", 64) => 2,
                 (_, 64) => 8,
                 _ => pts.len(),

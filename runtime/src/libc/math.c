@@ -17,12 +17,11 @@ double fmin(double x, double y) { return __builtin_fmin(x, y); }
 double fmax(double x, double y) { return __builtin_fmax(x, y); }
 float fabsf(float x) { return __builtin_fabsf(x); }
 
-double fmod(double x, double y) {
-  if (y == 0 || x != x || y != y)
-    return NAN;
-  double q = __builtin_trunc(x / y);
-  return x - q * y;
-}
+/* LLVM's frem (the runtime is built with -fno-math-errno): C's fmod, exact, and a
+ * floating-point node on symbolic operands. remainder[f|l] is the engine's. */
+double fmod(double x, double y) { return __builtin_fmod(x, y); }
+float fmodf(float x, float y) { return __builtin_fmodf(x, y); }
+long double fmodl(long double x, long double y) { return __builtin_fmodl(x, y); }
 
 double scalbn(double x, int n) {
   while (n > 1000) {

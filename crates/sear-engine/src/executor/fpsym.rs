@@ -79,6 +79,31 @@ pub(crate) fn pred(p: FloatPredicate) -> FpPred {
     }
 }
 
+/// `llvm.minimum`/`llvm.maximum` on concrete bits of `kind`: `None` for other functions,
+/// an error for formats other than `float`/`double` (the path then ends, naming it).
+pub(crate) fn minimum_maximum(
+    f: FloatFn,
+    kind: FloatKind,
+    a: u128,
+    b: u128,
+) -> Option<Result<u128, super::ops::Unsupported>> {
+    let build = match f {
+        FloatFn::Minimum => Expr::fp_minimum,
+        FloatFn::Maximum => Expr::fp_maximum,
+        _ => return None,
+    };
+    let w = super::ops::float_width(kind);
+    let folded = build(Expr::constant(a, w), Expr::constant(b, w))
+        .ok()
+        .and_then(|e| e.as_constant());
+    Some(folded.ok_or_else(|| {
+        super::ops::Unsupported(format!(
+            "llvm.minimum/maximum on {} is not supported",
+            format_name(kind)
+        ))
+    }))
+}
+
 /// True for the formats sear reasons about symbolically.
 pub(crate) fn symbolic_format(kind: FloatKind) -> bool {
     matches!(kind, FloatKind::Single | FloatKind::Double)
@@ -232,7 +257,8 @@ impl Executor<'_> {
         }
         let arity = match name {
             "fma" | "fmuladd" => 3,
-            "copysign" | "minnum" | "maxnum" | "fmin" | "fmax" | "fmod" => 2,
+            "copysign" | "minnum" | "maxnum" | "fmin" | "fmax" | "fmod" | "remainder"
+            | "minimum" | "maximum" => 2,
             _ => return None,
         };
         if args.len() != arity {
@@ -245,6 +271,9 @@ impl Executor<'_> {
                 "minnum" | "fmin" => Expr::fp_min(a, b).ok(),
                 "maxnum" | "fmax" => Expr::fp_max(a, b).ok(),
                 "fmod" => Expr::fp_arith(FpArith::Rem, a, b).ok(),
+                "remainder" => Expr::fp_arith(FpArith::IeeeRem, a, b).ok(),
+                "minimum" => Expr::fp_minimum(a, b).ok(),
+                "maximum" => Expr::fp_maximum(a, b).ok(),
                 "fma" => Expr::fp_fma(a, b, x[2].clone()).ok(),
                 "fmuladd" => {
                     let p = Expr::fp_arith(FpArith::Mul, a, b).ok()?;
@@ -275,11 +304,22 @@ impl Executor<'_> {
             FloatFn::CopySign => "copysign",
             FloatFn::MinNum => "minnum",
             FloatFn::MaxNum => "maxnum",
+            FloatFn::Minimum => "minimum",
+            FloatFn::Maximum => "maximum",
             FloatFn::Pow => return None,
         };
         match args {
             [a] => self.fp_unary_fn(name, kind, a),
-            [a, b, ..] if matches!(f, FloatFn::CopySign | FloatFn::MinNum | FloatFn::MaxNum) => {
+            [a, b, ..]
+                if matches!(
+                    f,
+                    FloatFn::CopySign
+                        | FloatFn::MinNum
+                        | FloatFn::MaxNum
+                        | FloatFn::Minimum
+                        | FloatFn::Maximum
+                ) =>
+            {
                 self.fp_multi_fn(name, kind, &[a, b])
             }
             [a, ..] => self.fp_unary_fn(name, kind, a),

@@ -103,6 +103,10 @@ pub enum FloatFn {
     CopySign,
     MinNum,
     MaxNum,
+    /// `llvm.minimum` (NaN-propagating; fpsym.rs).
+    Minimum,
+    /// `llvm.maximum` (NaN-propagating; fpsym.rs).
+    Maximum,
     Pow,
 }
 
@@ -245,6 +249,10 @@ impl Intrinsic {
             FloatBinary(FloatFn::MinNum)
         } else if stem("maxnum") {
             FloatBinary(FloatFn::MaxNum)
+        } else if stem("minimum") {
+            FloatBinary(FloatFn::Minimum)
+        } else if stem("maximum") {
+            FloatBinary(FloatFn::Maximum)
         } else if stem("pow") {
             FloatBinary(FloatFn::Pow)
         } else if stem("fma") {

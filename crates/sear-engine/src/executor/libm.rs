@@ -8,10 +8,16 @@
 //! result is bit for bit what the program computes natively. `long double` is computed in
 //! double precision (glibc's x87 versions are not reachable from Rust) and widened, with a
 //! warning once per run.
+//!
+//! `remainder` (IEEE remainder, exact) is not transcendental: [`Executor::call_remainder`]
+//! builds an `fp.rem` node on symbolic operands and folds concrete ones (glibc's results,
+//! NaNs included); `long double` operands are computed concretely by `rustc_apfloat`.
 
 use sear_ir::{FloatKind, Inst, Module};
 
 use super::ops::{decode_float, encode_float, HostFloat};
+use sear_expr::fp::{FpArith, FpOp};
+
 use super::step::{exec, float_kind};
 use super::{Exec, Executor};
 use crate::state::State;
@@ -192,5 +198,40 @@ impl Executor<'_> {
             }
         };
         Ok(Value::concrete(result, super::ops::float_width(kind)))
+    }
+}
+
+impl Executor<'_> {
+    /// `remainder(x, y)` (`remainderf`, `remainderl`): the IEEE remainder, exact. Symbolic
+    /// operands of `float`/`double` build an `fp.rem` node (under `--fp=symbolic`);
+    /// otherwise the operands are concretised (with a warning when symbolic) and the
+    /// result folded.
+    pub(crate) fn call_remainder(
+        &mut self,
+        module: &Module,
+        state: &mut State,
+        inst: &Inst,
+        args: &[Value],
+    ) -> Exec<Value> {
+        let kind = float_kind(module, inst.ty)
+            .ok_or_else(|| exec("remainder with a non-floating-point result"))?;
+        let [x, y, ..] = args else {
+            return Err(exec("remainder called with too few arguments"));
+        };
+        if let Some(v) = self.fp_multi_fn("remainder", kind, &[x, y]) {
+            return Ok(v);
+        }
+        let reason = "the arguments of remainder";
+        let x = self.concretize_value(state, x, reason)?;
+        let y = self.concretize_value(state, y, reason)?;
+        let (a, b) = (x.as_concrete().unwrap_or(0), y.as_concrete().unwrap_or(0));
+        let w = super::ops::float_width(kind);
+        let bits = match kind {
+            FloatKind::Single | FloatKind::Double => {
+                sear_expr::fp::fold(FpOp::Arith(FpArith::IeeeRem), w, &[(a, w), (b, w)])
+            }
+            other => super::softfloat::ieee_rem(other, a, b),
+        };
+        Ok(Value::concrete(bits, w))
     }
 }

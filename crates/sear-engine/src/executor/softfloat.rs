@@ -44,6 +44,21 @@ pub fn binary(op: BinaryOp, kind: FloatKind, a: u128, b: u128) -> Result<u128, U
     }
 }
 
+fn ieee_rem_in<F: Float>(a: u128, b: u128) -> u128 {
+    F::from_bits(a).ieee_rem(F::from_bits(b)).value.to_bits()
+}
+
+/// The IEEE remainder of two floats of `kind` (`remainderl` of `long double`), exact.
+pub fn ieee_rem(kind: FloatKind, a: u128, b: u128) -> u128 {
+    match kind {
+        FloatKind::Half => ieee_rem_in::<Half>(a, b),
+        FloatKind::Single => ieee_rem_in::<Single>(a, b),
+        FloatKind::Double => ieee_rem_in::<Double>(a, b),
+        FloatKind::X86Fp80 => ieee_rem_in::<X87DoubleExtended>(a, b),
+        FloatKind::Fp128 => ieee_rem_in::<Quad>(a, b),
+    }
+}
+
 /// The order of two floats of `kind` (`None`: unordered, a NaN).
 pub fn compare(kind: FloatKind, a: u128, b: u128) -> Option<Ordering> {
     let (x, y) = (to_quad(kind, a), to_quad(kind, b));

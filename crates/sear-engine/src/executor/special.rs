@@ -62,6 +62,8 @@ pub enum SpecialFn {
     Intrinsic(Intr),
     /// A C math library function (`sin`, `powf`, `logl`, ...).
     Math(super::libm::MathFn),
+    /// `remainder`, `remainderf`, `remainderl`: IEEE remainder, exact and symbolic (libm.rs).
+    Remainder,
     /// `operator new` / `operator new[]` (every overload).
     CxxNew(AllocFamily),
     /// `operator delete` / `operator delete[]` (every overload).
@@ -116,6 +118,7 @@ fn lookup(name: &str) -> Option<SpecialFn> {
         "memmove" => Intrinsic(Intr::MemMove),
         "memset" => Intrinsic(Intr::MemSet),
         "__sear_eh_raise" => EhRaise,
+        "remainder" | "remainderf" | "remainderl" => Remainder,
         _ if name.starts_with("llvm.eh.typeid.for") => EhTypeidFor,
         _ if AllocFamily::of_operator(name).is_some() => {
             match AllocFamily::of_operator(name).expect("just found") {
@@ -388,6 +391,7 @@ impl Executor<'_> {
                 None
             }
             Math(f) => Some(self.call_math(module, state, inst, f, args)?),
+            Remainder => Some(self.call_remainder(module, state, inst, args)?),
             Indexify => return self.call_indexify(module, state, inst, args, arg_types),
             Intrinsic(intrinsic) => {
                 self.call_intrinsic(module, state, inst, intrinsic, args, arg_types)?

@@ -229,6 +229,33 @@ impl Expr {
         Expr::fp_min_max(a, b, FpPred::Ogt)
     }
 
+    /// `llvm.minimum(a, b)` (NaN-propagating, `-0 < +0`) as clang 19's x86-64 code computes
+    /// it: `x, y = sign(a) ? (b, a) : (a, b)`; `isnan(x) ? x : (x < y ? x : y)` (`minsd`
+    /// gives its second operand on a NaN or equal operands). NaNs come out unquietened; of
+    /// two NaNs the one with the sign bit clear.
+    pub fn fp_minimum(a: Expr, b: Expr) -> Result<Expr, FpError> {
+        Expr::fp_minimum_maximum(a, b, false)
+    }
+
+    /// `llvm.maximum(a, b)` (NaN-propagating, `+0 > -0`) as clang 19's x86-64 code computes
+    /// it: `x, y = sign(a) ? (a, b) : (b, a)`; `isnan(x) ? x : (x > y ? x : y)`. Of two NaNs
+    /// the one with the sign bit set.
+    pub fn fp_maximum(a: Expr, b: Expr) -> Result<Expr, FpError> {
+        Expr::fp_minimum_maximum(a, b, true)
+    }
+
+    fn fp_minimum_maximum(a: Expr, b: Expr, max: bool) -> Result<Expr, FpError> {
+        same_format(&a, &b)?;
+        let w = a.width();
+        let neg = Expr::ult(Expr::constant(sign_bit(w) - 1, w), a.clone());
+        let (first, second) = if max { (a, b) } else { (b, a) };
+        let x = Expr::select(neg.clone(), first.clone(), second.clone());
+        let y = Expr::select(neg, second, first);
+        let pred = if max { FpPred::Ogt } else { FpPred::Olt };
+        let pick = Expr::select(Expr::fcmp(pred, x.clone(), y.clone())?, x.clone(), y);
+        Ok(Expr::select(Expr::fp_is_nan(x.clone())?, x, pick))
+    }
+
     fn fp_min_max(a: Expr, b: Expr, pred: FpPred) -> Result<Expr, FpError> {
         let better = Expr::fcmp(pred, b.clone(), a.clone())?;
         let pick = Expr::select(better, b.clone(), a.clone());

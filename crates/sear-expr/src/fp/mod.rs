@@ -30,6 +30,9 @@ pub enum FpArith {
     Div,
     /// `frem`: C's `fmod` (exact; sign of the dividend), not IEEE `remainder`.
     Rem,
+    /// C's `remainder`: IEEE 754 remainder (SMT-LIB `fp.rem`; exact, the quotient rounded
+    /// to nearest even).
+    IeeeRem,
 }
 
 /// The operation of an [`crate::ExprKind::Fp`] node. The format is the width of the
@@ -70,6 +73,7 @@ impl FpOp {
             FpOp::Arith(FpArith::Mul) => "fp.mul",
             FpOp::Arith(FpArith::Div) => "fp.div",
             FpOp::Arith(FpArith::Rem) => "fp.fmod",
+            FpOp::Arith(FpArith::IeeeRem) => "fp.rem",
             FpOp::Sqrt => "fp.sqrt",
             FpOp::Fma => "fp.fma",
             FpOp::Round(_) => "fp.roundToIntegral",
@@ -113,7 +117,7 @@ fn arith_host(op: FpArith) -> Option<FpBinOp> {
         FpArith::Sub => FpBinOp::Sub,
         FpArith::Mul => FpBinOp::Mul,
         FpArith::Div => FpBinOp::Div,
-        FpArith::Rem => return None,
+        FpArith::Rem | FpArith::IeeeRem => return None,
     })
 }
 
@@ -133,7 +137,8 @@ fn fold_opt(op: FpOp, width: u32, args: &[(u128, u32)]) -> Option<u128> {
             let (f, b) = (fmt()?, b()?);
             match arith_host(o) {
                 Some(h) => fpsem::binary(h, f, a, b),
-                None => sem::rem(f, a, b),
+                None if o == FpArith::Rem => sem::rem(f, a, b),
+                None => sem::ieee_rem(f, a, b),
             }
         }
         FpOp::Sqrt => fpsem::sqrt(fmt()?, a),

@@ -67,6 +67,38 @@ pub fn rem(fmt: FpFormat, a: u64, b: u64) -> u64 {
     }
 }
 
+extern "C" {
+    fn remainder(x: f64, y: f64) -> f64;
+    fn remainderf(x: f32, y: f32) -> f32;
+}
+
+/// C's `remainder(a, b)` (IEEE 754 remainder; exact), computed by the host's glibc (libm, which
+/// Rust's standard library links on Linux). NaNs as glibc's x86-64 `remainder` gives them:
+/// for `double` the *second* NaN operand quietened, else the first; for `float`
+/// (`remainderf`) the first, else the second; else the default NaN.
+pub fn ieee_rem(fmt: FpFormat, a: u64, b: u64) -> u64 {
+    if fmt.is_nan(a) || fmt.is_nan(b) {
+        return match fmt {
+            FpFormat::Double => nan_of(fmt, &[b, a]),
+            FpFormat::Single => nan_of(fmt, &[a, b]),
+        };
+    }
+    // SAFETY: glibc's remainder/remainderf are pure functions of their arguments.
+    let r = unsafe {
+        match fmt {
+            FpFormat::Single => {
+                remainderf(f32::from_bits(a as u32), f32::from_bits(b as u32)).to_bits() as u64
+            }
+            FpFormat::Double => remainder(f64::from_bits(a), f64::from_bits(b)).to_bits(),
+        }
+    };
+    if fmt.is_nan(r) {
+        fmt.default_nan()
+    } else {
+        r
+    }
+}
+
 /// `a * b + c` with one rounding (glibc's `fma`): NaNs as `(a * b) + c` would give them.
 pub fn fma(fmt: FpFormat, a: u64, b: u64, c: u64) -> u64 {
     let p = binary(FpBinOp::Mul, fmt, a, b);

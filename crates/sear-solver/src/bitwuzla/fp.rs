@@ -105,7 +105,9 @@ impl FpTerms for BzFp<'_> {
             FpArith::Sub => sys::BITWUZLA_KIND_FP_SUB,
             FpArith::Mul => sys::BITWUZLA_KIND_FP_MUL,
             FpArith::Div => sys::BITWUZLA_KIND_FP_DIV,
-            FpArith::Rem => return self.tm.op_n(sys::BITWUZLA_KIND_FP_REM, &[*a, *b]),
+            FpArith::Rem | FpArith::IeeeRem => {
+                return self.tm.op_n(sys::BITWUZLA_KIND_FP_REM, &[*a, *b])
+            }
         };
         let r = self.rne();
         self.tm.op_n(kind, &[r, *a, *b])

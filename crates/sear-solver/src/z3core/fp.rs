@@ -96,7 +96,7 @@ impl FpTerms for Z3Fp {
             FpArith::Sub => a.sub_with_rounding_mode(b, &rne()),
             FpArith::Mul => a.mul_with_rounding_mode(b, &rne()),
             FpArith::Div => a.div_with_rounding_mode(b, &rne()),
-            FpArith::Rem => a.rem(b),
+            FpArith::Rem | FpArith::IeeeRem => a.rem(b),
         }
     }
     fn fp_sqrt(&mut self, a: &Float) -> Float {

@@ -73,6 +73,9 @@ pub(super) fn float_fn(
     a: u128,
     b: u128,
 ) -> Result<u128, ops::Unsupported> {
+    if let Some(bits) = super::super::fpsym::minimum_maximum(f, kind, a, b) {
+        return bits;
+    }
     let as64 = |h: HostFloat| match h {
         HostFloat::F32(x) => x as f64,
         HostFloat::F64(x) => x,
@@ -91,6 +94,7 @@ pub(super) fn float_fn(
         FloatFn::MinNum => x.min(y),
         FloatFn::MaxNum => x.max(y),
         FloatFn::Pow => x.powf(y),
+        FloatFn::Minimum | FloatFn::Maximum => unreachable!("minimum_maximum answered"),
     };
     encode_float(kind, r)
 }

@@ -65,6 +65,7 @@ pub(super) fn fp_jobs(op: FpOp, w: u32, in_w: u32, c: &[u32]) -> Vec<Job> {
                 FpArith::Mul => "(fp.mul RNE",
                 FpArith::Div => "(fp.div RNE",
                 FpArith::Rem => "(sear.fmod",
+                FpArith::IeeeRem => "(fp.rem",
             };
             j.push(Job::Text(name));
             operands(&mut j, c, in_w);
