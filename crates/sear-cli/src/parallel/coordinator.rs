@@ -424,10 +424,23 @@ impl Coordinator {
                 let w = &mut self.workers[id];
                 w.asked = false;
                 w.given.extend(prefixes.iter().cloned());
-                self.queue.extend(prefixes.into_iter().map(|prefix| Job {
-                    prefix,
-                    exclude: Vec::new(),
-                }));
+                // A subtree given away from a job that leaves some out leaves out those
+                // below it too (explored elsewhere: a dead worker's gifts), or they would be
+                // explored twice. Records are one decision per line, so a record below
+                // another starts with its text.
+                let left_out = w.current.as_ref().map_or(&[][..], |j| &j.exclude[..]);
+                let jobs: Vec<Job> = prefixes
+                    .into_iter()
+                    .map(|prefix| Job {
+                        exclude: left_out
+                            .iter()
+                            .filter(|g| g.len() > prefix.len() && g.starts_with(&prefix))
+                            .cloned()
+                            .collect(),
+                        prefix,
+                    })
+                    .collect();
+                self.queue.extend(jobs);
             }
             FromWorker::Done {
                 stop_reason,
