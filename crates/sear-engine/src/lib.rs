@@ -3,6 +3,7 @@
 //! [`run`] is the entry point: it takes a lowered module and a configuration and explores
 //! the program's paths, writing a test for each path and a report for each error.
 
+pub(crate) mod arrayopt;
 pub mod config;
 pub mod executor;
 pub mod loop_merge;

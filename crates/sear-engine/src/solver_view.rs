@@ -13,9 +13,9 @@ use rustc_hash::FxHashMap;
 use sear_expr::Expr;
 use sear_solver::{AgnosticForm, Query, QueryMeta, Solver, SolverError, Validity};
 
-use crate::executor::arrayopt::ArrayOpt;
-use crate::executor::Exec;
+use crate::arrayopt::ArrayOpt;
 use crate::state::State;
+use crate::termination::Exec;
 use crate::termination::{ErrorKind, Termination};
 
 /// The termination for a solver failure on a path.

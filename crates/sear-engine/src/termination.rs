@@ -2,6 +2,9 @@
 
 use serde::Serialize;
 
+/// Result of executing part of an instruction: `Err` ends the current path.
+pub type Exec<T> = Result<T, Termination>;
+
 /// Coarse classes of terminations.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]

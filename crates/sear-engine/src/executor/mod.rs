@@ -11,7 +11,6 @@
 //! failures of sear itself are reported as `EngineError`.
 
 mod alloc_size;
-pub(crate) mod arrayopt;
 mod asm;
 mod branch;
 mod calls;
@@ -59,15 +58,13 @@ use crate::search::{self, ProcessTree, SearchContext, Searcher};
 use crate::solver_view::SolverView;
 use crate::state::{State, StateId};
 use crate::stats::{Coverage, Stats};
-use crate::termination::Termination;
 use crate::value::Value;
 
 pub use halt::{halt_budget, trace_digest};
 pub use indexify::{IndexifyRun, RunStats as IndexifyStats};
 pub use special::SpecialFn;
 
-/// Result of executing part of an instruction: `Err` ends the current path.
-pub type Exec<T> = Result<T, Termination>;
+pub use crate::termination::Exec;
 
 /// Instructions a state runs before the searcher chooses again (unless it forks first).
 const QUANTUM: u64 = 2_000;
@@ -271,9 +268,9 @@ impl<'o> Executor<'o> {
         observer: &'o mut dyn Observer,
     ) -> Result<Self, EngineError> {
         init::entry_function(&module, &config.entry)?;
-        let array_opt = arrayopt::ArrayOpt::new(&config, solver_config)?;
+        let array_opt = crate::arrayopt::ArrayOpt::new(&config, solver_config)?;
         let solver = Solver::with_rewriter(
-            &arrayopt::solver_config(&config, solver_config),
+            &crate::arrayopt::solver_config(&config, solver_config),
             array_opt.chain_rewriter(),
         )?;
         let output = OutputWriter::create(&config.output_dir)?;

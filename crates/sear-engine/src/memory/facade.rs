@@ -16,9 +16,9 @@ use super::model::{MemoryModel, Resolution};
 use super::request::{AllocRequest, Init};
 use super::segment::{Segment, SegmentId};
 use super::{Lookup, MemoryObject, ObjectId, ObjectKind};
-use crate::executor::Exec;
 use crate::solver_view::SolverView;
 use crate::state::State;
+use crate::termination::Exec;
 use crate::termination::{ErrorKind, Termination};
 
 /// Where inside an object an access lands.

@@ -11,9 +11,9 @@ use sear_expr::Expr;
 
 use super::request::AllocRequest;
 use super::{Lookup, ObjectId, ObjectKind};
-use crate::executor::Exec;
 use crate::solver_view::SolverView;
 use crate::state::State;
+use crate::termination::Exec;
 
 /// Where a new object goes.
 #[derive(Clone, Debug)]

@@ -40,9 +40,9 @@ use super::model::{
 use super::request::AllocRequest;
 use super::segment::{Segment, SegmentId};
 use super::{Chunk, MemoryObject, ObjectId, ObjectKind, Storage};
-use crate::executor::Exec;
 use crate::solver_view::SolverView;
 use crate::state::State;
+use crate::termination::Exec;
 
 /// Bytes between the members of a merged segment: an access that leaves one member for
 /// another is out of bounds, as it is natively.

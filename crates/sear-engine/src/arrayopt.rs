@@ -31,9 +31,9 @@ use sear_expr::{reads, Expr};
 use sear_solver::layers::{ConditionRewriter, SharedRewriter};
 use sear_solver::{CoreKind, Query, QueryMeta, Solver, SolverConfig, SolverError};
 
-use super::Exec;
 use crate::solver_view::SolverView;
 use crate::state::State;
+use crate::termination::Exec;
 use crate::termination::{ErrorKind, Termination};
 
 /// Outcomes of `--validate-array-opt`.
