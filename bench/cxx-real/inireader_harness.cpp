@@ -1,0 +1,39 @@
+// sear harness for inih's C++ API (INIReader, Debian package libinih): a symbolic buffer of
+// SIZE bytes (default 12) is parsed by INIReader(const char*, size_t), which runs ini.c's
+// ini_parse_string; then every getter is called on names that the symbolic input can match.
+// INIReader.cpp is included here (one C++ translation unit, compiled by sear with libc++);
+// ini.c is compiled to bitcode by run.sh and linked with --link-llvm-lib.
+#include "klee/klee.h"
+#include "INIReader.cpp"
+#include <string>
+#include <vector>
+
+#ifndef SIZE
+#define SIZE 12
+#endif
+
+int main() {
+    char buf[SIZE];
+    klee_make_symbolic(buf, sizeof buf, "ini");
+    INIReader reader(buf, sizeof buf);
+    int err = reader.ParseError();
+    if (err < 0)
+        return 2;
+    // Short names, so that a few symbolic bytes can define them: section "s", names "a".."b".
+    std::string s = reader.Get("s", "a", "none");
+    std::string t = reader.GetString("", "a", "dflt");
+    long i = reader.GetInteger("s", "a", -1);
+    int64_t i64 = reader.GetInteger64("", "a", -1);
+    unsigned long u = reader.GetUnsigned("s", "b", 7);
+    uint64_t u64 = reader.GetUnsigned64("", "b", 7);
+    double d = reader.GetReal("s", "b", 0.5);
+    bool b = reader.GetBoolean("", "b", false);
+    bool hs = reader.HasSection("s");
+    bool hv = reader.HasValue("s", "a");
+    std::vector<std::string> secs = reader.Sections();
+    size_t nkeys = 0;
+    for (const std::string& sec : secs)
+        nkeys += reader.Keys(sec).size();
+    return (err > 0) + (int)s.size() + (int)t.size() + (i > 0) + (i64 > 0) + (u > 7) + (u64 > 7) +
+           (d > 1.0) + b + hs + hv + (int)nkeys > 1000;
+}
