@@ -7,8 +7,9 @@
 #
 # 1. Fetches the source with bench/coreutils/debian-source.sh into
 #    $SEAR_BENCH_CACHE/sources (Debian's patches applied; nothing is copied into the repository).
-# 2. Compiles ini.c (the C parser) to bitcode (-g -O0, optnone off) and runs sear on
-#    inireader_harness.cpp (which includes cpp/INIReader.cpp; a symbolic buffer of SIZE bytes,
+# 2. Compiles ini.c (the C parser) to bitcode (-g -O0, optnone off, -DINI_HANDLER_LINENO=1 as
+#    Debian builds the library: its patch 0005; INIReader.cpp keeps its 4-argument handler,
+#    patch 0006, so ini.c calls it with one argument more) and runs sear on inireader_harness.cpp (which includes cpp/INIReader.cpp; a symbolic buffer of SIZE bytes,
 #    default 12, parsed by INIReader(const char*, size_t), then every getter), ini.c linked
 #    with --link-llvm-lib, --max-time SECS (default 60), tests only for paths covering new code.
 # 3. Replays every test natively (`sear replay`) and measures line/branch coverage of ini.c and
@@ -44,7 +45,7 @@ mkdir -p "$out"
 echo "run.sh: source $src, results in $out" >&2
 
 # --- sear ---
-clang-19 -c -emit-llvm -g -O0 -Xclang -disable-O0-optnone -I"$src" "$src/ini.c" -o "$out/ini.bc"
+clang-19 -c -emit-llvm -g -O0 -Xclang -disable-O0-optnone -DINI_HANDLER_LINENO=1 -I"$src" "$src/ini.c" -o "$out/ini.bc"
 rm -rf "$out/sear"
 /usr/bin/time -f "%e s wall" -o "$out/sear.time" \
     "$sear" run --no-progress --max-time "$budget" "${search[@]}" --only-output-states-covering-new \
@@ -63,8 +64,8 @@ suite() {  # suite NAME RUNS...: builds in $out/suite-NAME, runs the listed Make
     rm -rf "$d"; mkdir -p "$d/tests" "$d/examples"
     cp "$src"/tests/*.ini "$src"/tests/baseline_*.txt "$d/tests/"
     cp "$src"/examples/test.ini "$src"/examples/cpptest.txt "$d/examples/"
-    local cf=(-g -O0 --coverage -I"$src")
-    (cd "$d" && clang-19 "${cf[@]}" -c "$src/ini.c" -o ini.o &&
+    local cf=(-g -O0 --coverage -I"$src")  # the library alone gets -DINI_HANDLER_LINENO=1, as in Debian
+    (cd "$d" && clang-19 "${cf[@]}" -DINI_HANDLER_LINENO=1 -c "$src/ini.c" -o ini.o &&
         for f in parseargs unittest unittest_string; do
             clang-19 "${cf[@]}" -c "$src/tests/$f.c" -o "$f.o"
         done &&
