@@ -12,7 +12,29 @@
 #define SIZE 12
 #endif
 
+#ifdef SYM_OPTIONS
+// Debian's patch 0002 turns ini.h's compile-time options into global variables (its test suite
+// sets them from the command line, 13 configurations); with -D SYM_OPTIONS they are symbolic,
+// the numbers limited to the values the test suite uses.
+static void symbolic_options() {
+    unsigned char o[9];
+    klee_make_symbolic(o, sizeof o, "options");
+    ini_allow_multiline = o[0] & 1;
+    ini_allow_bom = o[1] & 1;
+    ini_allow_inline_comments = o[2] & 1;
+    ini_use_stack = o[3] & 1;
+    ini_allow_realloc = o[4] & 1;
+    ini_stop_on_first_error = o[5] & 1;
+    ini_allow_no_value = o[6] & 1;
+    ini_max_line = (o[7] & 1) ? 20 : 200;
+    ini_initial_alloc = (o[8] % 3 == 0) ? 5 : (o[8] % 3 == 1) ? 20 : 200;
+}
+#endif
+
 int main() {
+#ifdef SYM_OPTIONS
+    symbolic_options();
+#endif
     char buf[SIZE];
     klee_make_symbolic(buf, sizeof buf, "ini");
     INIReader reader(buf, sizeof buf);

@@ -11,7 +11,9 @@
 #    Debian builds the library: its patch 0005; INIReader.cpp keeps its 4-argument handler,
 #    patch 0006, so ini.c calls it with one argument more) and runs sear on inireader_harness.cpp (which includes cpp/INIReader.cpp; a symbolic buffer of SIZE bytes,
 #    default 12, parsed by INIReader(const char*, size_t), then every getter), ini.c linked
-#    with --link-llvm-lib, --max-time SECS (default 60), tests only for paths covering new code.
+#    with --link-llvm-lib, --max-time SECS (default 60), tests only for paths covering new code;
+#    twice: with the library's default options, then with -D SYM_OPTIONS (Debian's runtime
+#    options, the globals its test suite sets, symbolic too).
 # 3. Replays every test natively (`sear replay`) and measures line/branch coverage of ini.c and
 #    cpp/INIReader.cpp (`sear coverage`).
 # 4. Builds the package's own test suite natively with clang-19 --coverage: Debian's
@@ -22,7 +24,8 @@
 #    and once for the runs with the default options only (the configuration sear explores).
 # 5. Prints the table (also in $OUT/table.md).
 #
-# Results: $SEAR_BENCH_CACHE/libinih-<V>/cxx-real/ (sear run in sear/, test suite in suite-*/).
+# Results: $SEAR_BENCH_CACHE/libinih-<V>/cxx-real/ (sear runs in sear-default/, sear-options/,
+# the test suite's builds in suite-all/, suite-default/).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
@@ -46,16 +49,20 @@ echo "run.sh: source $src, results in $out" >&2
 
 # --- sear ---
 clang-19 -c -emit-llvm -g -O0 -Xclang -disable-O0-optnone -DINI_HANDLER_LINENO=1 -I"$src" "$src/ini.c" -o "$out/ini.bc"
-rm -rf "$out/sear"
-/usr/bin/time -f "%e s wall" -o "$out/sear.time" \
-    "$sear" run --no-progress --max-time "$budget" "${search[@]}" --only-output-states-covering-new \
-    --output-dir "$out/sear" -D SIZE="$size" -I "$src" -I "$src/cpp" --link-llvm-lib "$out/ini.bc" \
-    "$here/inireader_harness.cpp" >"$out/sear.log" 2>&1 || { tail -20 "$out/sear.log" >&2; exit 1; }
-tail -7 "$out/sear.log" >&2
-"$sear" replay "$out/sear" >"$out/replay.log" 2>&1 || true
-tail -1 "$out/replay.log" >&2
-"$sear" coverage --jobs 2 --json --source "$src" --output-dir "$out/sear-coverage" "$out/sear" \
-    >"$out/sear-coverage.json"
+for mode in default options; do
+    dir=$out/sear-$mode defs=(-D SIZE="$size")
+    [ $mode = options ] && defs+=(-D SYM_OPTIONS)
+    rm -rf "$dir" "$dir-coverage"
+    /usr/bin/time -f "%e s wall" -o "$dir.time" \
+        "$sear" run --no-progress --max-time "$budget" "${search[@]}" --only-output-states-covering-new \
+        --output-dir "$dir" "${defs[@]}" -I "$src" -I "$src/cpp" --link-llvm-lib "$out/ini.bc" \
+        "$here/inireader_harness.cpp" >"$dir.log" 2>&1 || { tail -20 "$dir.log" >&2; exit 1; }
+    tail -7 "$dir.log" >&2
+    "$sear" replay "$dir" >"$dir-replay.log" 2>&1 || true
+    tail -1 "$dir-replay.log" >&2
+    "$sear" coverage --jobs 2 --json --source "$src" --output-dir "$dir-coverage" "$dir" \
+        >"$dir-coverage.json"
+done
 
 # --- the package's own test suite, natively, with gcov ---
 suite() {  # suite NAME RUNS...: builds in $out/suite-NAME, runs the listed Makefile runs
@@ -103,7 +110,7 @@ suite default "multi:" "cpp:"
 python3 - "$out" "$src" <<'PY' | tee "$out/table.md"
 import json, re, sys, os
 out, src = sys.argv[1:]
-sear = {f["path"]: f for f in json.load(open(f"{out}/sear-coverage.json"))["files"]}
+sears = [{f["path"]: f for f in json.load(open(f"{out}/sear-{m}-coverage.json"))["files"]} for m in ("default", "options")]
 def gcov(name):  # {file: (lines, hit)} from llvm-cov gcov's summary
     res, cur = {}, None
     for line in open(f"{out}/suite-{name}/gcov.txt"):
@@ -114,14 +121,16 @@ def gcov(name):  # {file: (lines, hit)} from llvm-cov gcov's summary
             n = int(m.group(2)); res[os.path.realpath(cur)] = (n, round(float(m.group(1)) * n / 100)); cur = None
     return res
 all_, dflt = gcov("all"), gcov("default")
-print("| file | lines (sear / suite) | sear line % | suite line % (all 14 runs) | suite line % (default options: 2 runs) |")
-print("|---|---|---|---|---|")
-tot = [0, 0, 0, 0, 0, 0]
+print("| file | lines | sear, default options | sear, symbolic options | test suite, default options (2 runs) | test suite, all 14 runs |")
+print("|---|---|---|---|---|---|")
+tot = [0] * 8
+pct = lambda h, n: f"{100*h/n:.1f} ({h}/{n})"
 for rel in ("ini.c", "cpp/INIReader.cpp"):
     p = os.path.realpath(f"{src}/{rel}")
-    s = sear[p]; a = all_[p]; d = dflt[p]
-    pct = lambda h, n: f"{100*h/n:.1f} ({h}/{n})"
-    print(f"| {rel} | {s['lines']} / {a[0]} | {pct(s['lines_hit'], s['lines'])} | {pct(a[1], a[0])} | {pct(d[1], d[0])} |")
-    for i, v in enumerate((s['lines_hit'], s['lines'], a[1], a[0], d[1], d[0])): tot[i] += v
-print(f"| total | {tot[1]} / {tot[3]} | {100*tot[0]/tot[1]:.1f} ({tot[0]}/{tot[1]}) | {100*tot[2]/tot[3]:.1f} ({tot[2]}/{tot[3]}) | {100*tot[4]/tot[5]:.1f} ({tot[4]}/{tot[5]}) |")
+    s, o = sears[0][p], sears[1][p]; a = all_[p]; d = dflt[p]
+    vals = (s['lines_hit'], s['lines'], o['lines_hit'], o['lines'], d[1], d[0], a[1], a[0])
+    assert len({s['lines'], o['lines'], a[0], d[0]}) == 1, ("line counts differ", rel, vals)
+    print(f"| {rel} | {s['lines']} | " + " | ".join(pct(vals[i], vals[i + 1]) for i in (0, 2, 4, 6)) + " |")
+    for i, v in enumerate(vals): tot[i] += v
+print(f"| total | {tot[1]} | " + " | ".join(pct(tot[i], tot[i + 1]) for i in (0, 2, 4, 6)) + " |")
 PY
