@@ -2,7 +2,8 @@
 // SIZE bytes (default 12) is parsed by INIReader(const char*, size_t), which runs ini.c's
 // ini_parse_string; then every getter is called on names that the symbolic input can match.
 // INIReader.cpp is included here (one C++ translation unit, compiled by sear with libc++);
-// ini.c is compiled to bitcode by run.sh and linked with --link-llvm-lib.
+// ini.c is compiled to bitcode by run.sh and linked with --link-llvm-lib. -D SYM_OPTIONS makes
+// Debian's runtime options symbolic; -D FROM_FILE parses the symbolic file A instead.
 #include "klee/klee.h"
 #include "INIReader.cpp"
 #include <string>
@@ -35,9 +36,15 @@ int main() {
 #ifdef SYM_OPTIONS
     symbolic_options();
 #endif
+#ifdef FROM_FILE
+    // The file entry point, INIReader(const std::string& filename) over ini_parse and
+    // ini_parse_file (fgets): run with --sym-files 1 SIZE, the symbolic file "A".
+    INIReader reader(std::string("A"));
+#else
     char buf[SIZE];
     klee_make_symbolic(buf, sizeof buf, "ini");
     INIReader reader(buf, sizeof buf);
+#endif
     int err = reader.ParseError();
     if (err < 0)
         return 2;

@@ -13,7 +13,8 @@
 #    default 12, parsed by INIReader(const char*, size_t), then every getter), ini.c linked
 #    with --link-llvm-lib, --max-time SECS (default 60), tests only for paths covering new code;
 #    twice: with the library's default options, then with -D SYM_OPTIONS (Debian's runtime
-#    options, the globals its test suite sets, symbolic too).
+#    options, the globals its test suite sets, symbolic too), then with -D SYM_OPTIONS
+#    -D FROM_FILE (INIReader(filename) on the symbolic file A, --sym-files 1 SIZE).
 # 3. Replays every test natively (`sear replay`) and measures line/branch coverage of ini.c and
 #    cpp/INIReader.cpp (`sear coverage`).
 # 4. Builds the package's own test suite natively with clang-19 --coverage: Debian's
@@ -24,7 +25,7 @@
 #    and once for the runs with the default options only (the configuration sear explores).
 # 5. Prints the table (also in $OUT/table.md).
 #
-# Results: $SEAR_BENCH_CACHE/libinih-<V>/cxx-real/ (sear runs in sear-default/, sear-options/,
+# Results: $SEAR_BENCH_CACHE/libinih-<V>/cxx-real/ (sear runs in sear-{default,options,file}/,
 # the test suite's builds in suite-all/, suite-default/).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -49,14 +50,16 @@ echo "run.sh: source $src, results in $out" >&2
 
 # --- sear ---
 clang-19 -c -emit-llvm -g -O0 -Xclang -disable-O0-optnone -DINI_HANDLER_LINENO=1 -I"$src" "$src/ini.c" -o "$out/ini.bc"
-for mode in default options; do
-    dir=$out/sear-$mode defs=(-D SIZE="$size")
-    [ $mode = options ] && defs+=(-D SYM_OPTIONS)
+for mode in default options file; do
+    dir=$out/sear-$mode defs=(-D SIZE="$size") args=()
+    [ $mode = default ] || defs+=(-D SYM_OPTIONS)
+    [ $mode = file ] && { defs+=(-D FROM_FILE); args=(--sym-files 1 "$size"); }
     rm -rf "$dir" "$dir-coverage"
     /usr/bin/time -f "%e s wall" -o "$dir.time" \
         "$sear" run --no-progress --max-time "$budget" "${search[@]}" --only-output-states-covering-new \
         --output-dir "$dir" "${defs[@]}" -I "$src" -I "$src/cpp" --link-llvm-lib "$out/ini.bc" \
-        "$here/inireader_harness.cpp" >"$dir.log" 2>&1 || { tail -20 "$dir.log" >&2; exit 1; }
+        "$here/inireader_harness.cpp" "${args[@]}" >"$dir.log" 2>&1 || true
+    [ -f "$dir/summary.json" ] || { tail -20 "$dir.log" >&2; exit 1; }
     tail -7 "$dir.log" >&2
     "$sear" replay "$dir" >"$dir-replay.log" 2>&1 || true
     tail -1 "$dir-replay.log" >&2
@@ -110,7 +113,7 @@ suite default "multi:" "cpp:"
 python3 - "$out" "$src" <<'PY' | tee "$out/table.md"
 import json, re, sys, os
 out, src = sys.argv[1:]
-sears = [{f["path"]: f for f in json.load(open(f"{out}/sear-{m}-coverage.json"))["files"]} for m in ("default", "options")]
+sears = [{f["path"]: f for f in json.load(open(f"{out}/sear-{m}-coverage.json"))["files"]} for m in ("default", "options", "file")]
 def gcov(name):  # {file: (lines, hit)} from llvm-cov gcov's summary
     res, cur = {}, None
     for line in open(f"{out}/suite-{name}/gcov.txt"):
@@ -121,16 +124,16 @@ def gcov(name):  # {file: (lines, hit)} from llvm-cov gcov's summary
             n = int(m.group(2)); res[os.path.realpath(cur)] = (n, round(float(m.group(1)) * n / 100)); cur = None
     return res
 all_, dflt = gcov("all"), gcov("default")
-print("| file | lines | sear, default options | sear, symbolic options | test suite, default options (2 runs) | test suite, all 14 runs |")
-print("|---|---|---|---|---|---|")
-tot = [0] * 8
+print("| file | lines | sear, default options | sear, symbolic options | sear, symbolic options, file | test suite, default options (2 runs) | test suite, all 14 runs |")
+print("|---|---|---|---|---|---|---|")
+tot = [0] * 10
 pct = lambda h, n: f"{100*h/n:.1f} ({h}/{n})"
 for rel in ("ini.c", "cpp/INIReader.cpp"):
     p = os.path.realpath(f"{src}/{rel}")
-    s, o = sears[0][p], sears[1][p]; a = all_[p]; d = dflt[p]
-    vals = (s['lines_hit'], s['lines'], o['lines_hit'], o['lines'], d[1], d[0], a[1], a[0])
-    assert len({s['lines'], o['lines'], a[0], d[0]}) == 1, ("line counts differ", rel, vals)
-    print(f"| {rel} | {s['lines']} | " + " | ".join(pct(vals[i], vals[i + 1]) for i in (0, 2, 4, 6)) + " |")
+    s, o, f = (x[p] for x in sears); a = all_[p]; d = dflt[p]
+    vals = (s['lines_hit'], s['lines'], o['lines_hit'], o['lines'], f['lines_hit'], f['lines'], d[1], d[0], a[1], a[0])
+    assert len(set(vals[1::2])) == 1, ("line counts differ", rel, vals)
+    print(f"| {rel} | {s['lines']} | " + " | ".join(pct(vals[i], vals[i + 1]) for i in (0, 2, 4, 6, 8)) + " |")
     for i, v in enumerate(vals): tot[i] += v
-print(f"| total | {tot[1]} | " + " | ".join(pct(tot[i], tot[i + 1]) for i in (0, 2, 4, 6)) + " |")
+print(f"| total | {tot[1]} | " + " | ".join(pct(tot[i], tot[i + 1]) for i in (0, 2, 4, 6, 8)) + " |")
 PY
