@@ -81,24 +81,15 @@ impl Coverage {
         }
     }
 
-    /// Collects the instructions covered from now on for [`Coverage::take_new`].
+    /// Collects the instructions covered from now on for [`Coverage::new_unreported`].
     pub fn collect_new(&mut self) {
         self.collect_new = true;
     }
 
-    /// The instructions newly covered since the last call (with [`Coverage::collect_new`]).
-    pub fn take_new(&mut self) -> Vec<(u32, u32, u32)> {
-        std::mem::take(&mut self.new)
-    }
-
-    /// Puts back newly covered instructions taken by [`Coverage::take_new`] and not
-    /// reported after all (they come first next time).
-    pub fn give_back_new(&mut self, mut taken: Vec<(u32, u32, u32)>) {
-        if taken.is_empty() {
-            return;
-        }
-        taken.append(&mut self.new);
-        self.new = taken;
+    /// The instructions newly covered (with [`Coverage::collect_new`]) and not yet
+    /// reported: whoever reports them takes them out.
+    pub fn new_unreported(&mut self) -> &mut Vec<(u32, u32, u32)> {
+        &mut self.new
     }
 
     /// Marks an instruction another worker covered: covered from now on for the searchers

@@ -16,7 +16,7 @@ pub trait WorkQueue {
     /// Called between quanta with the worker's progress; returns how many states the
     /// coordinator asked to be given away now (0: none) and what the other workers covered.
     /// The queue takes `progress.covered` when it reports it (and leaves it otherwise).
-    fn poll(&mut self, progress: &mut Progress) -> Polled;
+    fn poll(&mut self, progress: Progress<'_>) -> Polled;
     /// Hands over the prefixes of the states given away (possibly none, answering a request
     /// that came when nothing could be given).
     fn give(&mut self, prefixes: Vec<PathRecord>);
@@ -27,8 +27,8 @@ pub trait WorkQueue {
 }
 
 /// A worker's progress, offered to the queue between quanta.
-#[derive(Clone, Debug, Default)]
-pub struct Progress {
+#[derive(Debug)]
+pub struct Progress<'a> {
     /// Live states.
     pub live: usize,
     /// Instructions executed so far (rebuilding included): the run's instruction limit is
@@ -36,8 +36,8 @@ pub struct Progress {
     pub instructions: u64,
     /// Paths ended so far.
     pub paths: u64,
-    /// Instructions newly covered here and not yet reported.
-    pub covered: Vec<(u32, u32, u32)>,
+    /// Instructions newly covered here and not yet reported (`Coverage::new_unreported`).
+    pub covered: &'a mut Vec<(u32, u32, u32)>,
 }
 
 /// The queue's answer to [`WorkQueue::poll`].

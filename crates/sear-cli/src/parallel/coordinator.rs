@@ -331,12 +331,14 @@ impl Coordinator {
             }
             self.check_limits();
             self.balance();
-            let live = self.workers.iter().map(|w| w.live).sum();
-            let paths = self.workers.iter().map(|w| w.paths).sum();
-            let instructions = self.workers.iter().map(|w| w.instructions).sum();
-            let busy = self.workers.iter().filter(|w| w.alive && !w.idle).count();
-            self.progress
-                .show(busy, live, paths, instructions, self.queue.len());
+            if self.progress.due() {
+                let live = self.workers.iter().map(|w| w.live).sum();
+                let paths = self.workers.iter().map(|w| w.paths).sum();
+                let instructions = self.workers.iter().map(|w| w.instructions).sum();
+                let busy = self.workers.iter().filter(|w| w.alive && !w.idle).count();
+                self.progress
+                    .show(busy, live, paths, instructions, self.queue.len());
+            }
         }
     }
 

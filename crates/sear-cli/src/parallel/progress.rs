@@ -33,14 +33,16 @@ impl RunProgress {
         }
     }
 
-    /// Redraws the line (at most every [`REFRESH`]).
+    /// Whether the line is shown and due for a redraw (at most every [`REFRESH`]).
+    pub fn due(&self) -> bool {
+        self.bar.is_some() && self.last.elapsed() >= REFRESH
+    }
+
+    /// Redraws the line.
     pub fn show(&mut self, busy: usize, live: usize, paths: u64, instructions: u64, queued: usize) {
         let Some(bar) = &self.bar else {
             return;
         };
-        if self.last.elapsed() < REFRESH {
-            return;
-        }
         self.last = Instant::now();
         bar.set_message(format!(
             "{busy}/{} workers busy, {instructions} instructions, {paths} paths done, {live} states, {queued} prefixes queued, {:.1}s",

@@ -204,7 +204,7 @@ impl WorkerLink {
 }
 
 impl WorkQueue for WorkerLink {
-    fn poll(&mut self, progress: &mut Progress) -> Polled {
+    fn poll(&mut self, progress: Progress<'_>) -> Polled {
         loop {
             match self.inbox.try_recv() {
                 Ok(message) => self.handle(message),
@@ -221,7 +221,7 @@ impl WorkQueue for WorkerLink {
                 live: progress.live,
                 instructions: progress.instructions,
                 paths: progress.paths,
-                covered: std::mem::take(&mut progress.covered),
+                covered: std::mem::take(progress.covered),
             });
         }
         Polled {

@@ -77,6 +77,14 @@ impl Executor<'_> {
             }
         }
         let at = state.instructions;
+        let decision = |taken: usize, forced| Decision {
+            kind,
+            taken: taken as u16,
+            of,
+            forced,
+            at,
+            site,
+        };
         if self.run.seeding
             && !state.seeds.is_empty()
             && !state.forking_disabled
@@ -98,15 +106,7 @@ impl Executor<'_> {
             };
             let mut alternatives = alternatives;
             state.add_constraint(alternatives.swap_remove(taken));
-            state.path.push(Decision {
-                kind,
-                taken: taken as u16,
-                of,
-                forced: true,
-                at,
-                site,
-            });
-            if self.run.excluded.contains(&state.path) {
+            if !self.take_decision(state, decision(taken, true)) {
                 return Err(Termination::Elsewhere);
             }
             return Ok(taken);
@@ -115,33 +115,25 @@ impl Executor<'_> {
         let first = alternatives.next().expect("n > 1");
         for (i, cond) in alternatives.enumerate() {
             let mut child = self.split(state, cond);
-            child.path.push(Decision {
-                kind,
-                taken: (i + 1) as u16,
-                of,
-                forced: false,
-                at,
-                site,
-            });
-            if self.run.excluded.contains(&child.path) {
+            if !self.take_decision(&mut child, decision(i + 1, false)) {
                 self.terminate(child, Termination::Elsewhere);
                 continue;
             }
             each_new(self, i + 1, child);
         }
         state.add_constraint(first);
-        state.path.push(Decision {
-            kind,
-            taken: 0,
-            of,
-            forced: false,
-            at,
-            site,
-        });
-        if self.run.excluded.contains(&state.path) {
+        if !self.take_decision(state, decision(0, false)) {
             return Err(Termination::Elsewhere);
         }
         Ok(0)
+    }
+
+    /// Appends `decision` to `state`'s path record. False when the path is now one the
+    /// current prefix leaves out (`work::Prefix::exclude`: explored elsewhere), which the
+    /// caller ends with `Termination::Elsewhere`.
+    pub(super) fn take_decision(&self, state: &mut State, decision: Decision) -> bool {
+        state.path.push(decision);
+        !self.run.excluded.contains(&state.path)
     }
 
     /// The fork point for a site that asked no feasibility query because the state's seeds

@@ -230,15 +230,15 @@ impl Executor<'_> {
                 }));
                 self.run.seed_stats.deferred_sides += 1;
             }
-            child.path.push(Decision {
+            let decision = Decision {
                 kind,
                 taken: i as u16,
                 of,
                 forced: false,
                 at,
                 site,
-            });
-            if self.run.excluded.contains(&child.path) {
+            };
+            if !self.take_decision(&mut child, decision) {
                 self.terminate(child, Termination::Elsewhere);
                 continue;
             }
@@ -248,15 +248,15 @@ impl Executor<'_> {
         }
         state.seeds = Arc::new(std::mem::take(&mut groups[taken]));
         state.add_constraint(alternatives[taken].clone());
-        state.path.push(Decision {
+        let decision = Decision {
             kind,
             taken: taken as u16,
             of,
             forced: inhibited,
             at,
             site,
-        });
-        if self.run.excluded.contains(&state.path) {
+        };
+        if !self.take_decision(state, decision) {
             return Err(Termination::Elsewhere);
         }
         Ok(taken)

@@ -115,15 +115,12 @@ impl Executor<'_> {
             return;
         };
         let stats = &self.run.stats;
-        let mut progress = Progress {
+        let polled = work.poll(Progress {
             live: self.run.states.len(),
             instructions: stats.instructions,
             paths: stats.completed_paths + stats.error_paths,
-            covered: self.run.coverage.take_new(),
-        };
-        let polled = work.poll(&mut progress);
-        // Not reported yet (the queue reports now and then): offered again next time.
-        self.run.coverage.give_back_new(progress.covered);
+            covered: self.run.coverage.new_unreported(),
+        });
         for (f, b, i) in polled.covered {
             if self.run.coverage.mark_elsewhere(f, b, i) {
                 self.run.worker.covered_elsewhere += 1;
