@@ -273,10 +273,10 @@ impl SatSolver for LazyCore {
         self.core().set_cpu_budget(budget);
     }
 
-    fn honours_cpu_budget(&self) -> bool {
-        // Built on demand: whether its core will be is not known before; the portfolio
-        // asks right before a turn, so the core is built by then only if asked before.
-        self.core.as_ref().is_some_and(|c| c.honours_cpu_budget())
+    fn honours_cpu_budget(&mut self) -> bool {
+        // The portfolio asks right before the core's turn, so building it here costs
+        // nothing the turn would not.
+        self.core().honours_cpu_budget()
     }
 
     fn collect_stats(&self, out: &mut Vec<LayerStats>) {
@@ -408,7 +408,7 @@ mod tests {
         fn set_cpu_budget(&mut self, budget: Option<Duration>) {
             self.budget = budget;
         }
-        fn honours_cpu_budget(&self) -> bool {
+        fn honours_cpu_budget(&mut self) -> bool {
             true
         }
         fn collect_stats(&self, _: &mut Vec<LayerStats>) {}

@@ -93,7 +93,7 @@ pub trait SatSolver {
     /// is true keep it. Default: ignored.
     fn set_cpu_budget(&mut self, _budget: Option<Duration>) {}
     /// Whether [`SatSolver::set_cpu_budget`] limits this core's checks. Default: false.
-    fn honours_cpu_budget(&self) -> bool {
+    fn honours_cpu_budget(&mut self) -> bool {
         false
     }
     /// Appends this layer's statistics and those of the layers below, top first.

@@ -83,3 +83,41 @@ fn store_chains_too_long_for_z3_are_refused_and_answered_by_the_portfolio() {
     portfolio.set_timeout(Some(Duration::from_secs(60)));
     assert_eq!(portfolio.check(&q).unwrap(), SatResult::Unsat);
 }
+
+/// Issue 37: the Z3 core meters a CPU budget (a portfolio's turn) by its thread's CPU clock:
+/// the hard query ends with a timeout near the budget although its wall-clock timeout is
+/// long, and the same core then answers an easy query (the interruption that ended the
+/// turn does not stick to the context). A thread that waits instead of computing spends no
+/// budget: that side is `portfolio.rs`'s `a_turn_is_cpu_time_for_a_core_that_measures_it`.
+#[test]
+fn z3_meters_a_cpu_budget_and_answers_after_it() {
+    use sear_solver::z3core::{Z3Core, Z3Mode};
+    use sear_solver::{SatQuery, SatResult, SatSolver};
+    let (x, y) = (u64_of("x"), u64_of("y"));
+    let c = |v: u128| Expr::constant(v, 64);
+    let n = (1u128 << 31) - 1;
+    let hard = vec![
+        Expr::ult(c(1), x.clone()),
+        Expr::ult(x.clone(), y.clone()),
+        Expr::ult(y.clone(), c(1 << 32)),
+        Expr::eq(Expr::mul(x.clone(), y.clone()), c(n * n)),
+    ];
+    let meta = QueryMeta::default();
+    let mut z3 = Z3Core::new(Z3Mode::default());
+    assert!(z3.honours_cpu_budget());
+    z3.set_timeout(Some(Duration::from_secs(60)));
+    z3.set_cpu_budget(Some(Duration::from_millis(300)));
+    let start = Instant::now();
+    let r = z3.check(&SatQuery::new(&hard, Expr::true_(), &meta, false, false));
+    let took = start.elapsed();
+    assert!(matches!(r, Err(SolverError::Timeout)), "{r:?}");
+    // Wall time is at least the CPU time spent; generous above for a loaded machine.
+    assert!(
+        took >= Duration::from_millis(300) && took < Duration::from_secs(20),
+        "{took:?}"
+    );
+    z3.set_cpu_budget(Some(Duration::from_secs(30)));
+    let easy = vec![Expr::eq(Expr::add(x, y), c(7))];
+    let r = z3.check(&SatQuery::new(&easy, Expr::true_(), &meta, false, false));
+    assert!(matches!(r, Ok(SatResult::Sat(_))), "{r:?}");
+}

@@ -245,7 +245,7 @@ impl SatSolver for BitwuzlaCore {
         self.cpu_budget = budget;
     }
 
-    fn honours_cpu_budget(&self) -> bool {
+    fn honours_cpu_budget(&mut self) -> bool {
         true
     }
 

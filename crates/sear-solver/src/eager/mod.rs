@@ -260,7 +260,7 @@ impl SatSolver for EagerCore {
         self.inner.set_cpu_budget(budget);
     }
 
-    fn honours_cpu_budget(&self) -> bool {
+    fn honours_cpu_budget(&mut self) -> bool {
         self.inner.honours_cpu_budget()
     }
 

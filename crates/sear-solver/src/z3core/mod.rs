@@ -12,6 +12,7 @@
 //! into [`SolverError::Failure`]. The Z3 context is thread-local, so a core (and any chain
 //! holding one) must stay on the thread that created it.
 
+mod cpu_watch;
 mod fp;
 pub mod translate;
 
@@ -49,6 +50,9 @@ pub struct Z3Core {
     translator: Translator,
     solver: Option<z3::Solver>,
     timeout: Option<Duration>,
+    /// The CPU time the next check may take (a portfolio's turn), metered by
+    /// [`cpu_watch::CpuWatch`].
+    cpu_budget: Option<Duration>,
     stats: LayerStats,
     _interrupt: crate::interrupt::ContextRegistration,
 }
@@ -61,6 +65,7 @@ impl Z3Core {
             translator: Translator::default(),
             solver: None,
             timeout: None,
+            cpu_budget: None,
             stats: LayerStats::new_core("z3"),
             _interrupt: crate::interrupt::register_thread_context(),
         }
@@ -132,7 +137,12 @@ impl Z3Core {
         for a in &assertions {
             solver.assert(a);
         }
-        let outcome = match solver.check() {
+        let watch = self.cpu_budget.and_then(|budget| {
+            cpu_watch::CpuWatch::start(budget, crate::interrupt::thread_context_address())
+        });
+        let checked = solver.check();
+        let budget_spent = watch.is_some_and(|w| w.finish());
+        let outcome = match checked {
             Z3Result::Unsat => Ok(SatResult::Unsat),
             Z3Result::Sat => match solver.get_model() {
                 Some(model) => self.extract_model(query, &model).map(SatResult::Sat),
@@ -140,6 +150,10 @@ impl Z3Core {
                     "Z3 answered sat without a model".into(),
                 )),
             },
+            Z3Result::Unknown if budget_spent && !crate::interrupt::requested() => {
+                self.stats.bump("cpu_budget_spent", 1);
+                Err(SolverError::Timeout)
+            }
             Z3Result::Unknown => Err(unknown_error(solver.get_reason_unknown())),
         };
         if self.mode == Z3Mode::Incremental {
@@ -262,6 +276,14 @@ impl SatSolver for Z3Core {
         if let Some(s) = &self.solver {
             s.set_params(&self.params());
         }
+    }
+
+    fn set_cpu_budget(&mut self, budget: Option<Duration>) {
+        self.cpu_budget = budget;
+    }
+
+    fn honours_cpu_budget(&mut self) -> bool {
+        true
     }
 
     fn collect_stats(&self, out: &mut Vec<LayerStats>) {
