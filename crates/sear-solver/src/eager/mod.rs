@@ -86,7 +86,7 @@ fn reachable_cells(
 /// over a constant array, where its twin would assert every byte. Such roots stay native. On
 /// coreutils `expr`, an 8 KiB buffer of 0xAB with 24 bytes set made one Z3 call of a 1 s
 /// turn take 5 s over its 8,200 cell assertions; Bitwuzla answers it natively in 0.1 s.
-fn mostly_fill(root: &ArrayRef) -> bool {
+pub(crate) fn mostly_fill(root: &ArrayRef) -> bool {
     root.size() >= MOSTLY_FILL_MIN_SIZE && root.bytes_unlike_fill() * 16 <= root.size()
 }
 

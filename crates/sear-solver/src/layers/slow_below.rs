@@ -57,6 +57,12 @@ impl SlowBelow {
         result
     }
 
+    /// True once [`MIN_QUERIES`] queries were measured and their average is below
+    /// [`SLOW_SECS`] (before that, not known).
+    pub fn known_fast(&self) -> bool {
+        self.queries >= MIN_QUERIES && self.secs < SLOW_SECS
+    }
+
     /// The average in seconds, once the layers below count as slow ([`SLOW_SECS`] after at
     /// least [`MIN_QUERIES`] queries).
     pub fn slow_secs(&self) -> Option<f64> {

@@ -94,6 +94,10 @@ pub struct ByteSearch {
     memo: Memo,
     /// Whether the layers below are slow, and how slow (the budget).
     below: SlowBelow,
+    /// The time below of the queries that read constant tables at symbolic indices: while
+    /// it is not known to be fast, such queries get the tables' floor
+    /// ([`NODES_PER_TABLE_CELL`]) whatever `below` says.
+    tables_below: SlowBelow,
     timeout: Option<Duration>,
     /// The checks on its answers.
     audit: Rc<Audit>,
@@ -109,6 +113,7 @@ impl ByteSearch {
             inner,
             memo: Memo::default(),
             below: SlowBelow::default(),
+            tables_below: SlowBelow::default(),
             timeout: None,
             audit: Audit::checks_only(),
             fixed_budget: None,
@@ -151,7 +156,20 @@ impl SatSolver for ByteSearch {
         // At most a share of the query's time: the rest is the layers below's.
         let deadline =
             crate::deadline::clamp(self.timeout).map(|t| start + t.mul_f64(DEADLINE_SHARE));
-        let outcome = search(query, self.budget(), deadline, &mut self.memo);
+        // The tables' floor is for cores that are slow on table reads (the eager core
+        // asserts every cell): on coreutils `expr`, whose table queries the core answers in
+        // milliseconds, floor-only searches ran out of budget on 744 queries of a 20 s run
+        // and took most of its solver time.
+        let table_floor = !self.tables_below.known_fast();
+        let mut reads_tables = false;
+        let outcome = search(
+            query,
+            self.budget(),
+            table_floor,
+            deadline,
+            &mut self.memo,
+            &mut reads_tables,
+        );
         if start.elapsed() > Duration::from_millis(100) {
             tracing::debug!(
                 took = ?start.elapsed(),
@@ -182,8 +200,13 @@ impl SatSolver for ByteSearch {
             Search::Uncovered => self.stats.bump("frontier_uncovered", 1),
             Search::Unsupported | Search::Skipped => {}
         }
-        let inner = &mut self.inner;
-        let result = self.below.measure(|| inner.check(query));
+        let cpu = crate::layers::slow_below::thread_cpu_time();
+        let result = self.inner.check(query);
+        let spent = crate::layers::slow_below::thread_cpu_time().saturating_sub(cpu);
+        self.below.record(spent);
+        if reads_tables {
+            self.tables_below.record(spent);
+        }
         self.stats.record(start, false);
         result
     }
@@ -207,7 +230,14 @@ impl SatSolver for ByteSearch {
 /// evaluations, if it finds one (the layer's search without its memo, gate or deadline;
 /// for differential tests against a core).
 pub fn decide(query: &SatQuery, budget: usize) -> Option<SatResult> {
-    match search(query, Some(budget), None, &mut Memo::default()) {
+    match search(
+        query,
+        Some(budget),
+        true,
+        None,
+        &mut Memo::default(),
+        &mut false,
+    ) {
         Search::Decided(r) => Some(r),
         Search::OutOfBudget | Search::Unsupported | Search::Skipped | Search::Uncovered => None,
     }
@@ -254,13 +284,16 @@ struct Conjunct<'a> {
 }
 
 /// Decides `query` by a search over the values of the bytes it reads, within `budget`
-/// evaluated nodes, or [`NODES_PER_TABLE_CELL`] per cell of the constant tables it reads at
-/// symbolic indices if that is more.
+/// evaluated nodes, or (with `table_floor`) [`NODES_PER_TABLE_CELL`] per cell of the
+/// constant tables it reads at symbolic indices if that is more. Sets `reads_tables` when
+/// it reads such tables.
 fn search(
     query: &SatQuery,
     budget: Option<usize>,
+    table_floor: bool,
     deadline: Option<Instant>,
     memo: &mut Memo,
+    reads_tables: &mut bool,
 ) -> Search {
     if memo.answers.len() > MEMO_LIMIT
         || memo.reads.len() > MEMO_LIMIT
@@ -288,9 +321,13 @@ fn search(
     tables.sort_unstable();
     tables.dedup();
     let cells: u64 = tables.iter().map(|(_, size)| size).sum();
-    let floor = usize::try_from(cells)
-        .unwrap_or(usize::MAX)
-        .saturating_mul(NODES_PER_TABLE_CELL);
+    *reads_tables = cells > 0;
+    let floor = match table_floor {
+        true => usize::try_from(cells)
+            .unwrap_or(usize::MAX)
+            .saturating_mul(NODES_PER_TABLE_CELL),
+        false => 0,
+    };
     let budget = budget.unwrap_or(0).max(floor);
     if budget == 0 {
         return Search::Skipped;

@@ -40,7 +40,8 @@ impl ByteSet {
 
 /// What `e` reads: its input bytes (None if it reads a symbolic array at a symbolic index,
 /// through a write at one, or an unbounded array, or has a quantifier) and its constant
-/// tables read at symbolic indices.
+/// tables read at symbolic indices (not counting mostly-fill buffers,
+/// `crate::eager::mostly_fill`).
 pub(super) fn reads_of(e: &Expr) -> Reads {
     let mut bytes = Vec::new();
     let mut tables = Vec::new();
@@ -49,7 +50,9 @@ pub(super) fn reads_of(e: &Expr) -> Reads {
         if let ExprKind::Read { updates, index } = n.kind() {
             let root = updates.root();
             if root.is_constant() {
-                if !index.is_constant() {
+                // A mostly-fill root (an uninitialised or zeroed buffer) is no table: the
+                // eager core keeps it native and answers at once, so it sets no floor.
+                if !index.is_constant() && !crate::eager::mostly_fill(root) {
                     tables.push((root.id(), root.size()));
                 }
                 return;
