@@ -155,9 +155,16 @@ impl CexCache {
                 }
             }
         }
-        // A recent model that happens to satisfy the key.
+        // A recent model that happens to satisfy the key. The query's own expression (a
+        // branch condition: the conjunct a recent path's model most often fails) is
+        // evaluated first, so that a miss costs one evaluation rather than the path's
+        // (on the flex scanners this step was a sixth of the run).
+        let first = (!query.expr.is_true()).then_some(&query.expr);
         for model in self.recent.iter().rev() {
             let mut ev = Evaluator::new(model);
+            if first.is_some_and(|e| ev.eval(e) != 1) {
+                continue;
+            }
             if key.iter().all(|c| ev.eval(c) == 1) {
                 let mut m = (**model).clone();
                 for a in collect_symbolic_arrays(query.conjuncts()) {
