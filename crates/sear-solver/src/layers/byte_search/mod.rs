@@ -58,6 +58,11 @@ pub const BUDGET_SHARE: f64 = 0.5;
 /// `stat` gave the next searches budgets of 14 s, spent in vain on queries the core then
 /// answered at once.
 pub const MAX_SLOW_SECS: f64 = 1.0;
+/// The weight of the newest search in [`ByteSearch`]'s moving average of its hit rate.
+const HIT_WEIGHT: f64 = 1.0 / 16.0;
+/// The least share of the time-given budget a low hit rate leaves (the search keeps probing
+/// whether the queries became decidable).
+const MIN_HIT_SCALE: f64 = 1.0 / 16.0;
 /// The share of the query's time left that a search may take.
 const DEADLINE_SHARE: f64 = 0.5;
 /// The budget (nodes) per cell of the constant tables a query reads at symbolic indices,
@@ -103,6 +108,8 @@ pub struct ByteSearch {
     audit: Rc<Audit>,
     /// A budget that replaces the one the time below gives ([`ByteSearch::with_budget`]).
     fixed_budget: Option<usize>,
+    /// A moving average of how often a search that ran decided its query (1 at the start).
+    hit_rate: f64,
     stats: LayerStats,
 }
 
@@ -117,6 +124,7 @@ impl ByteSearch {
             timeout: None,
             audit: Audit::checks_only(),
             fixed_budget: None,
+            hit_rate: 1.0,
             stats: LayerStats::new("byte-search"),
         }
     }
@@ -136,13 +144,25 @@ impl ByteSearch {
     }
 
     /// The budget the time below gives (none while the layers below are fast), at most
-    /// [`MAX_SLOW_SECS`]'s.
+    /// [`MAX_SLOW_SECS`]'s, scaled down while the searches decide fewer than
+    /// [`BUDGET_SHARE`] of their queries. A search that runs out costs up to that share of
+    /// the time below, and one that decides saves the time below, so the search pays only
+    /// while its hit rate is above the share of the time it is given: the budget follows
+    /// the hit rate (coreutils `expr`: 244 of 525 searches decided in a 60 s run, out of
+    /// budget on 281, the search's own time 18 s against the 4 s of core time it saved).
     fn budget(&self) -> Option<usize> {
         if self.fixed_budget.is_some() {
             return self.fixed_budget;
         }
         let secs = self.below.slow_secs()?.min(MAX_SLOW_SECS);
-        Some((secs * NODES_PER_SEC * BUDGET_SHARE) as usize)
+        let scale = (self.hit_rate / BUDGET_SHARE).clamp(MIN_HIT_SCALE, 1.0);
+        Some((secs * NODES_PER_SEC * BUDGET_SHARE * scale) as usize)
+    }
+
+    /// Adds one search that ran (decided or not) to the hit rate.
+    fn count_search(&mut self, decided: bool) {
+        let hit = if decided { 1.0 } else { 0.0 };
+        self.hit_rate += (hit - self.hit_rate) * HIT_WEIGHT;
     }
 }
 
@@ -179,6 +199,9 @@ impl SatSolver for ByteSearch {
                 "a long byte search"
             );
         }
+        if matches!(outcome, Search::Decided(_)) {
+            self.count_search(true);
+        }
         match outcome {
             Search::Decided(SatResult::Sat(model)) => {
                 // The model is checked by evaluation; one that fails goes to the layer below.
@@ -196,7 +219,10 @@ impl SatSolver for ByteSearch {
                 self.stats.record(start, true);
                 return Ok(SatResult::Unsat);
             }
-            Search::OutOfBudget => self.stats.bump("out_of_budget", 1),
+            Search::OutOfBudget => {
+                self.count_search(false);
+                self.stats.bump("out_of_budget", 1);
+            }
             Search::Uncovered => self.stats.bump("frontier_uncovered", 1),
             Search::Unsupported | Search::Skipped => {}
         }
