@@ -8,6 +8,9 @@
 //! 3. `Sat` with the stored model if a stored sat key is a superset of it;
 //! 4. `Sat` if one of the most recent stored models satisfies it, by evaluation (arrays the
 //!    model does not assign are zero, as in the core's semantics, and are added as zeros);
+//! 4½. `Sat` if the model of a stored sat key that is a subset of it (a query asked
+//!    earlier on the same path) satisfies the rest of it, by evaluation (KLEE's default
+//!    lookup; [`CexCache::subset_model`]). Stored, as the path's newest model.
 //! 5. for a query about fresh inputs (no recent model assigns its arrays) without a focus
 //!    (a branch's feasibility, a test's inputs; not a value the engine concretises to),
 //!    `Sat` if a *uniform* model (every array the query reads
@@ -213,6 +216,50 @@ impl CexCache {
         })
     }
 
+    /// Step 4½ (KLEE's lookup of a subset's assignment): the model of a stored sat key that
+    /// is a subset of `key`, if it satisfies the rest of `key` by evaluation. The keys are
+    /// those indexed under the query's two newest constraints, newest first: the queries
+    /// asked on this path, whose model is this path's, and which a search that moves between
+    /// many states (random-path, coverage-new) has pushed out of the recent models long
+    /// before the path is taken up again. On coreutils `expr` KLEE's cache answers 87% of
+    /// what reaches it this way; sear's recent models, 45%.
+    fn subset_model(&self, key: &[Expr], query: &SatQuery) -> Option<Assignment> {
+        let newest = query.constraints.iter().rev().take(2);
+        let mut tried: Vec<u64> = Vec::new();
+        for c in newest {
+            for &id in self.sat_index.get(c).into_iter().flatten().rev() {
+                if tried.contains(&id) {
+                    continue;
+                }
+                tried.push(id);
+                let Some(e) = self.entries.get(&id) else {
+                    continue;
+                };
+                let Some(model) = e.model.as_ref() else {
+                    continue;
+                };
+                if !is_subset(&e.key, key) {
+                    continue;
+                }
+                let mut ev = Evaluator::new(model);
+                let holds = key
+                    .iter()
+                    .filter(|c| e.key.binary_search(c).is_err())
+                    .all(|c| ev.eval(c) == 1);
+                if holds {
+                    let mut m = (**model).clone();
+                    for a in collect_symbolic_arrays(query.conjuncts()) {
+                        if m.get(&a).is_none() {
+                            m.insert(a.clone(), vec![0; a.size() as usize]);
+                        }
+                    }
+                    return Some(m);
+                }
+            }
+        }
+        None
+    }
+
     /// The stored models step 6 may start from, most promising first: the recent ones,
     /// newest first, then those stored under the query's newest constraint (the models of
     /// queries asked on this path since it was added, which a deep subtree explored since
@@ -350,6 +397,16 @@ impl SatSolver for CexCache {
                 return Ok(SatResult::Unsat);
             }
             None => {}
+        }
+        if let Some(model) = self.subset_model(&key, query) {
+            if self.audit.model_holds(&mut self.stats, query, &model)? {
+                let r = SatResult::Sat(model);
+                self.remember(key, query, &r);
+                self.stats.bump("subset_models", 1);
+                self.stats.record(start, true);
+                return Ok(r);
+            }
+            return self.ask_below(start, key, query);
         }
         // Not for a value the engine goes on with (`get_value`, which has a focus: the size
         // a symbolic allocation is concretised to, say): those come from below, as before.
