@@ -8,10 +8,11 @@
 //! 3. `Sat` with the stored model if a stored sat key is a superset of it;
 //! 4. while the queries below are slow ([`SlowBelow`]), `Sat` if one of the most recent
 //!    stored models satisfies it, by evaluation (arrays the model does not assign are zero,
-//!    as in the core's semantics, and are added as zeros);
-//! 4½. `Sat` if the model of a stored sat key that is a subset of it (a query asked
-//!    earlier on the same path) satisfies the rest of it, by evaluation (KLEE's default
-//!    lookup; [`CexCache::subset_model`]). Stored, as the path's newest model.
+//!    as in the core's semantics, and are added as zeros).
+//!    Then, whatever the time below (step 4½, KLEE's default lookup,
+//!    [`CexCache::subset_model`]): `Sat` if the model of a stored sat key that is a subset
+//!    of it (a query asked earlier on the same path) satisfies the rest of it, by
+//!    evaluation. Stored, as the path's newest model.
 //! 5. for a query about fresh inputs (no recent model assigns its arrays) without a focus
 //!    (a branch's feasibility, a test's inputs; not a value the engine concretises to),
 //!    `Sat` if a *uniform* model (every array the query reads
