@@ -42,7 +42,8 @@ use search::{seeds, Meter, Rng, Search, Var};
 pub const EVALUATIONS: u64 = 2_000;
 /// The evaluated nodes a query may take by default (a bound for large queries).
 pub const NODES: u64 = 4_000_000;
-/// The models remembered (the newest answers of the layers below and of the search).
+/// The models remembered (the newest answers to queries with floating-point nodes, of the
+/// layers below and of the search).
 const MODELS: usize = 4;
 /// The memo is cleared when it holds this many conjuncts.
 const MEMO_LIMIT: usize = 1 << 20;
@@ -70,6 +71,8 @@ pub struct FpSearch {
     inner: Box<dyn SatSolver>,
     /// Each conjunct's analysis.
     memo: FxHashMap<Expr, Rc<ConjunctInfo>>,
+    /// The analysis every conjunct without floating-point nodes shares.
+    float_free: Rc<ConjunctInfo>,
     /// Recent models, newest first.
     models: VecDeque<Assignment>,
     audit: Rc<Audit>,
@@ -83,6 +86,7 @@ impl FpSearch {
         FpSearch {
             inner,
             memo: FxHashMap::default(),
+            float_free: Rc::new(ConjunctInfo::default()),
             models: VecDeque::new(),
             audit: Audit::checks_only(),
             budget: Budget::default(),
@@ -117,18 +121,30 @@ impl FpSearch {
         if self.memo.len() >= MEMO_LIMIT {
             self.memo.clear();
         }
-        let info = Rc::new(analyse(conjunct));
+        let analysis = analyse(conjunct);
+        let info = if analysis.has_fp {
+            Rc::new(analysis)
+        } else {
+            self.float_free.clone()
+        };
         self.memo.insert(conjunct.clone(), info.clone());
         info
     }
 
-    /// A model of `query` found by the search, if there is one within the budget.
-    fn search(&mut self, query: &SatQuery) -> Option<Assignment> {
+    /// The analyses of the query's conjuncts, if one of them has a floating-point node.
+    fn fp_infos(&mut self, query: &SatQuery) -> Option<Vec<Rc<ConjunctInfo>>> {
+        let infos: Vec<Rc<ConjunctInfo>> = query
+            .conjuncts()
+            .filter(|c| !c.is_true())
+            .map(|c| self.info(c))
+            .collect();
+        infos.iter().any(|i| i.has_fp).then_some(infos)
+    }
+
+    /// A model of `query` (whose conjuncts' analyses are `infos`) found by the search, if
+    /// there is one within the budget.
+    fn search(&mut self, query: &SatQuery, infos: &[Rc<ConjunctInfo>]) -> Option<Assignment> {
         let conjuncts: Vec<&Expr> = query.conjuncts().filter(|c| !c.is_true()).collect();
-        let infos: Vec<Rc<ConjunctInfo>> = conjuncts.iter().map(|c| self.info(c)).collect();
-        if !infos.iter().any(|i| i.has_fp) {
-            return None;
-        }
         self.stats.bump("fp_queries", 1);
         let mut inputs: Vec<FloatInput> = infos.iter().flat_map(|i| i.inputs.clone()).collect();
         inputs.sort_by_key(|i| (i.array.id(), i.offset, i.format.width()));
@@ -161,7 +177,7 @@ impl FpSearch {
         let varied: FxHashSet<&ArrayRef> = inputs.iter().map(|i| &i.array).collect();
         let (moving, fixed): (Vec<_>, Vec<_>) = conjuncts
             .iter()
-            .zip(&infos)
+            .zip(infos)
             .partition(|(_, info)| info.arrays.iter().any(|a| varied.contains(a)));
         if !base.satisfies(fixed.iter().map(|(c, _)| **c)) {
             self.stats.bump("base_failed", 1);
@@ -234,8 +250,12 @@ impl SatSolver for FpSearch {
     }
 
     fn check(&mut self, query: &SatQuery) -> Result<SatResult, SolverError> {
+        // A query without floating-point nodes goes down at once (nothing is recorded).
+        let Some(infos) = self.fp_infos(query) else {
+            return self.inner.check(query);
+        };
         let start = Instant::now();
-        if let Some(model) = self.search(query) {
+        if let Some(model) = self.search(query, &infos) {
             // Checked by evaluation; a model that fails goes to the layer below.
             if self.audit.model_holds(&mut self.stats, query, &model)? {
                 self.stats.bump("sat", 1);
@@ -263,7 +283,9 @@ impl SatSolver for FpSearch {
 
     fn learn(&mut self, query: &SatQuery, result: &SatResult) {
         if let SatResult::Sat(model) = result {
-            self.remember(model);
+            if self.fp_infos(query).is_some() {
+                self.remember(model);
+            }
         }
         self.inner.learn(query, result);
     }
