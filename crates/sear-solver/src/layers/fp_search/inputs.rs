@@ -232,3 +232,40 @@ fn push_bounds(out: &mut Vec<Bound>, input: FloatInput, pred: FpPred, width: u32
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use sear_expr::{Array, ArrayKind, UpdateList};
+
+    fn f32c(v: f32) -> Expr {
+        Expr::constant(v.to_bits() as u128, 32)
+    }
+
+    #[test]
+    fn inputs_constants_and_bounds_of_a_conjunct() {
+        let a = Array::new("IN", 8, ArrayKind::SymbolicInput, None);
+        let x = Expr::read_lsb(&UpdateList::new(a.clone()), Expr::constant(4, 32), 4);
+        let input = float_input(&x).expect("4 consecutive bytes");
+        assert_eq!((input.offset, input.format), (4, FpFormat::Single));
+        // Not an input: the bytes out of order.
+        let swapped = Expr::concat(
+            Expr::extract(x.clone(), 0, 16),
+            Expr::extract(x.clone(), 16, 16),
+        );
+        assert!(float_input(&swapped).is_none());
+        // !(x > -0.8) ∧ x ≥ -2: x in [-2, -0.8] (or NaN).
+        let above = Expr::fcmp(FpPred::Ogt, x.clone(), f32c(-0.8)).unwrap();
+        let floor = Expr::fcmp(FpPred::Oge, x.clone(), f32c(-2.0)).unwrap();
+        let info = analyse(&Expr::and(Expr::not(above), floor));
+        assert!(info.has_fp);
+        assert_eq!(info.inputs, vec![input]);
+        assert_eq!(info.arrays, vec![a]);
+        let k = |v: f32| key(FpFormat::Single, v.to_bits() as u64);
+        let mut bounds: Vec<(bool, i64)> = info.bounds.iter().map(|b| (b.lower, b.key)).collect();
+        bounds.sort();
+        assert_eq!(bounds, vec![(false, k(-0.8)), (true, k(-2.0))]);
+        let consts: Vec<u64> = info.constants.iter().map(|c| c.1).collect();
+        assert!(consts.contains(&((-0.8f32).to_bits() as u64)));
+    }
+}
