@@ -217,7 +217,7 @@ impl FpSearch {
                 }
             })
             .collect();
-        let seed = conjuncts.iter().fold(0x5EA2_F10A_7u64, |h, c| {
+        let seed = conjuncts.iter().fold(0x5EA2_F10A_u64, |h, c| {
             h.rotate_left(5) ^ c.structural_hash()
         });
         let mut search = Search {
