@@ -390,6 +390,30 @@ fn seed_time_hands_a_looping_seeded_path_over_to_the_search() {
     assert!((1.0..3.0).contains(&t), "seeding time {t}");
 }
 
+/// The seeded states take turns: a seed whose path loops forever does not hold up another
+/// seed's path, which reaches the bug within --max-time without --seed-time.
+#[test]
+fn seeded_paths_take_turns_so_a_looping_seed_does_not_block_the_others() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
+    // hash_turns.c loops on the false side of the command's branch, the side a newest-first
+    // seeding phase took first (and never left: the bug was not found before).
+    let prog = program("hash_turns.c");
+    ktest(dir, "a-loop.ktest", &[("key", KEY), ("cmd", b"Loop")]);
+    ktest(dir, "b-bug.ktest", &[("key", KEY), ("cmd", b"w!..")]);
+    let out = run(
+        dir,
+        "turns",
+        &["--seed-dir", dir.to_str().unwrap()],
+        &prog,
+        &[],
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+    let turns = dir.join("turns");
+    assert!(found_bug(&turns, "hash_turns.c", 30), "{:?}", errors(&turns));
+    assert_eq!(count(&seeds(&turns), "loaded"), 2);
+}
+
 #[test]
 fn raw_files_seed_stdin_the_first_file_and_the_arguments() {
     let tmp = tempfile::tempdir().unwrap();

@@ -1,10 +1,11 @@
 //! The checks on answers a layer gives without the core.
 //!
-//! A SAT answer found above the core (a model from the byte search, one of the
-//! counterexample cache's stored, uniform or neighbour models) is evaluated against the
-//! query's conjuncts before it is returned ([`Audit::model_holds`]): a model that does not
-//! satisfy them is counted (`sat_check_failed` in the layer's statistics, summed in
-//! `summary.json`'s `solver.sat_checks_failed`) and the layer asks the one below instead.
+//! A SAT answer found above the core (a model from the byte search or the floating-point
+//! search, one of the counterexample cache's stored, uniform or neighbour models) is
+//! evaluated against the query's conjuncts before it is returned
+//! ([`Audit::model_holds`]): a model that does not satisfy them is counted
+//! (`sat_check_failed` in the layer's statistics, summed in `summary.json`'s
+//! `solver.sat_checks_failed`) and the layer asks the one below instead.
 //! An UNSAT answer given without the core rests on the invariant its layer states; under
 //! `--validate-solver` it is also cross-checked against a plain Z3 core
 //! ([`Audit::confirm_unsat`]), and a disagreement, like a failed model check, is a solver

@@ -9,6 +9,7 @@
 //! | 4 | query cache | `query_cache` |
 //! | 4½ | quantified stage ([`QuantifiedStage`]: strip, duplicate, repair, a quantified core) | `quantified.stage` |
 //! | 5 | counterexample cache | `cex_cache` |
+//! | 5¼ | floating-point search ([`FpSearch`]: a model of a query with floating-point nodes found by a search over its float inputs; SAT only) | `fp_search` |
 //! | 5½ | byte search ([`ByteSearch`]: a query over a few input bytes decided by evaluation) | `byte_search` |
 //! | 5¾ | rewriting ([`Rewriting`]: the engine's array-read transformations when they run in the chain) | a rewriter given to [`build_chain_with`] |
 //! | 6 | ILP UNSAT pre-check ([`Precheck`]) | `ilp_precheck` |
@@ -26,8 +27,8 @@ use crate::config::{ArrayConfig, CoreKind, LogScope, SolverConfig};
 use crate::deadline::QueryDeadline;
 use crate::eager::EagerCore;
 use crate::layers::{
-    ArrayTermCounter, ByteSearch, CexCache, Independence, QueryCache, QueryLogger, Rewriting,
-    SharedRewriter, Validating,
+    ArrayTermCounter, ByteSearch, CexCache, FpSearch, Independence, QueryCache, QueryLogger,
+    Rewriting, SharedRewriter, Validating,
 };
 use crate::parallel::ParallelPortfolio;
 use crate::portfolio::{LazyCore, Portfolio};
@@ -118,6 +119,9 @@ pub fn build_chain_with(
     }
     if config.byte_search {
         solver = Box::new(ByteSearch::new(solver).with_audit(audit.clone()));
+    }
+    if config.fp_search {
+        solver = Box::new(FpSearch::new(solver).with_audit(audit.clone()));
     }
     if config.cex_cache {
         solver = Box::new(CexCache::new(solver).with_audit(audit.clone()));

@@ -342,6 +342,22 @@ pub struct SolverConfig {
     // The search ([`crate::layers::ByteSearch`]) sits below the counterexample cache.
     #[cfg_attr(feature = "cli", arg(id = "no-byte-search", long = "no-byte-search", action = clap::ArgAction::SetFalse))]
     pub byte_search: bool,
+    /// The floating-point search (on/off): a model of a query with floating-point nodes
+    /// looked for by evaluating candidate values of its float inputs and a local search
+    /// from them, before the core (SAT answers only; the bare flag means on).
+    // The search ([`crate::layers::FpSearch`]) sits between the counterexample cache and
+    // the byte search; its budget is a number of evaluations, not time.
+    #[cfg_attr(feature = "cli", arg(
+        id = "fp-search",
+        long = "fp-search",
+        value_name = "on|off",
+        num_args = 0..=1,
+        require_equals = true,
+        default_missing_value = "on",
+        default_value = crate::cli::shown_switch(SolverConfig::default().fp_search),
+        value_parser = crate::cli::switch(),
+    ))]
+    pub fp_search: bool,
     /// The query log.
     #[cfg_attr(feature = "cli", command(flatten))]
     pub log_queries: QueryLog,
@@ -406,6 +422,7 @@ impl Default for SolverConfig {
             quantified: QuantifiedConfig::default(),
             interval_answers: true,
             byte_search: true,
+            fp_search: true,
         }
     }
 }
@@ -421,6 +438,7 @@ impl SolverConfig {
             cex_cache: false,
             interval_answers: false,
             byte_search: false,
+            fp_search: false,
             ..Default::default()
         }
     }

@@ -208,6 +208,8 @@ pub(crate) struct Run {
     pub seeding: bool,
     /// The states that carried a seed when registered (checked when selected).
     pub seeded: std::collections::BTreeSet<StateId>,
+    /// The seeded state selected last: the seeding phase takes the seeded states in turn.
+    pub seed_cursor: Option<StateId>,
     /// Set while a deferred side is handed to its fork site: a termination there is kept
     /// for when the side is found feasible.
     pub deferring: bool,
@@ -327,6 +329,7 @@ impl<'o> Executor<'o> {
                 excluded: Default::default(),
                 seeding: false,
                 seeded: Default::default(),
+                seed_cursor: None,
                 deferring: false,
                 seed_stats: Default::default(),
             },
