@@ -410,7 +410,11 @@ fn seeded_paths_take_turns_so_a_looping_seed_does_not_block_the_others() {
     );
     assert!(out.status.success(), "{}", stderr(&out));
     let turns = dir.join("turns");
-    assert!(found_bug(&turns, "hash_turns.c", 30), "{:?}", errors(&turns));
+    assert!(
+        found_bug(&turns, "hash_turns.c", 30),
+        "{:?}",
+        errors(&turns)
+    );
     assert_eq!(count(&seeds(&turns), "loaded"), 2);
 }
 
