@@ -146,7 +146,9 @@ fn cex_cache_uses_unsat_subsets_and_stored_models() {
     };
     assert_eq!(m.evaluate(&x), 3);
     assert_eq!(seen.borrow().len(), 2);
-    // x < 5 under x < 10 is satisfied by the stored model x = 3: no core query.
+    // x < 5 under x < 10 is satisfied by the stored model x = 3, which the cache tries only
+    // while the queries below are slow (by CPU time: the core's first query builds a Z3
+    // context, so either may happen here); otherwise the core answers it.
     let five = lt(x.clone(), 5);
     let SatResult::Sat(m2) = s
         .check(&SatQuery::new(&cs, five.clone(), &meta, true, false))
@@ -160,10 +162,11 @@ fn cex_cache_uses_unsat_subsets_and_stored_models() {
         .check(&SatQuery::new(&cs, Expr::true_(), &meta, true, false))
         .unwrap()
         .is_sat());
-    assert_eq!(seen.borrow().len(), 2);
+    let asked = seen.borrow().len();
+    assert!((2..=3).contains(&asked), "{asked} core queries");
     let mut stats = Vec::new();
     s.collect_stats(&mut stats);
-    assert_eq!((stats[0].queries, stats[0].hits), (5, 3));
+    assert_eq!((stats[0].queries, stats[0].hits), (5, 5 - asked as u64));
 }
 
 #[test]
