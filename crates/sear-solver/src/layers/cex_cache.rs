@@ -87,6 +87,18 @@ fn is_subset(small: &[Expr], big: &[Expr]) -> bool {
     small.len() <= big.len() && small.iter().all(|e| big.binary_search(e).is_ok())
 }
 
+/// A copy of the stored `model` with every symbolic array of `query` it does not assign
+/// added as zeros (the core's semantics of unassigned arrays).
+fn completed(model: &Assignment, query: &SatQuery) -> Assignment {
+    let mut m = model.clone();
+    for a in collect_symbolic_arrays(query.conjuncts()) {
+        if m.get(&a).is_none() {
+            m.insert(a.clone(), vec![0; a.size() as usize]);
+        }
+    }
+    m
+}
+
 fn push_bounded(list: &mut VecDeque<u64>, id: u64) {
     list.push_back(id);
     if list.len() > POSTINGS_LIMIT {
@@ -178,13 +190,7 @@ impl CexCache {
                 continue;
             }
             if key.iter().all(|c| ev.eval(c) == 1) {
-                let mut m = (**model).clone();
-                for a in collect_symbolic_arrays(query.conjuncts()) {
-                    if m.get(&a).is_none() {
-                        m.insert(a.clone(), vec![0; a.size() as usize]);
-                    }
-                }
-                return Some(SatResult::Sat(m));
+                return Some(SatResult::Sat(completed(model, query)));
             }
         }
         None
@@ -256,13 +262,7 @@ impl CexCache {
                     .filter(|c| e.key.binary_search(c).is_err())
                     .all(|c| ev.eval(c) == 1);
                 if holds {
-                    let mut m = (**model).clone();
-                    for a in collect_symbolic_arrays(query.conjuncts()) {
-                        if m.get(&a).is_none() {
-                            m.insert(a.clone(), vec![0; a.size() as usize]);
-                        }
-                    }
-                    return Some(m);
+                    return Some(completed(model, query));
                 }
             }
         }

@@ -22,17 +22,19 @@ const WEIGHT: f64 = 0.5;
 
 /// The CPU time the calling thread has used so far.
 pub fn thread_cpu_time() -> Duration {
+    clock_time(libc::CLOCK_THREAD_CPUTIME_ID).unwrap_or(Duration::ZERO)
+}
+
+/// The time on `clock` (a CPU clock: this thread's, or another's from
+/// `pthread_getcpuclockid`), or None if it cannot be read.
+pub(crate) fn clock_time(clock: libc::clockid_t) -> Option<Duration> {
     let mut t = libc::timespec {
         tv_sec: 0,
         tv_nsec: 0,
     };
-    // SAFETY: `t` is a valid timespec for the call to write; CLOCK_THREAD_CPUTIME_ID is
-    // supported on every Linux the project builds on.
-    let rc = unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut t) };
-    if rc != 0 {
-        return Duration::ZERO;
-    }
-    Duration::new(t.tv_sec as u64, t.tv_nsec as u32)
+    // SAFETY: `t` is a valid timespec for the call to write.
+    let rc = unsafe { libc::clock_gettime(clock, &mut t) };
+    (rc == 0).then(|| Duration::new(t.tv_sec as u64, t.tv_nsec as u32))
 }
 
 /// A moving average (from 0) of the CPU time a query below takes.

@@ -26,7 +26,7 @@ impl CpuWatch {
     /// `None` when the thread's CPU clock cannot be read (the check is then not metered).
     pub(crate) fn start(budget: Duration, context: usize) -> Option<CpuWatch> {
         let clock = current_thread_clock()?;
-        let spent_at_start = read_clock(clock)?;
+        let spent_at_start = crate::layers::slow_below::clock_time(clock)?;
         let limit = spent_at_start + budget;
         let earliest = Instant::now() + budget;
         let (stop, stopped) = mpsc::channel::<()>();
@@ -39,7 +39,7 @@ impl CpuWatch {
                 } else {
                     // The clock belongs to a thread that waits in `finish` for this one, so it
                     // is still valid here.
-                    let Some(spent) = read_clock(clock) else {
+                    let Some(spent) = crate::layers::slow_below::clock_time(clock) else {
                         return false;
                     };
                     if spent >= limit {
@@ -87,15 +87,4 @@ fn current_thread_clock() -> Option<libc::clockid_t> {
     // the call.
     let rc = unsafe { libc::pthread_getcpuclockid(libc::pthread_self(), &mut clock) };
     (rc == 0).then_some(clock)
-}
-
-/// The time on `clock` (a thread's CPU time).
-fn read_clock(clock: libc::clockid_t) -> Option<Duration> {
-    let mut t = libc::timespec {
-        tv_sec: 0,
-        tv_nsec: 0,
-    };
-    // SAFETY: `t` is a valid timespec for the call to write.
-    let rc = unsafe { libc::clock_gettime(clock, &mut t) };
-    (rc == 0).then(|| Duration::new(t.tv_sec as u64, t.tv_nsec as u32))
 }
