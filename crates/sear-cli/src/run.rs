@@ -125,9 +125,6 @@ pub fn run(args: &RunArgs) -> Result<i32> {
         (None, None) => next_output_dir()?,
     };
     if worker.is_none() && (args.parallel.jobs > 1 || args.parallel.cluster.is_some()) {
-        if args.seeds.any() {
-            bail!("--seed-file and --seed-dir do not work with --jobs or --cluster yet");
-        }
         if args.sv_comp || args.test_comp.is_some() {
             // The verdict and the Test-Comp suite are written from one executor's summary.
             crate::term::errln!(

@@ -52,11 +52,6 @@ pub struct SeedArgs {
 }
 
 impl SeedArgs {
-    /// True if any seed was given.
-    pub fn any(&self) -> bool {
-        !self.seed_file.is_empty() || !self.seed_dir.is_empty()
-    }
-
     /// Reads the seeds into the engine configuration (a missing or malformed file is an
     /// error naming it).
     pub fn apply(&self, config: &mut EngineConfig) -> Result<()> {

@@ -6,11 +6,12 @@
 
 mod common;
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Output;
 
 use common::sear;
-use sear_ktest::{KTest, KTestObject};
+use common::seeds::ktest;
+use sear_ktest::KTest;
 use serde_json::Value;
 
 /// The key that passes the programs' hash guard.
@@ -22,25 +23,6 @@ fn program(name: &str) -> String {
         .join(name)
         .display()
         .to_string()
-}
-
-/// Writes a `.ktest` seed with `objects` and returns its path.
-fn ktest(dir: &Path, file: &str, objects: &[(&str, &[u8])]) -> PathBuf {
-    let test = KTest {
-        args: vec!["prog".into()],
-        sym_argvs: 0,
-        sym_argv_len: 0,
-        objects: objects
-            .iter()
-            .map(|(name, bytes)| KTestObject {
-                name: name.to_string(),
-                bytes: bytes.to_vec(),
-            })
-            .collect(),
-    };
-    let path = dir.join(file);
-    test.write(&path).expect("seed written");
-    path
 }
 
 /// `sear run` in `dir` with a short solver budget (the guard times out without a seed).

@@ -14,7 +14,13 @@
 //!
 //! The record is persistent (O(1) to copy at a fork) and its text form (`--write-paths`,
 //! `--replay-path`) is one decision per line, `KIND TAKEN/OF @AT fF:bB:iI`, with a trailing
-//! `forced` where policy chose: `branch 0/2 @1234 f3:b7:i2`.
+//! `forced` where policy chose and `unchecked` where seeds decided the fork without
+//! feasibility queries: `branch 0/2 @1234 f3:b7:i2`.
+//!
+//! An **unchecked** decision numbers its alternatives as the fork site lists them before any
+//! query (every `switch` target, both sides of a check), where a checked one numbers only the
+//! feasible ones; a site that rebuilds the path takes the same list when the record says
+//! unchecked ([`Executor::unchecked_here`](crate::executor::Executor)).
 
 use std::fmt;
 use std::str::FromStr;
@@ -90,6 +96,9 @@ pub struct Decision {
     pub of: u16,
     /// Policy refused the fork and chose this side (no other path was made).
     pub forced: bool,
+    /// The state's seeds decided the fork without feasibility queries: `of` counts the
+    /// site's alternatives before any query, not only the feasible ones.
+    pub unchecked: bool,
     /// The instructions the path had executed when it forked (the forking one included).
     pub at: u64,
     /// The instruction that forked.
@@ -146,6 +155,9 @@ impl fmt::Display for Decision {
         if self.forced {
             write!(f, " forced")?;
         }
+        if self.unchecked {
+            write!(f, " unchecked")?;
+        }
         Ok(())
     }
 }
@@ -201,19 +213,20 @@ impl FromStr for Decision {
             .ok_or_else(|| format!("'{at_text}' is not @AT (an instruction count)"))?;
         let site_text = words.next().ok_or("missing fF:bB:iI")?;
         let site = parse_site(site_text).ok_or_else(|| format!("'{site_text}' is not fF:bB:iI"))?;
-        let forced = match words.next() {
-            None => false,
-            Some("forced") => true,
-            Some(other) => return Err(format!("unexpected '{other}'")),
-        };
-        if let Some(extra) = words.next() {
-            return Err(format!("unexpected '{extra}'"));
+        let (mut forced, mut unchecked) = (false, false);
+        for word in words {
+            match word {
+                "forced" if !forced && !unchecked => forced = true,
+                "unchecked" if !unchecked => unchecked = true,
+                other => return Err(format!("unexpected '{other}'")),
+            }
         }
         Ok(Decision {
             kind,
             taken,
             of,
             forced,
+            unchecked,
             at,
             site,
         })
@@ -262,6 +275,7 @@ mod tests {
             taken,
             of,
             forced,
+            unchecked: false,
             at: 1234,
             site: ForkSite {
                 func: 3,
@@ -282,6 +296,26 @@ mod tests {
             "branch 1/2 @1234 f3:b7:i2\nswitch 2/5 @1234 f3:b7:i2 forced\n"
         );
         assert_eq!(text.parse::<PathRecord>().unwrap(), record);
+    }
+
+    #[test]
+    fn unchecked_decisions_round_trip() {
+        let mut record = PathRecord::default();
+        let mut d = decision(ForkKind::Switch, 3, 4, false);
+        d.unchecked = true;
+        record.push(d);
+        d.forced = true;
+        record.push(d);
+        let text = record.to_string();
+        assert_eq!(
+            text,
+            "switch 3/4 @1234 f3:b7:i2 unchecked\nswitch 3/4 @1234 f3:b7:i2 forced unchecked\n"
+        );
+        assert_eq!(text.parse::<PathRecord>().unwrap(), record);
+        let err = "branch 0/2 @5 f0:b0:i0 unchecked forced"
+            .parse::<PathRecord>()
+            .unwrap_err();
+        assert!(err.message.contains("unexpected 'forced'"), "{err}");
     }
 
     #[test]

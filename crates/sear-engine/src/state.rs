@@ -135,6 +135,11 @@ pub struct State {
     /// The bytes of a seed this path's ancestors followed: they decide the constraints the
     /// seed satisfies when the path's test is solved for (the seed's side of a hash check).
     pub seed_hint: Option<std::sync::Arc<sear_expr::Assignment>>,
+    /// A seed fixed a value on this path that a fork decision does not record (a
+    /// concretisation took the seed's value, not the solver's): a re-execution along the
+    /// path record without the seeds would not repeat it, so the path is no prefix to give
+    /// another worker (`executor/worker.rs`).
+    pub seed_fixed: bool,
     /// The allocation family of heap objects made by `operator new`/`new[]` (by object id;
     /// objects from `malloc` are not recorded).
     pub alloc_families: imbl::HashMap<crate::memory::ObjectId, crate::executor::cxx::AllocFamily>,

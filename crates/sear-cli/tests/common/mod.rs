@@ -1,14 +1,15 @@
 //! Helpers shared by the end-to-end harnesses. Each file under `tests/` is its own crate and
 //! includes this module with `mod common;`, using only part of it: `sear` and the paths here;
 //! the program suites' dialect (`expect`), runs and checks (`suite`, `symsize`, `replay`),
-//! bless mode (`bless`) and libtest-mimic harness (`harness`), described in `tests/README.md`
-//! at the repository root.
+//! seed files (`seeds`), bless mode (`bless`) and libtest-mimic harness (`harness`),
+//! described in `tests/README.md` at the repository root.
 #![allow(dead_code)]
 
 pub mod bless;
 pub mod expect;
 pub mod harness;
 pub mod replay;
+pub mod seeds;
 pub mod suite;
 pub mod symsize;
 pub mod workers;

@@ -21,6 +21,10 @@ impl Executor<'_> {
         error: impl FnOnce() -> Termination,
     ) -> Exec<()> {
         let ok = self.sv.opt_condition(state, ok)?;
+        if self.unchecked_here(state, ForkKind::Check) {
+            // Rebuilding a path whose seeds decided this check without a query.
+            return self.fork_check(state, ok, error);
+        }
         if let Some(choices) = self.seed_choices(state, &[ok.clone(), Expr::not(ok.clone())]) {
             return self.check_by_seeds(state, ok, error, choices);
         }
@@ -209,12 +213,22 @@ impl Executor<'_> {
             }
         }
         targets.push((default, none_matches));
-        if self.run.seeding && !state.seeds.is_empty() {
+        let unchecked = self.unchecked_here(state, ForkKind::Switch);
+        if unchecked || (self.run.seeding && !state.seeds.is_empty()) {
             let mut conds = Vec::with_capacity(targets.len());
             for (_, cond) in &targets {
                 conds.push(self.sv.opt_condition(state, cond.clone())?);
             }
             let blocks: Vec<BlockId> = targets.iter().map(|(b, _)| *b).collect();
+            if unchecked {
+                // Rebuilding a path whose seeds chose among every target without a query.
+                let taken = self.fork(state, ForkKind::Switch, conds, |ex, i, mut other| {
+                    ex.jump(module, &mut other, blocks[i]);
+                    ex.spawn(other);
+                })?;
+                self.jump(module, state, blocks[taken]);
+                return Ok(());
+            }
             if self.jump_seeded(module, state, ForkKind::Switch, conds, &blocks)? {
                 return Ok(());
             }
@@ -251,7 +265,10 @@ impl Executor<'_> {
             Value::Symbolic(e) => {
                 let e = &self.sv.opt_value(state, e.clone())?;
                 let value = match self.seed_value(state, e) {
-                    Some(v) => v,
+                    Some(v) => {
+                        state.seed_fixed = true;
+                        v
+                    }
                     None => self.sv.get_value(state, e, "concretization")?,
                 };
                 state.add_constraint(Expr::eq(Expr::constant(value, e.width()), e.clone()));

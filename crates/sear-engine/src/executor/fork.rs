@@ -82,6 +82,7 @@ impl Executor<'_> {
             taken: taken as u16,
             of,
             forced,
+            unchecked: false,
             at,
             site,
         };
@@ -153,6 +154,10 @@ impl Executor<'_> {
                 return Err(Termination::Early("max-depth exceeded".into()));
             }
         }
+        if alternatives.len() == 1 {
+            // One alternative is no fork (as in `fork`): nothing to record.
+            return Ok(0);
+        }
         self.fork_by_seeds(state, kind, alternatives, choices, false, &mut each_new)
     }
 
@@ -218,6 +223,18 @@ impl Executor<'_> {
             f.record
                 .get(state.path.len())
                 .is_some_and(|d| d.at == state.instructions)
+        })
+    }
+
+    /// True when `state` follows a record whose decision at this instruction is an
+    /// unchecked one of `kind` (seeds decided the fork without queries when it was recorded,
+    /// `path.rs`): the site must list its alternatives as it did then, without feasibility
+    /// queries, for the decision's numbering to hold.
+    pub(crate) fn unchecked_here(&self, state: &State, kind: ForkKind) -> bool {
+        state.follow.as_ref().is_some_and(|f| {
+            f.record
+                .get(state.path.len())
+                .is_some_and(|d| d.unchecked && d.kind == kind && d.at == state.instructions)
         })
     }
 

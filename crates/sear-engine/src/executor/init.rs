@@ -60,6 +60,7 @@ impl Executor<'_> {
             seeds: Default::default(),
             deferred: None,
             seed_hint: None,
+            seed_fixed: false,
             output: Default::default(),
             alloc_families: Default::default(),
             eh_landing: None,

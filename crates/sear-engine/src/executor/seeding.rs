@@ -253,6 +253,7 @@ impl Executor<'_> {
                 taken: i as u16,
                 of,
                 forced: false,
+                unchecked: !checked,
                 at,
                 site,
             };
@@ -271,6 +272,7 @@ impl Executor<'_> {
             taken: taken as u16,
             of,
             forced: inhibited,
+            unchecked: !checked,
             at,
             site,
         };

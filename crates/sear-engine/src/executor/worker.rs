@@ -54,7 +54,11 @@ impl Executor<'_> {
         state.id = StateId(self.run.next_state);
         self.run.next_state += 1;
         self.run.worker.prefixes_received += 1;
-        if !record.is_empty() {
+        if record.is_empty() {
+            // The whole program: the run's seeds start here (the worker that explores the
+            // root runs the seeding phase; prefixes it gives away are rebuilt without seeds).
+            state = self.seed_initial(state);
+        } else {
             state.follow = Some(Follow {
                 record: Arc::new(record),
                 exact: false,
@@ -130,16 +134,22 @@ impl Executor<'_> {
         if wanted == 0 {
             return;
         }
-        let mut candidates: Vec<(usize, StateId)> = if self.run.stats.merged_states > 0 {
-            Vec::new()
-        } else {
-            self.run
-                .states
-                .values()
-                .filter(|s| givable(s))
-                .map(|s| (s.path.len(), s.id))
-                .collect()
-        };
+        // Under `--only-seed` or `--only-replay-seeds` the sides no seed took are not
+        // explored (or not before the seeding phase ends): none is given away meanwhile.
+        let seeding = self.run.seeding;
+        let only_seeds =
+            seeding && (self.config.seeding.only_seed || self.config.seeding.only_replay_seeds);
+        let mut candidates: Vec<(usize, StateId)> =
+            if self.run.stats.merged_states > 0 || only_seeds {
+                Vec::new()
+            } else {
+                self.run
+                    .states
+                    .values()
+                    .filter(|s| givable(s, seeding))
+                    .map(|s| (s.path.len(), s.id))
+                    .collect()
+            };
         candidates.sort_unstable();
         let keep_one = candidates
             .len()
@@ -147,9 +157,15 @@ impl Executor<'_> {
         candidates.truncate(wanted.min(keep_one));
         let mut prefixes = Vec::with_capacity(candidates.len());
         for (_, id) in candidates {
-            let Some(state) = self.run.states.remove(&id) else {
+            let Some(mut state) = self.run.states.remove(&id) else {
                 continue;
             };
+            // A deferred side of a seeded fork is asked about first (as when it would
+            // first run here): a prefix is a feasible path.
+            if let Err(termination) = self.settle_deferred(&mut state) {
+                self.terminate(state, termination);
+                continue;
+            }
             self.run.searcher.remove(id);
             self.run.ptree.remove(state.ptree_node);
             prefixes.push(state.path);
@@ -161,10 +177,14 @@ impl Executor<'_> {
     }
 }
 
-/// Whether a live state's path is one record another worker can rebuild.
-fn givable(state: &State) -> bool {
+/// Whether a live state's path is one record another worker can rebuild: not inside a
+/// merge, not still rebuilding its own prefix, no value fixed by a seed, and during the
+/// seeding phase no seed of its own (a seeded path stays with the seeds; `seeding.rs`).
+fn givable(state: &State, seeding: bool) -> bool {
     state.open_merges.is_empty()
         && state.loop_member.is_none()
+        && !state.seed_fixed
+        && (!seeding || state.seeds.is_empty())
         && state
             .follow
             .as_ref()
