@@ -125,15 +125,7 @@ pub fn run(args: &RunArgs) -> Result<i32> {
         (None, None) => next_output_dir()?,
     };
     if worker.is_none() && (args.parallel.jobs > 1 || args.parallel.cluster.is_some()) {
-        if args.sv_comp || args.test_comp.is_some() {
-            // The verdict and the Test-Comp suite are written from one executor's summary.
-            crate::term::errln!(
-                "sear: warning: --jobs is not supported with --sv-comp or --test-comp yet; \
-                 running in one process"
-            );
-        } else {
-            return run_coordinator(args, &program, &output_dir);
-        }
+        return run_coordinator(args, &program, &output_dir);
     }
     args.indexify.check()?;
     let scratch = tempfile::tempdir().context("creating a temporary directory")?;
@@ -297,8 +289,35 @@ fn run_coordinator(args: &RunArgs, program: &Path, output_dir: &Path) -> Result<
         max_time: args.engine.max_time,
         max_instructions: args.engine.max_instructions,
     };
+    let competition = args.sv_comp || args.test_comp.is_some();
+    // The Test-Comp suite's data model (ILP32 or LP64) is the module's.
+    let pointer_bits = if competition {
+        sear_ir::load_module(&bitcode)
+            .with_context(|| format!("loading {}", bitcode.display()))?
+            .data_model
+            .pointer_bits()
+    } else {
+        64
+    };
     let status =
         crate::parallel::run_parallel(args.parallel.jobs, output_dir, interrupt, cluster, limits)?;
+    if competition {
+        // The verdict and the suite come from the merged directory, as from one process's.
+        let path = output_dir.join("summary.json");
+        let text = std::fs::read_to_string(&path)
+            .with_context(|| format!("reading {}", path.display()))?;
+        let summary: sear_engine::output::Summary =
+            serde_json::from_str(&text).with_context(|| format!("reading {}", path.display()))?;
+        crate::testcomp::finish(
+            output_dir,
+            &args.program,
+            &args.engine.entry,
+            &summary,
+            args.test_comp.as_ref(),
+            args.property.unwrap_or_default(),
+            pointer_bits,
+        )?;
+    }
     Ok(received.exit_status().unwrap_or(status))
 }
 

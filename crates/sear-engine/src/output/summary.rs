@@ -1,9 +1,9 @@
 //! The `summary.json` record of a run.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 /// One reported error.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct ErrorRecord {
     /// The kind (the `.err` suffix).
     pub kind: String,
@@ -19,8 +19,10 @@ pub struct ErrorRecord {
     pub test: String,
 }
 
-/// The run summary.
-#[derive(Clone, Debug, Default, Serialize)]
+/// The run summary. It reads back from `summary.json` (a parallel run's coordinator reads
+/// the merged one for its verdict); what the file lacks is the default.
+#[derive(Clone, Debug, Default, Serialize, Deserialize)]
+#[serde(default)]
 pub struct Summary {
     /// Paths that returned from the entry function or called `exit`.
     pub completed_paths: u64,
