@@ -321,6 +321,11 @@ impl Instance {
                 sys::BITWUZLA_OPT_PRODUCE_MODELS,
                 options.produce_models as u64,
             );
+            // Bitwuzla's skeleton preprocessing gives its CaDiCaL instance one variable per
+            // term id of the term manager, which lives as long as the core: late in a run
+            // every query paid for the millions of terms made before it (coreutils `expr`:
+            // a quarter of the run's time went into that CaDiCaL's set-up).
+            sys::bitwuzla_set_option(opts, sys::BITWUZLA_OPT_PP_SKELETON_PREPROC, 0);
             let b = sys::bitwuzla_new(tm.raw(), opts);
             sys::bitwuzla_options_delete(opts);
             b
