@@ -337,6 +337,13 @@ pub struct SolverConfig {
     // without asking the chain.
     #[cfg_attr(feature = "cli", arg(id = "no-interval-answers", long = "no-interval-answers", action = clap::ArgAction::SetFalse))]
     pub interval_answers: bool,
+    /// Disable the answers decided by the path condition's equalities (KLEE's
+    /// simplification of a query against its constraints: a term the path fixed to a
+    /// constant replaced by it, a constraint by true) without a solver.
+    // [`crate::equalities`]; counted as `equality_implied`/`equality_contradicted` of the
+    // `constant` layer.
+    #[cfg_attr(feature = "cli", arg(id = "no-equality-answers", long = "no-equality-answers", action = clap::ArgAction::SetFalse))]
+    pub equality_answers: bool,
     /// Disable the byte search (a query over a few input bytes decided by evaluation while
     /// the core is slow).
     // The search ([`crate::layers::ByteSearch`]) sits below the counterexample cache.
@@ -421,6 +428,7 @@ impl Default for SolverConfig {
             validate_caching: false,
             quantified: QuantifiedConfig::default(),
             interval_answers: true,
+            equality_answers: true,
             byte_search: true,
             fp_search: true,
         }
@@ -437,6 +445,7 @@ impl SolverConfig {
             query_cache: false,
             cex_cache: false,
             interval_answers: false,
+            equality_answers: false,
             byte_search: false,
             fp_search: false,
             ..Default::default()

@@ -60,6 +60,7 @@ pub mod config;
 pub mod deadline;
 pub mod direct;
 pub mod eager;
+pub mod equalities;
 mod fpenc;
 pub mod ilp;
 pub mod interrupt;

@@ -58,6 +58,9 @@ pub struct Solver {
     intervals: Option<Intervals>,
     /// Cross-check every interval answer against the chain (`SolverConfig::validate`).
     validate_intervals: bool,
+    /// Answers decided by the path condition's equalities (`SolverConfig::equality_answers`,
+    /// [`crate::equalities`]), cross-checked against the chain under `validate_intervals`.
+    equalities: bool,
     /// The checks the chain's layers put on answers given without the core (shared with
     /// them; its oracle's statistics are reported here).
     audit: Rc<Audit>,
@@ -86,6 +89,7 @@ impl Solver {
                 .then(|| AaLayer::new(config.validate_caching || config.validate)),
             independence: config.independence,
             intervals: config.interval_answers.then(Intervals::new),
+            equalities: config.equality_answers,
             validate_intervals: config.validate,
             audit,
         })
@@ -100,6 +104,7 @@ impl Solver {
             independence: false,
             intervals: None,
             validate_intervals: false,
+            equalities: false,
             audit: Audit::checks_only(),
         }
     }
@@ -128,6 +133,14 @@ impl Solver {
     /// address-aware cache when the query has an address-agnostic form and is not
     /// engine-internal.
     fn sat(&mut self, q: &Query, negated: bool) -> Result<bool, SolverError> {
+        if let Some(value) = self.by_equalities(q)? {
+            return Ok(value != negated);
+        }
+        self.sat_undecided(q, negated)
+    }
+
+    /// [`Solver::sat`] once the path condition's equalities did not decide `q.expr`.
+    fn sat_undecided(&mut self, q: &Query, negated: bool) -> Result<bool, SolverError> {
         let flip = |e: &Expr| {
             if negated {
                 Expr::not(e.clone())
@@ -227,6 +240,40 @@ impl Solver {
         Some(answer)
     }
 
+    /// The value `q.expr` takes in every model of `q.constraints` when the terms they fix
+    /// make it a constant ([`crate::equalities`]). Counted as `equality_implied` and
+    /// `equality_contradicted` of the `constant` layer; under validation the chain is asked
+    /// too and a disagreement is a solver failure.
+    fn by_equalities(&mut self, q: &Query) -> Result<Option<bool>, SolverError> {
+        if !self.equalities {
+            return Ok(None);
+        }
+        let start = Instant::now();
+        let Some(value) = crate::equalities::decide(q.constraints, &q.expr) else {
+            return Ok(None);
+        };
+        if self.validate_intervals {
+            let sq = SatQuery::new(q.constraints, q.expr.clone(), q.meta, true, false);
+            if self.chain.check(&sq)?.is_sat() != value {
+                return Err(SolverError::Failure(format!(
+                    "SOLVER VALIDATION FAILED: the path condition's equalities (layer constant) \
+                     say {} is {value} in every model, but the chain disagrees",
+                    q.expr
+                )));
+            }
+        }
+        self.constant.record(start, true);
+        self.constant.bump(
+            if value {
+                "equality_implied"
+            } else {
+                "equality_contradicted"
+            },
+            1,
+        );
+        Ok(Some(value))
+    }
+
     /// Counts a model query for the address-aware cache's statistics.
     fn count_model_query(&mut self) {
         if let Some(aa) = &mut self.aa {
@@ -287,10 +334,13 @@ impl Solver {
         if let Some(b) = self.constant_bool(&q.expr) {
             return Ok(if b { Validity::True } else { Validity::False });
         }
-        if !self.sat(q, true)? {
+        if let Some(b) = self.by_equalities(q)? {
+            return Ok(if b { Validity::True } else { Validity::False });
+        }
+        if !self.sat_undecided(q, true)? {
             return Ok(Validity::True);
         }
-        if !self.sat(q, false)? {
+        if !self.sat_undecided(q, false)? {
             return Ok(Validity::False);
         }
         Ok(Validity::Unknown)

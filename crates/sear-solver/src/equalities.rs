@@ -1,0 +1,111 @@
+//! Answers decided by a path condition's equalities, without a solver: KLEE's
+//! `ConstraintManager::simplifyExpr`, which its `TimingSolver` applies to every query.
+//!
+//! A path condition that holds `k = X` (a constant `k`) fixes the term `X` to `k` in every
+//! model; one that holds `¬X` fixes `X` to false; every constraint `c` is true. Replacing
+//! those terms in a query's expression by their values and rebuilding it through the
+//! simplifying constructors gives an expression equal to it in every model of the path
+//! condition. When that expression is a constant, it is the query's answer for every
+//! model: the path condition being satisfiable (it is a path's), `constraints ∧ e` is
+//! satisfiable exactly when the constant is true.
+//!
+//! Programs that compare input bytes with constants one after the other (argument parsers,
+//! `strcmp` against keywords) ask many such queries: after `arg[0] = '+'` the branch on
+//! `arg[0] = '-'` is decided here instead of in the core.
+
+use rustc_hash::FxHashMap;
+use sear_expr::{CmpOp, Expr, ExprKind};
+
+/// The value `e` takes in every model of `constraints` (a satisfiable path condition), when
+/// substituting the values the constraints fix makes it a constant; `None` otherwise.
+pub fn decide(constraints: &[Expr], e: &Expr) -> Option<bool> {
+    if constraints.is_empty() || e.is_constant() {
+        return None;
+    }
+    let facts = fixed_terms(constraints);
+    let simplified = sear_expr::visit::substitute(e, &facts);
+    simplified.as_constant().map(|v| v == 1)
+}
+
+/// The terms `constraints` fix: `X ↦ k` for `k = X` (either side a constant), `X ↦ false`
+/// for `¬X`, and `c ↦ true` for every constraint `c`.
+fn fixed_terms(constraints: &[Expr]) -> FxHashMap<Expr, Expr> {
+    let mut facts = FxHashMap::default();
+    facts.reserve(constraints.len() * 2);
+    for c in constraints {
+        match c.kind() {
+            ExprKind::Cmp {
+                op: CmpOp::Eq,
+                lhs,
+                rhs,
+            } => {
+                if lhs.is_constant() && !rhs.is_constant() {
+                    facts.insert(rhs.clone(), lhs.clone());
+                } else if rhs.is_constant() && !lhs.is_constant() {
+                    facts.insert(lhs.clone(), rhs.clone());
+                }
+            }
+            ExprKind::Not(x) => {
+                facts.insert(x.clone(), Expr::false_());
+            }
+            _ => {}
+        }
+        facts.insert(c.clone(), Expr::true_());
+    }
+    facts
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use sear_expr::{Array, ArrayKind, ArrayRef, UpdateList};
+
+    fn arg() -> ArrayRef {
+        thread_local! {
+            static ARG: ArrayRef = Array::new("arg", 4, ArrayKind::SymbolicInput, None);
+        }
+        ARG.with(ArrayRef::clone)
+    }
+
+    fn byte(i: u128) -> Expr {
+        Expr::read(&UpdateList::new(arg()), Expr::constant(i, 32))
+    }
+
+    fn eq(e: Expr, k: u128) -> Expr {
+        Expr::eq(Expr::constant(k, 8), e)
+    }
+
+    #[test]
+    fn a_byte_the_path_fixed_decides_comparisons_with_it() {
+        let path = [Expr::not(eq(byte(0), 0x2d)), eq(byte(0), 0x2b)];
+        assert_eq!(decide(&path, &eq(byte(0), 0x00)), Some(false));
+        assert_eq!(decide(&path, &eq(byte(0), 0x2b)), Some(true));
+        assert_eq!(
+            decide(&path, &Expr::ult(byte(0), Expr::constant(0x30, 8))),
+            Some(true)
+        );
+        // Another byte is free.
+        assert_eq!(decide(&path, &eq(byte(1), 0x00)), None);
+    }
+
+    #[test]
+    fn negated_and_repeated_constraints_decide() {
+        let c = Expr::ult(byte(1), byte(2));
+        let path = [Expr::not(c.clone())];
+        assert_eq!(decide(&path, &c), Some(false));
+        assert_eq!(decide(&path, &Expr::not(c.clone())), Some(true));
+        let path = [c.clone()];
+        assert_eq!(decide(&path, &c), Some(true));
+        assert_eq!(
+            decide(&path, &Expr::and(c.clone(), eq(byte(3), 7))),
+            None,
+            "a free conjunct stays open"
+        );
+    }
+
+    #[test]
+    fn no_constraints_no_answer() {
+        assert_eq!(decide(&[], &eq(byte(0), 1)), None);
+        assert_eq!(decide(&[eq(byte(0), 1)], &Expr::true_()), None);
+    }
+}
