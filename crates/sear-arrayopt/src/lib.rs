@@ -232,6 +232,9 @@ pub struct ArrayOptStats {
     pub value_too_large: u64,
     /// Answers served from the caches.
     pub cache_hits: u64,
+    /// Element reads whose transformation was served from the per-element cache (a read
+    /// that recurs in a later condition: a loop's earlier iterations on a path).
+    pub element_cache_hits: u64,
     /// Time spent in the optimiser.
     pub time: Duration,
 }
@@ -244,6 +247,12 @@ pub struct ArrayOptimizer {
     optimized: FxHashMap<Expr, Expr>,
     unoptimizable: FxHashSet<Expr>,
     values: FxHashMap<Expr, Expr>,
+    /// Each element read's composition over one input byte (`compose_pass`), by the
+    /// element (a pure function of it and the array's contents).
+    composed: FxHashMap<Expr, Option<Expr>>,
+    /// Each element read's value-based transformation (`range_pass`), by the element with
+    /// its offset's inner reads rewritten.
+    elements: FxHashMap<Expr, Option<(Expr, ValueKind)>>,
     reads: ReadPolicy,
 }
 
@@ -257,6 +266,8 @@ impl ArrayOptimizer {
             optimized: FxHashMap::default(),
             unoptimizable: FxHashSet::default(),
             values: FxHashMap::default(),
+            composed: FxHashMap::default(),
+            elements: FxHashMap::default(),
             reads: ReadPolicy::Fold,
         }
     }
@@ -425,7 +436,18 @@ impl ArrayOptimizer {
             }
             let whole = self.reads.read_lsb(&er.updates, er.base.clone(), er.bytes);
             let limits = self.config.limits;
-            let Some(t) = compose::compose_over_byte(&whole, &mut self.cells, &limits) else {
+            let composed = match self.composed.get(&whole) {
+                Some(known) => {
+                    self.stats.element_cache_hits += 1;
+                    known.clone()
+                }
+                None => {
+                    let t = compose::compose_over_byte(&whole, &mut self.cells, &limits);
+                    self.composed.insert(whole, t.clone());
+                    t
+                }
+            };
+            let Some(t) = composed else {
                 continue;
             };
             self.stats.value_successes += 1;
@@ -481,7 +503,18 @@ impl ArrayOptimizer {
     }
 
     fn value_element(&mut self, er: &ElementRead, contents: &Cells) -> Option<Expr> {
-        let (t, kind) = value_transform(er, contents, &self.config.limits)?;
+        let key = self.reads.read_lsb(&er.updates, er.base.clone(), er.bytes);
+        let (t, kind) = match self.elements.get(&key) {
+            Some(known) => {
+                self.stats.element_cache_hits += 1;
+                known.clone()?
+            }
+            None => {
+                let r = value_transform(er, contents, &self.config.limits);
+                self.elements.insert(key, r.clone());
+                r?
+            }
+        };
         match kind {
             ValueKind::Constant => self.stats.value_successes += 1,
             ValueKind::Mixed => self.stats.mixed_successes += 1,
@@ -494,11 +527,17 @@ impl ArrayOptimizer {
     }
 
     fn make_room(&mut self) {
-        let entries = self.optimized.len() + self.unoptimizable.len() + self.values.len();
+        let entries = self.optimized.len()
+            + self.unoptimizable.len()
+            + self.values.len()
+            + self.composed.len()
+            + self.elements.len();
         if entries >= self.config.cache_limit {
             self.optimized.clear();
             self.unoptimizable.clear();
             self.values.clear();
+            self.composed.clear();
+            self.elements.clear();
             self.cells.clear();
         }
     }

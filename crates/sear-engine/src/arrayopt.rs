@@ -206,6 +206,7 @@ impl ArrayOpt {
             "value_distributed": s.value_distributed,
             "value_too_large": s.value_too_large,
             "cache_hits": s.cache_hits,
+            "element_cache_hits": s.element_cache_hits,
             "time_s": s.time.as_secs_f64(),
             "core_queries_with_arrays": core_queries_with_arrays,
             "validation": {
