@@ -285,9 +285,16 @@ fn facade_answers_validity_values_and_models() {
         assert_eq!(s.check_sat(&unsat, &meta).unwrap(), None);
         let st = s.stats();
         assert_eq!(st.layers[0].name, "constant");
-        // `true`, and `x < 10`, one of the constraints: its negation contradicts it.
+        // `true`, and `x < 10`, one of the constraints: the path condition's equalities
+        // decide it (the constraint is true), or, without them, its negation contradicts it.
         assert_eq!(st.layers[0].hits, 2);
-        assert_eq!(st.layers[0].counter("contradicted"), 1);
+        assert_eq!(
+            ["contradicted", "equality_implied", "equality_contradicted"]
+                .iter()
+                .map(|c| st.layers[0].counter(c))
+                .sum::<u64>(),
+            1
+        );
         assert!(st.core_queries >= 1);
     }
 }
@@ -344,16 +351,16 @@ fn branch_conditions_the_path_decided_need_no_query() {
         s.evaluate(&q(Expr::not(nonneg.clone()))).unwrap(),
         Validity::False
     );
-    // Validity asks about the negated condition first: ¬(x >= 0) is contradicted; for
-    // `x < 0`, its negation is implied and itself contradicted; for ¬(x >= 0) likewise.
+    // `x >= 0` and ¬(x >= 0) are decided by the path condition's equalities (the
+    // constraint is true) before any satisfiability question; `x < 0`, the other form of
+    // ¬(x >= 0), by the constraint's equivalent forms: its negation is implied and itself
+    // contradicted.
     let st = s.stats();
-    assert_eq!(st.layers[0].counter("implied"), 2, "{:?}", st.layers[0]);
-    assert_eq!(
-        st.layers[0].counter("contradicted"),
-        3,
-        "{:?}",
-        st.layers[0]
-    );
+    let constant = &st.layers[0];
+    assert_eq!(constant.counter("equality_implied"), 1, "{constant:?}");
+    assert_eq!(constant.counter("equality_contradicted"), 1, "{constant:?}");
+    assert_eq!(constant.counter("implied"), 1, "{constant:?}");
+    assert_eq!(constant.counter("contradicted"), 1, "{constant:?}");
     assert_eq!(st.core_queries, 0);
     // A condition the path did not decide still goes down the chain.
     assert_eq!(
