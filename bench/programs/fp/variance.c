@@ -5,7 +5,7 @@
 // Reasoning: each sample's range check forks (SIZE rejections, NaN included); var >= 0
 // forks (the error); the spread test (sd > 100) forks: 2 completed paths and 1 error past
 // the checks.
-// SIZE is the number of samples (3).
+// SIZE is the number of samples (2).
 #include <math.h>
 #include "../bench.h"
 
