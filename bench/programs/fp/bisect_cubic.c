@@ -5,7 +5,8 @@
 // a quarter-wide bracket leaves |f| well above 1: the assertion fails on some leaves.
 // Reasoning: the range checks fork (4 rejections with NaN); the bracket test f(4) < 0 forks;
 // each of the 4 steps forks on the sign of f(mid) with concrete midpoints (16 leaves); on
-// each leaf the assertion forks where both outcomes are feasible.
+// each leaf the assertion forks where both outcomes are feasible: about 20 completed paths
+// and 16 error paths (one error location).
 // SIZE is unused.
 #include <math.h>
 #include "../bench.h"

@@ -5,9 +5,8 @@
 // indefinite INT_MIN, which the clamp does not catch: hist[INT_MIN] is written (an
 // out-of-bounds write).
 // Reasoning: per reading, v < 0 forks, then b > 15, then the bad index: 3 in-bounds ways
-// and 1 error per reading; SIZE = 2: 3 * 3 in-bounds paths, of which the last test of the
-// histogram forks further, and 3 + 1 errors (the second reading's errors after each of the
-// first's 3 ways, the first reading's error).
+// and 1 error per reading; SIZE = 2: 3 * 3 completed paths and 3 + 1 error paths (the
+// second reading's error after each of the first's 3 ways, the first reading's error).
 // SIZE is the number of readings.
 #include "../bench.h"
 

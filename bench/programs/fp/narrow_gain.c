@@ -3,10 +3,9 @@
 // range", which is in fact +-3.4e38) and stores it as a float sample. Products in
 // (FLT_MAX + half an ulp, 1e39] become +-inf in the float buffer, which the consumer's
 // assertion (finite samples) catches.
-// Reasoning: the gain's and the input's range checks fork (3 rejections: gain below, gain
-// above or NaN, input out of range or NaN); the two clips fork (both directions clip);
-// the finiteness test forks (an error on the clipped and unclipped paths where the product
-// rounds to inf); the sample's sign: several completed paths, errors.
+// Reasoning: the gain's and the input's range checks fork (2 rejections); the two clips fork
+// (3 ways); the finiteness test fails on each of them (3 error paths, one error location);
+// the finite sample's sign forks: 4 completed paths and 3 error paths.
 // SIZE is unused.
 #include <math.h>
 #include "../bench.h"

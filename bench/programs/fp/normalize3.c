@@ -4,8 +4,8 @@
 // norm is off by several percent and a component of the "unit" vector exceeds 1 by more
 // than the 1e-6 the caller allows: the assertion fails.
 // Reasoning: the 3 range checks fork (3 rejections, NaN included); the zero norm forks;
-// the assertion forks (1 error); the sign of the first unit component forks: 5 completed
-// paths and 1 error.
+// the assertion forks (1 error); the sign of the first unit component forks: up to 6
+// completed paths and 1 error.
 // SIZE is unused.
 #include <math.h>
 #include "../bench.h"

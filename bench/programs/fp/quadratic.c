@@ -6,7 +6,7 @@
 // roots) fails.
 // Reasoning: 3 range checks fork (3 rejections), the linear case forks on b == 0, the
 // discriminant forks three ways, the assertion forks in the two-root branch, and the order
-// of the roots forks: about 10 completed paths and 1 error.
+// of the roots forks: 7 completed paths and 1 error where no query times out.
 // SIZE is unused.
 #include <math.h>
 #include "../bench.h"

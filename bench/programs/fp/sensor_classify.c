@@ -4,8 +4,8 @@
 // subnormal" — but subnormals reach up to 1.18e-38; zeros are skipped, and the rest are
 // inverted into resistances. A reading in [1e-39, 2.94e-39) is not flushed and its inverse
 // is +-inf: the assertion (a finite resistance) fails.
-// Reasoning: per reading NaN, +inf, -inf, flushed or zero, inverted: 5 ways and the error;
-// SIZE = 2: up to 25 completed paths and 6 errors.
+// Reasoning: per reading NaN, infinite, flushed or zero, inverted: 4 ways and the error;
+// SIZE = 2: 4 * 4 completed paths and 1 + 4 error paths (one error location).
 // SIZE is the number of readings.
 #include <math.h>
 #include "../bench.h"
