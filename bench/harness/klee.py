@@ -13,6 +13,7 @@ from __future__ import annotations
 import glob
 import os
 import re
+import resource
 import signal
 import sqlite3
 import subprocess
@@ -78,6 +79,8 @@ def run(spec: runner.RunSpec, klee_run: str) -> dict:
     rec["engine"] = "klee"
     deadline = (spec.budget if spec.budget > 0 else 3600) * 2 + spec.query_timeout + 60
     t0 = time.monotonic()
+    # CPU seconds of the run (klee-run's clang and KLEE), as for sear's runs
+    cpu0 = resource.getrusage(resource.RUSAGE_CHILDREN)
     try:
         proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                                 env=env, start_new_session=True)
@@ -93,6 +96,8 @@ def run(spec: runner.RunSpec, klee_run: str) -> dict:
                    wall_s=time.monotonic() - t0)
         return rec
     rec["wall_s"] = time.monotonic() - t0
+    cpu1 = resource.getrusage(resource.RUSAGE_CHILDREN)
+    rec["cpu_s"] = (cpu1.ru_utime - cpu0.ru_utime) + (cpu1.ru_stime - cpu0.ru_stime)
     rec["exit_code"] = proc.returncode
     try:
         with open(os.path.join(spec.out_dir, "info")) as f:

@@ -5,7 +5,7 @@
 
 
 #include <math.h>
-#include "klee/klee.h"
+#include "../bench.h"
 
 int main(void) {
     double a, b;

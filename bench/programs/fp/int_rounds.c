@@ -7,7 +7,7 @@
 
 
 #include <limits.h>
-#include "klee/klee.h"
+#include "../bench.h"
 
 int main(void) {
     int n;

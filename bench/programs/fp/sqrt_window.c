@@ -7,7 +7,7 @@
 
 
 #include <math.h>
-#include "klee/klee.h"
+#include "../bench.h"
 
 int main(void) {
     double x;
