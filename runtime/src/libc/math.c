@@ -12,6 +12,7 @@ double ceil(double x) { return __builtin_ceil(x); }
 double trunc(double x) { return __builtin_trunc(x); }
 double round(double x) { return __builtin_round(x); }
 double sqrt(double x) { return __builtin_sqrt(x); }
+float sqrtf(float x) { return __builtin_sqrtf(x); }
 double copysign(double x, double y) { return __builtin_copysign(x, y); }
 double fmin(double x, double y) { return __builtin_fmin(x, y); }
 double fmax(double x, double y) { return __builtin_fmax(x, y); }
