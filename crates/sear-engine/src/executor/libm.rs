@@ -227,9 +227,11 @@ impl Executor<'_> {
         let (a, b) = (x.as_concrete().unwrap_or(0), y.as_concrete().unwrap_or(0));
         let w = super::ops::float_width(kind);
         let bits = match kind {
-            FloatKind::Single | FloatKind::Double => {
-                sear_expr::fp::fold(FpOp::Arith(FpArith::IeeeRem), w, &[(a, w), (b, w)])
-            }
+            FloatKind::Single | FloatKind::Double => sear_expr::fp::fold(
+                FpOp::Arith(FpArith::IeeeRem, Default::default()),
+                w,
+                &[(a, w), (b, w)],
+            ),
             other => super::softfloat::ieee_rem(other, a, b),
         };
         Ok(Value::concrete(bits, w))
