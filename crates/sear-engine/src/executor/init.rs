@@ -63,6 +63,7 @@ impl Executor<'_> {
             output: Default::default(),
             alloc_families: Default::default(),
             eh_landing: None,
+            rounding: Default::default(),
         };
         self.run.next_state = 1;
         self.place_globals(&module, &mut state)?;
@@ -207,7 +208,8 @@ impl Executor<'_> {
                     TypeKind::Int(w) => Scalar::Int(*w),
                     _ => Scalar::Int(64),
                 };
-                let r = ops::cast(*op, &v, from, to).unwrap_or(Value::Concrete(0, 64));
+                let r = ops::cast(*op, &v, from, to, Default::default())
+                    .unwrap_or(Value::Concrete(0, 64));
                 match op {
                     sear_ir::CastOp::IntToPtr => layout::fit_pointer(module, r),
                     _ => r,

@@ -98,7 +98,10 @@ pub enum FloatFn {
     Ceil,
     Trunc,
     Round,
+    /// `llvm.rint`, `llvm.nearbyint`: to an integral value in the state's rounding mode.
     Rint,
+    /// `llvm.roundeven`: to an integral value, ties to even.
+    RoundEven,
     Sqrt,
     CopySign,
     MinNum,
@@ -239,8 +242,10 @@ impl Intrinsic {
             FloatUnary(FloatFn::Trunc)
         } else if stem("round") {
             FloatUnary(FloatFn::Round)
-        } else if stem("rint") || stem("nearbyint") || stem("roundeven") {
+        } else if stem("rint") || stem("nearbyint") {
             FloatUnary(FloatFn::Rint)
+        } else if stem("roundeven") {
+            FloatUnary(FloatFn::RoundEven)
         } else if stem("sqrt") {
             FloatUnary(FloatFn::Sqrt)
         } else if stem("copysign") {
@@ -424,7 +429,8 @@ impl Executor<'_> {
             FloatUnary(f) | FloatBinary(f) => {
                 let kind = float_kind(module, inst.ty)
                     .ok_or_else(|| exec("float intrinsic on non-float"))?;
-                if let Some(v) = self.fp_intrinsic(f, kind, args) {
+                let rm = state.rounding;
+                if let Some(v) = self.fp_intrinsic(f, kind, args, rm) {
                     return Ok(Some(v));
                 }
                 let x = self.concretize_value(state, a(0)?, "floating-point intrinsic")?;
@@ -437,7 +443,8 @@ impl Executor<'_> {
                 Some(
                     ops::lift2(&x, &y, &mut |p, q| {
                         let (p, q) = (p.as_concrete().unwrap_or(0), q.as_concrete().unwrap_or(0));
-                        float_fn(f, kind, p, q).map(|b| Value::concrete(b, ops::float_width(kind)))
+                        float_fn(f, kind, p, q, rm)
+                            .map(|b| Value::concrete(b, ops::float_width(kind)))
                     })
                     .map_err(unsupported)?,
                 )
@@ -445,17 +452,18 @@ impl Executor<'_> {
             Fma | FmulAdd => {
                 let kind = float_kind(module, inst.ty).ok_or_else(|| exec("fma on non-float"))?;
                 let name = if intrinsic == Fma { "fma" } else { "fmuladd" };
-                if let Some(v) = self.fp_multi_fn(name, kind, &[a(0)?, a(1)?, a(2)?]) {
+                let rm = state.rounding;
+                if let Some(v) = self.fp_multi_fn(name, kind, &[a(0)?, a(1)?, a(2)?], rm) {
                     return Ok(Some(v));
                 }
                 let x = self.concretize_value(state, a(0)?, "fma")?;
                 let y = self.concretize_value(state, a(1)?, "fma")?;
                 let z = self.concretize_value(state, a(2)?, "fma")?;
                 let bits = |v: &Value| v.as_concrete().unwrap_or(0);
-                let xy = ops::float_binary(sear_ir::BinaryOp::FMul, kind, bits(&x), bits(&y))
-                    .map_err(unsupported)?;
-                let r = ops::float_binary(sear_ir::BinaryOp::FAdd, kind, xy, bits(&z))
-                    .map_err(unsupported)?;
+                let (mul, add) = (sear_ir::BinaryOp::FMul, sear_ir::BinaryOp::FAdd);
+                let xy =
+                    ops::float_binary(mul, kind, bits(&x), bits(&y), rm).map_err(unsupported)?;
+                let r = ops::float_binary(add, kind, xy, bits(&z), rm).map_err(unsupported)?;
                 Some(Value::concrete(r, ops::float_width(kind)))
             }
         })

@@ -218,7 +218,7 @@ impl Executor<'_> {
         let [x, y, ..] = args else {
             return Err(exec("remainder called with too few arguments"));
         };
-        if let Some(v) = self.fp_multi_fn("remainder", kind, &[x, y]) {
+        if let Some(v) = self.fp_multi_fn("remainder", kind, &[x, y], Default::default()) {
             return Ok(v);
         }
         let reason = "the arguments of remainder";

@@ -155,18 +155,32 @@ impl Executor<'_> {
                         Scalar::Int(w) => w,
                         Scalar::Float(k) => ops::float_width(k),
                     };
-                    if let Some(r) = self.fp_cast(*op, fk, tk, to_width, &v) {
+                    let rm = state.rounding;
+                    if let Some(r) = self.fp_cast(*op, fk, tk, to_width, &v, rm) {
+                        let r = match (op, from_s) {
+                            (CastOp::UiToFp, Scalar::Int(w)) => {
+                                super::fpsym::x86_uitofp(rm, w, tk, &v, r)
+                            }
+                            _ => r,
+                        };
                         self.bind(state, inst, r);
                         return Ok(());
                     }
                 }
+                let rm = state.rounding;
                 let v = if is_float_cast {
                     self.concretize_value(state, &v, "floating-point conversion")?
                 } else {
                     v
                 };
                 let r = ops::lift1(&v, &mut |x| {
-                    let r = ops::cast(*op, x, from_s, to_s)?;
+                    let r = ops::cast(*op, x, from_s, to_s, rm)?;
+                    let r = match (op, from_s) {
+                        (CastOp::UiToFp, Scalar::Int(w)) => {
+                            super::fpsym::x86_uitofp(rm, w, float_kind(module, inst.ty), x, r)
+                        }
+                        _ => r,
+                    };
                     // An integer wider than a 32-bit pointer is truncated to it.
                     Ok(match op {
                         CastOp::IntToPtr => fit_pointer(module, r),

@@ -49,7 +49,8 @@ impl Executor<'_> {
         }
         let kind = float_kind(module, ty)
             .ok_or_else(|| exec("floating-point operation on non-float type"))?;
-        if let Some(v) = self.fp_binary(op, kind, a, b) {
+        let rm = state.rounding;
+        if let Some(v) = self.fp_binary(op, kind, a, b, rm) {
             return Ok(v);
         }
         let a = self.concretize_value(state, a, "floating-point arithmetic")?;
@@ -60,6 +61,7 @@ impl Executor<'_> {
                 kind,
                 x.as_concrete().unwrap_or(0),
                 y.as_concrete().unwrap_or(0),
+                rm,
             )
             .map(|bits| Value::concrete(bits, ops::float_width(kind)))
         })
