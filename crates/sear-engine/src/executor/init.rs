@@ -234,9 +234,10 @@ impl Executor<'_> {
                 let (x, t, e) = (c(self, *cond), c(self, *then_value), c(self, *else_value));
                 select_value(&x, &t, &e)
             }
-            // Metadata operands are arguments of intrinsics that ignore them
+            // Metadata operands are arguments of intrinsics, which read them from the IR
+            // (constrained floating point) or ignore them
             // (`llvm.experimental.noalias.scope.decl` in libc++'s optimised code).
-            Constant::Unsupported(what) if what == "metadata" => Value::Concrete(0, 64),
+            Constant::Metadata(_) => Value::Concrete(0, 64),
             Constant::Unsupported(what) => {
                 let text = format!("unsupported constant expression '{what}' evaluates to 0");
                 self.warn_once(&text);

@@ -15,10 +15,12 @@ use crate::termination::{ErrorKind, Termination};
 use crate::value::Value;
 
 mod arith;
+mod constrained;
 mod fp;
 
 pub(crate) use arith::unary_bits;
 use arith::{funnel, is_signed_min, overflow, reduce, saturating};
+pub use constrained::Constrained as ConstrainedOp;
 use fp::{float_fn, fp_class_test};
 
 /// An intrinsic the engine implements.
@@ -60,6 +62,9 @@ pub enum Intrinsic {
     Fma,
     /// `llvm.fmuladd`: a multiplication and an addition, unfused (as x86-64 without FMA).
     FmulAdd,
+    /// `llvm.experimental.constrained.*`: an operation in a given or the state's rounding
+    /// mode (intrinsics/constrained.rs).
+    Constrained(ConstrainedOp),
 }
 
 /// The arithmetic of an `*.with.overflow` intrinsic.
@@ -117,6 +122,9 @@ impl Intrinsic {
     /// The intrinsic for an `llvm.*` function name.
     pub fn lookup(name: &str) -> Option<Intrinsic> {
         let rest = name.strip_prefix("llvm.")?;
+        if let Some(op) = rest.strip_prefix("experimental.constrained.") {
+            return constrained::Constrained::lookup(op).map(Intrinsic::Constrained);
+        }
         let stem = |p: &str| rest == p || rest.starts_with(&format!("{p}."));
         use Intrinsic::*;
         Some(if stem("memcpy") || stem("memcpy.inline") {
@@ -287,6 +295,9 @@ impl Executor<'_> {
                 .ok_or_else(|| exec("intrinsic called with too few arguments"))
         };
         Ok(match intrinsic {
+            Constrained(c) => {
+                return self.call_constrained(module, state, inst, c, args, arg_types);
+            }
             MemCpy | MemMove => {
                 let (dst, src) = (a(0)?, a(1)?);
                 let what = if intrinsic == MemCpy {
