@@ -240,7 +240,7 @@ pub fn float_binary(
     rm: RoundMode,
 ) -> Result<u128, Unsupported> {
     if softfloat::is_soft(kind) {
-        return softfloat::binary(op, kind, a, b);
+        return softfloat::binary(op, kind, a, b, rm);
     }
     if let (Some(w), Some(arith)) = (directed_width(kind, rm), fp_arith_of(op)) {
         let folded = sear_expr::fp::fold(FpOp::Arith(arith, rm), w, &[(a, w), (b, w)]);
