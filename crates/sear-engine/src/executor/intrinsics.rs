@@ -7,8 +7,8 @@ use sear_expr::Expr;
 use sear_ir::{Inst, Module, TypeId};
 
 use super::memlen::Source;
-use super::ops;
 use super::step::{exec, float_kind, select_value, unsupported};
+use super::{fpsym, ops};
 use super::{Exec, Executor};
 use crate::state::State;
 use crate::termination::{ErrorKind, Termination};
@@ -471,6 +471,13 @@ impl Executor<'_> {
                 let y = self.concretize_value(state, a(1)?, "fma")?;
                 let z = self.concretize_value(state, a(2)?, "fma")?;
                 let bits = |v: &Value| v.as_concrete().unwrap_or(0);
+                let w = ops::float_width(kind);
+                if intrinsic == Fma && fpsym::symbolic_format(kind) {
+                    // One rounding, as glibc's `fma` (what `llvm.fma` calls at -O0).
+                    let operands = [bits(&x), bits(&y), bits(&z)].map(|v| (v, w));
+                    let r = sear_expr::fp::fold(sear_expr::fp::FpOp::Fma(rm), w, &operands);
+                    return Ok(Some(Value::concrete(r, w)));
+                }
                 let (mul, add) = (sear_ir::BinaryOp::FMul, sear_ir::BinaryOp::FAdd);
                 let xy =
                     ops::float_binary(mul, kind, bits(&x), bits(&y), rm).map_err(unsupported)?;
