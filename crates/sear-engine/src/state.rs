@@ -146,6 +146,9 @@ pub struct State {
     /// The exception object and selector the next `landingpad` yields (set by the
     /// unwinder when it enters a landing pad).
     pub eh_landing: Option<(u64, u32)>,
+    /// The floating-point rounding mode (`fesetround`; to nearest even at the start): the
+    /// mode of every `float`/`double` operation that rounds (executor/fenv.rs).
+    pub rounding: sear_expr::fp::RoundMode,
 }
 
 /// A fork's side whose feasibility has not been asked (seeding's deferred sides).

@@ -74,7 +74,7 @@ pub enum FpBinOp {
 
 /// The NaN SSE returns for operands `a`, `b` (`b` absent for unary operations) when the
 /// host result `r` is a NaN: the first NaN operand quietened, else the default NaN.
-fn sse_nan(fmt: FpFormat, a: u64, b: Option<u64>) -> u64 {
+pub(crate) fn sse_nan(fmt: FpFormat, a: u64, b: Option<u64>) -> u64 {
     if fmt.is_nan(a) {
         a | fmt.quiet_bit()
     } else if let Some(b) = b.filter(|&b| fmt.is_nan(b)) {

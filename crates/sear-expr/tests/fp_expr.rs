@@ -164,7 +164,7 @@ fn folding_agrees_with_evaluation() {
     assert_eq!(m.evaluate(&conv), 2_147_483_648f64.to_bits() as u128);
     assert!(matches!(
         conv.as_fp(),
-        Some((FpOp::UIToFP, args)) if args.len() == 1
+        Some((FpOp::UIToFP(RoundMode::NearestEven), args)) if args.len() == 1
     ));
 }
 

@@ -2,7 +2,7 @@
 //! evaluator folds them, against the host's glibc called natively, bit for bit (NaN payloads,
 //! signed zeros, infinities, subnormals), over special values and 4·10^5 random pairs.
 
-use sear_expr::fp::{fold, FpArith, FpOp};
+use sear_expr::fp::{fold, FpArith, FpOp, RoundMode};
 
 extern "C" {
     fn fmod(x: f64, y: f64) -> f64;
@@ -73,7 +73,11 @@ impl Rng {
 }
 
 fn sear(op: FpArith, w: u32, a: u64, b: u64) -> u64 {
-    fold(FpOp::Arith(op), w, &[(a as u128, w), (b as u128, w)]) as u64
+    fold(
+        FpOp::Arith(op, RoundMode::NearestEven),
+        w,
+        &[(a as u128, w), (b as u128, w)],
+    ) as u64
 }
 
 fn glibc64(op: FpArith, a: u64, b: u64) -> u64 {

@@ -210,6 +210,10 @@ pub enum Constant {
         /// Value when false.
         else_value: ConstId,
     },
+    /// A metadata argument of an intrinsic: the text of an `MDString` (a constrained
+    /// intrinsic's rounding mode `"round.dynamic"` or predicate `"olt"`), empty for other
+    /// metadata. Its value is 0.
+    Metadata(String),
     /// A constant expression sear does not evaluate; using it is an `exec` error.
     Unsupported(String),
 }

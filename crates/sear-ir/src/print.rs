@@ -210,6 +210,7 @@ pub fn print_constant(m: &Module, c: ConstId) -> String {
             print_constant(m, *then_value),
             print_constant(m, *else_value)
         ),
+        Constant::Metadata(text) => format!("metadata !{text:?}"),
         Constant::Unsupported(what) => format!("unsupported({what:?})"),
     }
 }

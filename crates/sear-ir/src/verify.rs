@@ -162,6 +162,7 @@ impl Verifier<'_> {
                 Constant::Int { .. }
                 | Constant::Float { .. }
                 | Constant::Null
+                | Constant::Metadata(_)
                 | Constant::Unsupported(_) => {}
             }
         }

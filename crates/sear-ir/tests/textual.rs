@@ -357,7 +357,7 @@ declare void @llvm.dbg.value(metadata, metadata, metadata)
 }
 
 #[test]
-fn metadata_arguments_become_unsupported_constants() {
+fn metadata_arguments_become_metadata_constants() {
     let m = load_ll(
         r#"
 define void @f() {
@@ -382,5 +382,37 @@ declare void @llvm.experimental.noalias.scope.decl(metadata)
     let [Operand::Const(c)] = args[..] else {
         panic!("expected one constant argument: {args:?}")
     };
-    assert_eq!(m.constant(c), &Constant::Unsupported("metadata".into()));
+    assert_eq!(m.constant(c), &Constant::Metadata(String::new()));
+}
+
+#[test]
+fn metadata_strings_keep_their_text() {
+    let m = load_ll(
+        r#"
+define float @f(float %x, float %y) {
+  %r = call float @llvm.experimental.constrained.fadd.f32(float %x, float %y, metadata !"round.dynamic", metadata !"fpexcept.ignore")
+  ret float %r
+}
+declare float @llvm.experimental.constrained.fadd.f32(float, float, metadata, metadata)
+"#,
+    );
+    let f = func(&m, "f");
+    let call = insts(f).next().unwrap();
+    let InstKind::Call { args, .. } = &call.kind else {
+        unreachable!()
+    };
+    let texts: Vec<&Constant> = args[2..]
+        .iter()
+        .map(|a| match a {
+            Operand::Const(c) => m.constant(*c),
+            Operand::Slot(_) => panic!("metadata in a slot"),
+        })
+        .collect();
+    assert_eq!(
+        texts,
+        [
+            &Constant::Metadata("round.dynamic".into()),
+            &Constant::Metadata("fpexcept.ignore".into())
+        ]
+    );
 }

@@ -25,7 +25,7 @@ pub(crate) enum FpRel {
 }
 
 /// The term constructors a core offers for the encoding: Booleans `B`, bit-vectors `V` and
-/// floats `F`. Rounding is to nearest even unless a mode is given.
+/// floats `F`; the operations that round take the node's rounding mode.
 pub(crate) trait FpTerms {
     type B: Clone;
     type V: Clone;
@@ -45,20 +45,20 @@ pub(crate) trait FpTerms {
     fn fp_from_bits(&mut self, fmt: FpFormat, bits: &Self::V) -> Self::F;
     /// The bits of `f`, used only where `f` is not a NaN.
     fn fp_bits(&mut self, fmt: FpFormat, f: &Self::F) -> Self::V;
-    /// `fp.add`…`fp.div` (RNE), and `fp.rem` (IEEE remainder) for [`FpArith::Rem`] and
-    /// [`FpArith::IeeeRem`].
-    fn fp_arith(&mut self, op: FpArith, a: &Self::F, b: &Self::F) -> Self::F;
-    fn fp_sqrt(&mut self, a: &Self::F) -> Self::F;
-    fn fp_fma(&mut self, a: &Self::F, b: &Self::F, c: &Self::F) -> Self::F;
+    /// `fp.add`…`fp.div` in mode `m`, and `fp.rem` (IEEE remainder, exact) for
+    /// [`FpArith::Rem`] and [`FpArith::IeeeRem`].
+    fn fp_arith(&mut self, op: FpArith, m: RoundMode, a: &Self::F, b: &Self::F) -> Self::F;
+    fn fp_sqrt(&mut self, m: RoundMode, a: &Self::F) -> Self::F;
+    fn fp_fma(&mut self, m: RoundMode, a: &Self::F, b: &Self::F, c: &Self::F) -> Self::F;
     fn fp_round(&mut self, mode: RoundMode, a: &Self::F) -> Self::F;
     fn fp_is_nan(&mut self, a: &Self::F) -> Self::B;
     fn fp_rel(&mut self, rel: FpRel, a: &Self::F, b: &Self::F) -> Self::B;
     /// `((_ fp.to_sbv width) RTZ a)`.
     fn fp_to_sbv(&mut self, a: &Self::F, width: u32) -> Self::V;
-    /// `((_ to_fp e s) RNE v)` of a signed or unsigned bit-vector.
-    fn fp_from_int(&mut self, fmt: FpFormat, signed: bool, v: &Self::V) -> Self::F;
-    /// `((_ to_fp e s) RNE a)` to another format.
-    fn fp_convert(&mut self, to: FpFormat, a: &Self::F) -> Self::F;
+    /// `((_ to_fp e s) m v)` of a signed or unsigned bit-vector.
+    fn fp_from_int(&mut self, fmt: FpFormat, signed: bool, m: RoundMode, v: &Self::V) -> Self::F;
+    /// `((_ to_fp e s) m a)` to another format.
+    fn fp_convert(&mut self, to: FpFormat, m: RoundMode, a: &Self::F) -> Self::F;
 }
 
 /// The translation of a floating-point node.
@@ -158,7 +158,9 @@ impl<T: FpTerms> Enc<'_, T> {
     /// C's `fmod` from IEEE `remainder`: `r` has the sign of `a` (or is a zero, which gets
     /// it), else `r ± |b|` towards the sign of `a` (exact: the result is representable).
     fn fmod(&mut self, a: &T::V, b: &T::V, fa: &T::F, fb: &T::F) -> T::V {
-        let r = self.t.fp_arith(FpArith::Rem, fa, fb);
+        let r = self
+            .t
+            .fp_arith(FpArith::Rem, RoundMode::NearestEven, fa, fb);
         let rb = self.t.fp_bits(self.fmt, &r);
         let s = self.c(sign(self.fmt));
         let sa = self.t.bv_and(a, &s);
@@ -168,7 +170,9 @@ impl<T: FpTerms> Enc<'_, T> {
         let mb = self.mag(b);
         let toward = self.t.bv_or(&mb, &sa);
         let ft = self.fp(&toward);
-        let fixed = self.t.fp_arith(FpArith::Add, &r, &ft);
+        let fixed = self
+            .t
+            .fp_arith(FpArith::Add, RoundMode::NearestEven, &r, &ft);
         let fixed = self.t.fp_bits(self.fmt, &fixed);
         let inner = self.t.bv_ite(&same, &rb, &fixed);
         let finite = self.t.bv_ite(&zero, &sa, &inner);
@@ -258,14 +262,14 @@ pub(crate) fn encode<T: FpTerms>(
     let fmt_in = FpFormat::from_width(aw);
     let arg = |i: usize| args.get(i).map(|(v, _)| v.clone());
     Some(FpOut::Bv(match op {
-        FpOp::Arith(o) => {
+        FpOp::Arith(o, m) => {
             let mut e = Enc { t, fmt: fmt_in? };
             let b = arg(1)?;
             let (fa, fb) = (e.fp(&a), e.fp(&b));
             let r = if o == FpArith::Rem {
                 e.fmod(&a, &b, &fa, &fb)
             } else {
-                let r = e.t.fp_arith(o, &fa, &fb);
+                let r = e.t.fp_arith(o, m, &fa, &fb);
                 e.bits_or_default_nan(&r)
             };
             if o == FpArith::IeeeRem && e.fmt == FpFormat::Double {
@@ -275,18 +279,18 @@ pub(crate) fn encode<T: FpTerms>(
                 e.propagate(&[a, b], r)
             }
         }
-        FpOp::Sqrt => {
+        FpOp::Sqrt(m) => {
             let mut e = Enc { t, fmt: fmt_in? };
             let fa = e.fp(&a);
-            let r = e.t.fp_sqrt(&fa);
+            let r = e.t.fp_sqrt(m, &fa);
             let r = e.bits_or_default_nan(&r);
             e.propagate(&[a], r)
         }
-        FpOp::Fma => {
+        FpOp::Fma(m) => {
             let mut e = Enc { t, fmt: fmt_in? };
             let (b, c) = (arg(1)?, arg(2)?);
             let (fa, fb, fc) = (e.fp(&a), e.fp(&b), e.fp(&c));
-            let r = e.t.fp_fma(&fa, &fb, &fc);
+            let r = e.t.fp_fma(m, &fa, &fb, &fc);
             let r = e.bits_or_default_nan(&r);
             let r = e.propagate(std::slice::from_ref(&c), r);
             let inf = exp_mask(e.fmt);
@@ -326,7 +330,8 @@ pub(crate) fn encode<T: FpTerms>(
                     let two63 = e.fconst(2f64.powi(63));
                     let below = e.t.fp_rel(FpRel::Lt, &fa, &two63);
                     let low = e.signed_conversion(&fa, &nan, 64);
-                    let shifted = e.t.fp_arith(FpArith::Sub, &fa, &two63);
+                    let shifted =
+                        e.t.fp_arith(FpArith::Sub, RoundMode::NearestEven, &fa, &two63);
                     let high = e.signed_conversion(&shifted, &nan, 64);
                     let top = e.t.bv_const(64, 1 << 63);
                     let high = e.t.bv_or(&high, &top);
@@ -345,17 +350,17 @@ pub(crate) fn encode<T: FpTerms>(
                 e.t.extract(&v, width - 1, 0)
             }
         }
-        FpOp::SIToFP | FpOp::UIToFP => {
+        FpOp::SIToFP(m) | FpOp::UIToFP(m) => {
             let fmt = FpFormat::from_width(width)?;
-            let f = t.fp_from_int(fmt, op == FpOp::SIToFP, &a);
+            let f = t.fp_from_int(fmt, matches!(op, FpOp::SIToFP(_)), m, &a);
             t.fp_bits(fmt, &f)
         }
-        FpOp::Ext | FpOp::Trunc => {
+        FpOp::Ext | FpOp::Trunc(_) => {
             let (from, to) = (fmt_in?, FpFormat::from_width(width)?);
             let mut e = Enc { t, fmt: from };
             let fa = e.fp(&a);
             let nan = e.is_nan(&a);
-            let r = e.t.fp_convert(to, &fa);
+            let r = e.t.fp_convert(to, op.rounding().unwrap_or_default(), &fa);
             let r = e.t.fp_bits(to, &r);
             let s = e.t.extract(&a, aw - 1, aw - 1);
             let nan_bits = if to == FpFormat::Double {

@@ -136,13 +136,14 @@ impl Executor<'_> {
         true
     }
 
-    /// `fadd`…`frem` on symbolic operands.
+    /// `fadd`…`frem` on symbolic operands, rounded in mode `rm`.
     pub(crate) fn fp_binary(
         &mut self,
         op: BinaryOp,
         kind: FloatKind,
         a: &Value,
         b: &Value,
+        rm: RoundMode,
     ) -> Option<Value> {
         if !self.fp_applies(kind, &[a, b]) {
             return None;
@@ -156,7 +157,7 @@ impl Executor<'_> {
             _ => return None,
         };
         let r = map_values(&[a, b], &mut |x| {
-            Expr::fp_arith(op, x[0].clone(), x[1].clone()).ok()
+            Expr::fp_arith_rm(op, rm, x[0].clone(), x[1].clone()).ok()
         });
         self.count_fp(r)
     }
@@ -190,7 +191,7 @@ impl Executor<'_> {
 
     /// A floating-point cast (`fptosi`, `fptoui`, `sitofp`, `uitofp`, `fpext`, `fptrunc`) of
     /// a symbolic operand, `from`/`to` the float formats of its sides (None for an integer
-    /// side) and `to_width` the result's width.
+    /// side) and `to_width` the result's width, rounded in mode `rm` where it rounds.
     pub(crate) fn fp_cast(
         &mut self,
         op: CastOp,
@@ -198,6 +199,7 @@ impl Executor<'_> {
         to: Option<FloatKind>,
         to_width: u32,
         v: &Value,
+        rm: RoundMode,
     ) -> Option<Value> {
         let kinds: Vec<FloatKind> = from.into_iter().chain(to).collect();
         let kind = *kinds
@@ -212,9 +214,9 @@ impl Executor<'_> {
             match op {
                 CastOp::FpToSi => Expr::fp_to_int(true, x, to_width).ok(),
                 CastOp::FpToUi => Expr::fp_to_int(false, x, to_width).ok(),
-                CastOp::SiToFp => Expr::int_to_fp(true, x, to_width).ok(),
-                CastOp::UiToFp => Expr::int_to_fp(false, x, to_width).ok(),
-                CastOp::FpExt | CastOp::FpTrunc => Expr::fp_convert(x, to_width).ok(),
+                CastOp::SiToFp => Expr::int_to_fp_rm(true, rm, x, to_width).ok(),
+                CastOp::UiToFp => Expr::int_to_fp_rm(false, rm, x, to_width).ok(),
+                CastOp::FpExt | CastOp::FpTrunc => Expr::fp_convert_rm(rm, x, to_width).ok(),
                 _ => None,
             }
         });
@@ -222,35 +224,57 @@ impl Executor<'_> {
     }
 
     /// A one-operand intrinsic or libm function on a symbolic operand: `sqrt`, `fabs`, the
-    /// roundings. `None` for other names.
-    pub(crate) fn fp_unary_fn(&mut self, name: &str, kind: FloatKind, a: &Value) -> Option<Value> {
+    /// roundings (`sqrt` rounds in mode `rm`; `rint` and `nearbyint` round to an integral
+    /// value in it). `None` for other names.
+    pub(crate) fn fp_unary_fn(
+        &mut self,
+        name: &str,
+        kind: FloatKind,
+        a: &Value,
+        rm: RoundMode,
+    ) -> Option<Value> {
         if !self.fp_applies(kind, &[a]) {
             return None;
         }
-        let build: fn(Expr) -> Option<Expr> = match name {
-            "sqrt" => |x| Expr::fp_sqrt(x).ok(),
-            "fabs" => |x| Expr::fabs(x).ok(),
-            "floor" => |x| Expr::fp_round(RoundMode::Down, x).ok(),
-            "ceil" => |x| Expr::fp_round(RoundMode::Up, x).ok(),
-            "trunc" => |x| Expr::fp_round(RoundMode::Zero, x).ok(),
-            "round" => |x| Expr::fp_round(RoundMode::NearestAway, x).ok(),
-            "rint" | "nearbyint" | "roundeven" => {
-                |x| Expr::fp_round(RoundMode::NearestEven, x).ok()
-            }
-            _ => return None,
+        let build = |x: Expr| match name {
+            "sqrt" => Expr::fp_sqrt_rm(rm, x).ok(),
+            "fabs" => Expr::fabs(x).ok(),
+            "floor" => Expr::fp_round(RoundMode::Down, x).ok(),
+            "ceil" => Expr::fp_round(RoundMode::Up, x).ok(),
+            "trunc" => Expr::fp_round(RoundMode::Zero, x).ok(),
+            "round" => Expr::fp_round(RoundMode::NearestAway, x).ok(),
+            "rint" | "nearbyint" => Expr::fp_round(rm, x).ok(),
+            "roundeven" => Expr::fp_round(RoundMode::NearestEven, x).ok(),
+            _ => None,
         };
+        if !matches!(
+            name,
+            "sqrt"
+                | "fabs"
+                | "floor"
+                | "ceil"
+                | "trunc"
+                | "round"
+                | "rint"
+                | "nearbyint"
+                | "roundeven"
+        ) {
+            return None;
+        }
         let r = map_values(&[a], &mut |x| build(x[0].clone()));
         self.count_fp(r)
     }
 
     /// A two- or three-operand intrinsic or libm function on symbolic operands: `copysign`,
     /// `minnum`/`maxnum` (and C's `fmin`/`fmax`), `fmod`, `fma`, `fmuladd` (unfused, as
-    /// x86-64 without FMA compiles it). `None` for other names.
+    /// x86-64 without FMA compiles it); `fma` and `fmuladd` round in mode `rm`. `None` for
+    /// other names.
     pub(crate) fn fp_multi_fn(
         &mut self,
         name: &str,
         kind: FloatKind,
         args: &[&Value],
+        rm: RoundMode,
     ) -> Option<Value> {
         if !self.fp_applies(kind, args) {
             return None;
@@ -274,10 +298,10 @@ impl Executor<'_> {
                 "remainder" => Expr::fp_arith(FpArith::IeeeRem, a, b).ok(),
                 "minimum" => Expr::fp_minimum(a, b).ok(),
                 "maximum" => Expr::fp_maximum(a, b).ok(),
-                "fma" => Expr::fp_fma(a, b, x[2].clone()).ok(),
+                "fma" => Expr::fp_fma_rm(rm, a, b, x[2].clone()).ok(),
                 "fmuladd" => {
-                    let p = Expr::fp_arith(FpArith::Mul, a, b).ok()?;
-                    Expr::fp_arith(FpArith::Add, p, x[2].clone()).ok()
+                    let p = Expr::fp_arith_rm(FpArith::Mul, rm, a, b).ok()?;
+                    Expr::fp_arith_rm(FpArith::Add, rm, p, x[2].clone()).ok()
                 }
                 _ => None,
             }
@@ -286,12 +310,14 @@ impl Executor<'_> {
     }
 
     /// A float intrinsic (`llvm.fabs`, `llvm.floor`…, `llvm.copysign`, `llvm.minnum`…) on
-    /// symbolic operands; `None` for `pow` (concretised) and concrete operands.
+    /// symbolic operands, in rounding mode `rm`; `None` for `pow` (concretised) and
+    /// concrete operands.
     pub(crate) fn fp_intrinsic(
         &mut self,
         f: FloatFn,
         kind: FloatKind,
         args: &[Value],
+        rm: RoundMode,
     ) -> Option<Value> {
         let name = match f {
             FloatFn::Fabs => "fabs",
@@ -300,6 +326,7 @@ impl Executor<'_> {
             FloatFn::Trunc => "trunc",
             FloatFn::Round => "round",
             FloatFn::Rint => "rint",
+            FloatFn::RoundEven => "roundeven",
             FloatFn::Sqrt => "sqrt",
             FloatFn::CopySign => "copysign",
             FloatFn::MinNum => "minnum",
@@ -309,7 +336,7 @@ impl Executor<'_> {
             FloatFn::Pow => return None,
         };
         match args {
-            [a] => self.fp_unary_fn(name, kind, a),
+            [a] => self.fp_unary_fn(name, kind, a, rm),
             [a, b, ..]
                 if matches!(
                     f,
@@ -320,9 +347,9 @@ impl Executor<'_> {
                         | FloatFn::Maximum
                 ) =>
             {
-                self.fp_multi_fn(name, kind, &[a, b])
+                self.fp_multi_fn(name, kind, &[a, b], rm)
             }
-            [a, ..] => self.fp_unary_fn(name, kind, a),
+            [a, ..] => self.fp_unary_fn(name, kind, a, rm),
             [] => None,
         }
     }
@@ -342,4 +369,27 @@ impl Executor<'_> {
         }
         r
     }
+}
+
+/// What x86-64 code gives for a plain `uitofp` (not the constrained intrinsic) of `v` to
+/// `double`, `r` being the correctly rounded conversion: clang 19's lowering of a 64-bit
+/// `uitofp` computes `(2^84 + hi·2^32 − 2^84) + (2^52 + lo − 2^52)`, whose exact
+/// subtractions give −0 when rounding down, so 0 converts to −0.0 under `FE_DOWNWARD`
+/// (measured natively at -O0 and -O2). Every other case is `r`.
+pub(crate) fn x86_uitofp(
+    rm: RoundMode,
+    from: u32,
+    to: Option<FloatKind>,
+    v: &Value,
+    r: Value,
+) -> Value {
+    if rm != RoundMode::Down || from != 64 || to != Some(FloatKind::Double) {
+        return r;
+    }
+    map_values(&[v, &r], &mut |x| {
+        let zero = Expr::eq(x[0].clone(), Expr::constant(0, 64));
+        let neg_zero = Expr::constant(1 << 63, 64);
+        Some(Expr::select(zero, neg_zero, x[1].clone()))
+    })
+    .unwrap_or(r)
 }

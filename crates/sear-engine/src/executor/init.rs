@@ -64,6 +64,7 @@ impl Executor<'_> {
             output: Default::default(),
             alloc_families: Default::default(),
             eh_landing: None,
+            rounding: Default::default(),
         };
         self.run.next_state = 1;
         self.place_globals(&module, &mut state)?;
@@ -208,7 +209,8 @@ impl Executor<'_> {
                     TypeKind::Int(w) => Scalar::Int(*w),
                     _ => Scalar::Int(64),
                 };
-                let r = ops::cast(*op, &v, from, to).unwrap_or(Value::Concrete(0, 64));
+                let r = ops::cast(*op, &v, from, to, Default::default())
+                    .unwrap_or(Value::Concrete(0, 64));
                 match op {
                     sear_ir::CastOp::IntToPtr => layout::fit_pointer(module, r),
                     _ => r,
@@ -233,9 +235,10 @@ impl Executor<'_> {
                 let (x, t, e) = (c(self, *cond), c(self, *then_value), c(self, *else_value));
                 select_value(&x, &t, &e)
             }
-            // Metadata operands are arguments of intrinsics that ignore them
+            // Metadata operands are arguments of intrinsics, which read them from the IR
+            // (constrained floating point) or ignore them
             // (`llvm.experimental.noalias.scope.decl` in libc++'s optimised code).
-            Constant::Unsupported(what) if what == "metadata" => Value::Concrete(0, 64),
+            Constant::Metadata(_) => Value::Concrete(0, 64),
             Constant::Unsupported(what) => {
                 let text = format!("unsupported constant expression '{what}' evaluates to 0");
                 self.warn_once(&text);

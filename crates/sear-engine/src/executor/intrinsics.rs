@@ -7,18 +7,20 @@ use sear_expr::Expr;
 use sear_ir::{Inst, Module, TypeId};
 
 use super::memlen::Source;
-use super::ops;
 use super::step::{exec, float_kind, select_value, unsupported};
+use super::{fpsym, ops};
 use super::{Exec, Executor};
 use crate::state::State;
 use crate::termination::{ErrorKind, Termination};
 use crate::value::Value;
 
 mod arith;
+mod constrained;
 mod fp;
 
 pub(crate) use arith::unary_bits;
 use arith::{funnel, is_signed_min, overflow, reduce, saturating};
+pub use constrained::Constrained as ConstrainedOp;
 use fp::{float_fn, fp_class_test};
 
 /// An intrinsic the engine implements.
@@ -60,6 +62,9 @@ pub enum Intrinsic {
     Fma,
     /// `llvm.fmuladd`: a multiplication and an addition, unfused (as x86-64 without FMA).
     FmulAdd,
+    /// `llvm.experimental.constrained.*`: an operation in a given or the state's rounding
+    /// mode (intrinsics/constrained.rs).
+    Constrained(ConstrainedOp),
 }
 
 /// The arithmetic of an `*.with.overflow` intrinsic.
@@ -98,7 +103,10 @@ pub enum FloatFn {
     Ceil,
     Trunc,
     Round,
+    /// `llvm.rint`, `llvm.nearbyint`: to an integral value in the state's rounding mode.
     Rint,
+    /// `llvm.roundeven`: to an integral value, ties to even.
+    RoundEven,
     Sqrt,
     CopySign,
     MinNum,
@@ -114,6 +122,9 @@ impl Intrinsic {
     /// The intrinsic for an `llvm.*` function name.
     pub fn lookup(name: &str) -> Option<Intrinsic> {
         let rest = name.strip_prefix("llvm.")?;
+        if let Some(op) = rest.strip_prefix("experimental.constrained.") {
+            return constrained::Constrained::lookup(op).map(Intrinsic::Constrained);
+        }
         let stem = |p: &str| rest == p || rest.starts_with(&format!("{p}."));
         use Intrinsic::*;
         Some(if stem("memcpy") || stem("memcpy.inline") {
@@ -239,8 +250,10 @@ impl Intrinsic {
             FloatUnary(FloatFn::Trunc)
         } else if stem("round") {
             FloatUnary(FloatFn::Round)
-        } else if stem("rint") || stem("nearbyint") || stem("roundeven") {
+        } else if stem("rint") || stem("nearbyint") {
             FloatUnary(FloatFn::Rint)
+        } else if stem("roundeven") {
+            FloatUnary(FloatFn::RoundEven)
         } else if stem("sqrt") {
             FloatUnary(FloatFn::Sqrt)
         } else if stem("copysign") {
@@ -282,6 +295,9 @@ impl Executor<'_> {
                 .ok_or_else(|| exec("intrinsic called with too few arguments"))
         };
         Ok(match intrinsic {
+            Constrained(c) => {
+                return self.call_constrained(module, state, inst, c, args, arg_types);
+            }
             MemCpy | MemMove => {
                 let (dst, src) = (a(0)?, a(1)?);
                 let what = if intrinsic == MemCpy {
@@ -424,7 +440,8 @@ impl Executor<'_> {
             FloatUnary(f) | FloatBinary(f) => {
                 let kind = float_kind(module, inst.ty)
                     .ok_or_else(|| exec("float intrinsic on non-float"))?;
-                if let Some(v) = self.fp_intrinsic(f, kind, args) {
+                let rm = state.rounding;
+                if let Some(v) = self.fp_intrinsic(f, kind, args, rm) {
                     return Ok(Some(v));
                 }
                 let x = self.concretize_value(state, a(0)?, "floating-point intrinsic")?;
@@ -437,7 +454,8 @@ impl Executor<'_> {
                 Some(
                     ops::lift2(&x, &y, &mut |p, q| {
                         let (p, q) = (p.as_concrete().unwrap_or(0), q.as_concrete().unwrap_or(0));
-                        float_fn(f, kind, p, q).map(|b| Value::concrete(b, ops::float_width(kind)))
+                        float_fn(f, kind, p, q, rm)
+                            .map(|b| Value::concrete(b, ops::float_width(kind)))
                     })
                     .map_err(unsupported)?,
                 )
@@ -445,17 +463,25 @@ impl Executor<'_> {
             Fma | FmulAdd => {
                 let kind = float_kind(module, inst.ty).ok_or_else(|| exec("fma on non-float"))?;
                 let name = if intrinsic == Fma { "fma" } else { "fmuladd" };
-                if let Some(v) = self.fp_multi_fn(name, kind, &[a(0)?, a(1)?, a(2)?]) {
+                let rm = state.rounding;
+                if let Some(v) = self.fp_multi_fn(name, kind, &[a(0)?, a(1)?, a(2)?], rm) {
                     return Ok(Some(v));
                 }
                 let x = self.concretize_value(state, a(0)?, "fma")?;
                 let y = self.concretize_value(state, a(1)?, "fma")?;
                 let z = self.concretize_value(state, a(2)?, "fma")?;
                 let bits = |v: &Value| v.as_concrete().unwrap_or(0);
-                let xy = ops::float_binary(sear_ir::BinaryOp::FMul, kind, bits(&x), bits(&y))
-                    .map_err(unsupported)?;
-                let r = ops::float_binary(sear_ir::BinaryOp::FAdd, kind, xy, bits(&z))
-                    .map_err(unsupported)?;
+                let w = ops::float_width(kind);
+                if intrinsic == Fma && fpsym::symbolic_format(kind) {
+                    // One rounding, as glibc's `fma` (what `llvm.fma` calls at -O0).
+                    let operands = [bits(&x), bits(&y), bits(&z)].map(|v| (v, w));
+                    let r = sear_expr::fp::fold(sear_expr::fp::FpOp::Fma(rm), w, &operands);
+                    return Ok(Some(Value::concrete(r, w)));
+                }
+                let (mul, add) = (sear_ir::BinaryOp::FMul, sear_ir::BinaryOp::FAdd);
+                let xy =
+                    ops::float_binary(mul, kind, bits(&x), bits(&y), rm).map_err(unsupported)?;
+                let r = ops::float_binary(add, kind, xy, bits(&z), rm).map_err(unsupported)?;
                 Some(Value::concrete(r, ops::float_width(kind)))
             }
         })

@@ -218,7 +218,7 @@ impl Executor<'_> {
         let [x, y, ..] = args else {
             return Err(exec("remainder called with too few arguments"));
         };
-        if let Some(v) = self.fp_multi_fn("remainder", kind, &[x, y]) {
+        if let Some(v) = self.fp_multi_fn("remainder", kind, &[x, y], Default::default()) {
             return Ok(v);
         }
         let reason = "the arguments of remainder";
@@ -227,9 +227,11 @@ impl Executor<'_> {
         let (a, b) = (x.as_concrete().unwrap_or(0), y.as_concrete().unwrap_or(0));
         let w = super::ops::float_width(kind);
         let bits = match kind {
-            FloatKind::Single | FloatKind::Double => {
-                sear_expr::fp::fold(FpOp::Arith(FpArith::IeeeRem), w, &[(a, w), (b, w)])
-            }
+            FloatKind::Single | FloatKind::Double => sear_expr::fp::fold(
+                FpOp::Arith(FpArith::IeeeRem, Default::default()),
+                w,
+                &[(a, w), (b, w)],
+            ),
             other => super::softfloat::ieee_rem(other, a, b),
         };
         Ok(Value::concrete(bits, w))

@@ -17,6 +17,7 @@ mod calls;
 mod cells;
 pub(crate) mod cxx;
 mod eh;
+mod fenv;
 mod fork;
 mod fpsym;
 mod halt;

@@ -10,6 +10,7 @@ use std::rc::Rc;
 use super::softfloat;
 use sear_expr::bits::{mask, sext, to_signed, trunc};
 use sear_expr::fold::{fold_binary, fold_cmp};
+use sear_expr::fp::{FpArith, FpOp, RoundMode};
 use sear_expr::{BinOp, CmpOp, Expr};
 use sear_ir::{BinaryOp, CastOp, FloatKind, FloatPredicate, IntPredicate};
 
@@ -229,10 +230,21 @@ pub fn f64_to_fp80(value: f64) -> u128 {
     sign | (((e + 16383) as u128) << 64) | mant as u128
 }
 
-/// A floating-point binary operation on concrete scalars of `kind`.
-pub fn float_binary(op: BinaryOp, kind: FloatKind, a: u128, b: u128) -> Result<u128, Unsupported> {
+/// A floating-point binary operation on concrete scalars of `kind`, rounded in mode `rm`
+/// (`float` and `double`; the other formats to nearest).
+pub fn float_binary(
+    op: BinaryOp,
+    kind: FloatKind,
+    a: u128,
+    b: u128,
+    rm: RoundMode,
+) -> Result<u128, Unsupported> {
     if softfloat::is_soft(kind) {
-        return softfloat::binary(op, kind, a, b);
+        return softfloat::binary(op, kind, a, b, rm);
+    }
+    if let (Some(w), Some(arith)) = (directed_width(kind, rm), fp_arith_of(op)) {
+        let folded = sear_expr::fp::fold(FpOp::Arith(arith, rm), w, &[(a, w), (b, w)]);
+        return Ok(folded);
     }
     let (x, y) = (decode_float(kind, a)?, decode_float(kind, b)?);
     if let (HostFloat::F32(x), HostFloat::F32(y)) = (x, y) {
@@ -256,6 +268,29 @@ pub fn float_binary(op: BinaryOp, kind: FloatKind, a: u128, b: u128) -> Result<u
         _ => return Err(Unsupported(format!("{op:?} on floats"))),
     };
     encode_float(kind, r)
+}
+
+/// The width of `kind` when an operation on it rounds in a mode other than to nearest
+/// even and sear's evaluator computes it (`float`, `double`); `None` otherwise (the host's
+/// arithmetic, which rounds to nearest even).
+fn directed_width(kind: FloatKind, rm: RoundMode) -> Option<u32> {
+    match kind {
+        FloatKind::Single | FloatKind::Double if rm != RoundMode::NearestEven => {
+            Some(float_width(kind))
+        }
+        _ => None,
+    }
+}
+
+/// The rounding arithmetic of a floating-point binary operator (`frem` is exact).
+fn fp_arith_of(op: BinaryOp) -> Option<FpArith> {
+    Some(match op {
+        BinaryOp::FAdd => FpArith::Add,
+        BinaryOp::FSub => FpArith::Sub,
+        BinaryOp::FMul => FpArith::Mul,
+        BinaryOp::FDiv => FpArith::Div,
+        _ => return None,
+    })
 }
 
 /// A floating-point comparison on concrete scalars.
@@ -321,8 +356,15 @@ pub enum Scalar {
     Float(FloatKind),
 }
 
-/// A cast of a scalar. Float casts require concrete operands.
-pub fn cast(op: CastOp, v: &Value, from: Scalar, to: Scalar) -> Result<Value, Unsupported> {
+/// A cast of a scalar, rounded in mode `rm` where it rounds. Float casts require concrete
+/// operands.
+pub fn cast(
+    op: CastOp,
+    v: &Value,
+    from: Scalar,
+    to: Scalar,
+    rm: RoundMode,
+) -> Result<Value, Unsupported> {
     let to_width = match to {
         Scalar::Int(w) => w,
         Scalar::Float(k) => float_width(k),
@@ -350,7 +392,7 @@ pub fn cast(op: CastOp, v: &Value, from: Scalar, to: Scalar) -> Result<Value, Un
             let bits = v
                 .as_concrete()
                 .ok_or_else(|| Unsupported("symbolic floating-point cast".into()))?;
-            float_cast(op, bits, from, to).map(|b| Value::concrete(b, to_width))
+            float_cast(op, bits, from, to, rm).map(|b| Value::concrete(b, to_width))
         }
     }
 }
@@ -374,10 +416,35 @@ pub fn repack_bits(v: &Value, to: Option<(u64, u32)>) -> Value {
     }
 }
 
-fn float_cast(op: CastOp, bits: u128, from: Scalar, to: Scalar) -> Result<u128, Unsupported> {
+fn float_cast(
+    op: CastOp,
+    bits: u128,
+    from: Scalar,
+    to: Scalar,
+    rm: RoundMode,
+) -> Result<u128, Unsupported> {
     let soft = |s: Scalar| matches!(s, Scalar::Float(k) if softfloat::is_soft(k));
     if soft(from) || soft(to) {
         return soft_cast(op, bits, from, to);
+    }
+    let fold = |op: FpOp, w: u32, from_w: u32| sear_expr::fp::fold(op, w, &[(bits, from_w)]);
+    match (op, from, to) {
+        (CastOp::FpTrunc, Scalar::Float(FloatKind::Double), Scalar::Float(FloatKind::Single))
+            if rm != RoundMode::NearestEven =>
+        {
+            return Ok(fold(FpOp::Trunc(rm), 32, 64));
+        }
+        (CastOp::UiToFp | CastOp::SiToFp, Scalar::Int(w @ 1..=64), Scalar::Float(tk)) => {
+            if let Some(tw) = directed_width(tk, rm) {
+                let node = if op == CastOp::SiToFp {
+                    FpOp::SIToFP(rm)
+                } else {
+                    FpOp::UIToFP(rm)
+                };
+                return Ok(fold(node, tw, w));
+            }
+        }
+        _ => {}
     }
     match (op, from, to) {
         (CastOp::FpTrunc | CastOp::FpExt, Scalar::Float(fk), Scalar::Float(tk)) => {

@@ -7,6 +7,7 @@ use std::cmp::Ordering;
 
 use rustc_apfloat::ieee::{Double, Half, Quad, Single, X87DoubleExtended};
 use rustc_apfloat::{Float, FloatConvert, Round};
+use sear_expr::fp::RoundMode;
 use sear_ir::{BinaryOp, FloatKind};
 
 use super::ops::Unsupported;
@@ -19,13 +20,13 @@ pub fn is_soft(kind: FloatKind) -> bool {
     )
 }
 
-fn binary_in<F: Float>(op: BinaryOp, a: u128, b: u128) -> Result<u128, Unsupported> {
+fn binary_in<F: Float>(op: BinaryOp, a: u128, b: u128, r: Round) -> Result<u128, Unsupported> {
     let (x, y) = (F::from_bits(a), F::from_bits(b));
     let r = match op {
-        BinaryOp::FAdd => (x + y).value,
-        BinaryOp::FSub => (x - y).value,
-        BinaryOp::FMul => (x * y).value,
-        BinaryOp::FDiv => (x / y).value,
+        BinaryOp::FAdd => x.add_r(y, r).value,
+        BinaryOp::FSub => x.sub_r(y, r).value,
+        BinaryOp::FMul => x.mul_r(y, r).value,
+        BinaryOp::FDiv => x.div_r(y, r).value,
         // LLVM's frem is C's fmod.
         BinaryOp::FRem => x.c_fmod(y).value,
         _ => return Err(Unsupported(format!("{op:?} on floats"))),
@@ -33,14 +34,33 @@ fn binary_in<F: Float>(op: BinaryOp, a: u128, b: u128) -> Result<u128, Unsupport
     Ok(r.to_bits())
 }
 
-/// `a op b` on floats of `kind`, rounded to nearest even.
-pub fn binary(op: BinaryOp, kind: FloatKind, a: u128, b: u128) -> Result<u128, Unsupported> {
+/// `a op b` on floats of `kind`, rounded to nearest even, except `x86_fp80` (x87
+/// arithmetic, whose control word `fesetround` sets too) in mode `rm`.
+pub fn binary(
+    op: BinaryOp,
+    kind: FloatKind,
+    a: u128,
+    b: u128,
+    rm: RoundMode,
+) -> Result<u128, Unsupported> {
+    let ne = Round::NearestTiesToEven;
     match kind {
-        FloatKind::Half => binary_in::<Half>(op, a, b),
-        FloatKind::Single => binary_in::<Single>(op, a, b),
-        FloatKind::Double => binary_in::<Double>(op, a, b),
-        FloatKind::X86Fp80 => binary_in::<X87DoubleExtended>(op, a, b),
-        FloatKind::Fp128 => binary_in::<Quad>(op, a, b),
+        FloatKind::Half => binary_in::<Half>(op, a, b, ne),
+        FloatKind::Single => binary_in::<Single>(op, a, b, ne),
+        FloatKind::Double => binary_in::<Double>(op, a, b, ne),
+        FloatKind::X86Fp80 => binary_in::<X87DoubleExtended>(op, a, b, round(rm)),
+        FloatKind::Fp128 => binary_in::<Quad>(op, a, b, ne),
+    }
+}
+
+/// `rustc_apfloat`'s name of a rounding mode.
+fn round(rm: RoundMode) -> Round {
+    match rm {
+        RoundMode::NearestEven => Round::NearestTiesToEven,
+        RoundMode::NearestAway => Round::NearestTiesToAway,
+        RoundMode::Up => Round::TowardPositive,
+        RoundMode::Down => Round::TowardNegative,
+        RoundMode::Zero => Round::TowardZero,
     }
 }
 
@@ -147,7 +167,14 @@ mod tests {
     fn long_double_keeps_64_bits_of_precision() {
         // 1 + 2^-63 is exact in x87 extended but not in double.
         let tiny = ((16383u128 - 63) << 64) | (1u128 << 63);
-        let sum = binary(BinaryOp::FAdd, FloatKind::X86Fp80, ONE, tiny).unwrap();
+        let sum = binary(
+            BinaryOp::FAdd,
+            FloatKind::X86Fp80,
+            ONE,
+            tiny,
+            RoundMode::NearestEven,
+        )
+        .unwrap();
         assert_ne!(sum, ONE);
         assert_eq!(
             compare(FloatKind::X86Fp80, sum, ONE),
@@ -156,6 +183,18 @@ mod tests {
         // Through double it rounds back to 1.
         let d = convert(FloatKind::X86Fp80, FloatKind::Double, sum);
         assert_eq!(d, 1.0f64.to_bits() as u128);
+    }
+
+    #[test]
+    fn long_double_rounds_in_the_mode() {
+        // 1 + 2^-64 is halfway between 1 and 1 + 2^-63: nearest (even) gives 1, upward the
+        // next value, downward and toward zero 1.
+        let half = ((16383u128 - 64) << 64) | (1u128 << 63);
+        let add = |m| binary(BinaryOp::FAdd, FloatKind::X86Fp80, ONE, half, m).unwrap();
+        assert_eq!(add(RoundMode::NearestEven), ONE);
+        assert_eq!(add(RoundMode::Up), ONE + 1);
+        assert_eq!(add(RoundMode::Down), ONE);
+        assert_eq!(add(RoundMode::Zero), ONE);
     }
 
     #[test]

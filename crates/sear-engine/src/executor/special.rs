@@ -64,6 +64,10 @@ pub enum SpecialFn {
     Math(super::libm::MathFn),
     /// `remainder`, `remainderf`, `remainderl`: IEEE remainder, exact and symbolic (libm.rs).
     Remainder,
+    /// `fesetround(mode)`: sets the state's rounding mode (fenv.rs).
+    FeSetRound,
+    /// `fegetround()`: the state's rounding mode (fenv.rs).
+    FeGetRound,
     /// `operator new` / `operator new[]` (every overload).
     CxxNew(AllocFamily),
     /// `operator delete` / `operator delete[]` (every overload).
@@ -119,6 +123,8 @@ fn lookup(name: &str) -> Option<SpecialFn> {
         "memset" => Intrinsic(Intr::MemSet),
         "__sear_eh_raise" => EhRaise,
         "remainder" | "remainderf" | "remainderl" => Remainder,
+        "fesetround" => FeSetRound,
+        "fegetround" => FeGetRound,
         _ if name.starts_with("llvm.eh.typeid.for") => EhTypeidFor,
         _ if AllocFamily::of_operator(name).is_some() => {
             match AllocFamily::of_operator(name).expect("just found") {
@@ -392,6 +398,8 @@ impl Executor<'_> {
             }
             Math(f) => Some(self.call_math(module, state, inst, f, args)?),
             Remainder => Some(self.call_remainder(module, state, inst, args)?),
+            FeSetRound => Some(self.call_fesetround(state, arg(args, 0)?, width)?),
+            FeGetRound => Some(self.call_fegetround(state, width)),
             Indexify => return self.call_indexify(module, state, inst, args, arg_types),
             Intrinsic(intrinsic) => {
                 self.call_intrinsic(module, state, inst, intrinsic, args, arg_types)?

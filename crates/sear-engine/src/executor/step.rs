@@ -6,7 +6,6 @@ use std::rc::Rc;
 
 use sear_ir::{BlockId, CastOp, Inst, InstKind, Module, Operand, Terminator, TypeId, TypeKind};
 
-use super::layout::fit_pointer;
 use super::ops::{self, Scalar, Unsupported};
 use super::{Exec, Executor};
 use crate::state::State;
@@ -15,6 +14,7 @@ use crate::value::Value;
 
 mod aggregate;
 mod binary;
+mod cast;
 
 use aggregate::insert_path;
 pub(crate) use aggregate::select_value;
@@ -103,22 +103,7 @@ impl Executor<'_> {
                 let (a, b) = (self.operand(state, *lhs), self.operand(state, *rhs));
                 let kind = operand_float_kind(module, state, self, *lhs)
                     .ok_or_else(|| exec("fcmp on non-float operands"))?;
-                if let Some(v) = self.fp_cmp(*pred, kind, &a, &b) {
-                    self.bind(state, inst, v);
-                    return Ok(());
-                }
-                let a = self.concretize_value(state, &a, "floating-point comparison")?;
-                let b = self.concretize_value(state, &b, "floating-point comparison")?;
-                let v = ops::lift2(&a, &b, &mut |x, y| {
-                    ops::float_cmp(
-                        *pred,
-                        kind,
-                        x.as_concrete().unwrap_or(0),
-                        y.as_concrete().unwrap_or(0),
-                    )
-                    .map(Value::bool)
-                })
-                .map_err(unsupported)?;
+                let v = self.fcmp(state, *pred, kind, &a, &b)?;
                 self.bind(state, inst, v);
             }
             InstKind::Cast {
@@ -133,47 +118,7 @@ impl Executor<'_> {
             }
             InstKind::Cast { op, value, from } => {
                 let v = self.operand(state, *value);
-                let (from_s, to_s) = (scalar_of(module, *from), scalar_of(module, inst.ty));
-                let (Some(from_s), Some(to_s)) = (from_s, to_s) else {
-                    // Casts between aggregates of the same layout (bitcast of vectors).
-                    self.bind(state, inst, v);
-                    return Ok(());
-                };
-                let is_float_cast = !matches!(
-                    op,
-                    CastOp::Trunc
-                        | CastOp::ZExt
-                        | CastOp::SExt
-                        | CastOp::PtrToInt
-                        | CastOp::IntToPtr
-                        | CastOp::BitCast
-                        | CastOp::AddrSpaceCast
-                );
-                if is_float_cast {
-                    let (fk, tk) = (float_kind(module, *from), float_kind(module, inst.ty));
-                    let to_width = match to_s {
-                        Scalar::Int(w) => w,
-                        Scalar::Float(k) => ops::float_width(k),
-                    };
-                    if let Some(r) = self.fp_cast(*op, fk, tk, to_width, &v) {
-                        self.bind(state, inst, r);
-                        return Ok(());
-                    }
-                }
-                let v = if is_float_cast {
-                    self.concretize_value(state, &v, "floating-point conversion")?
-                } else {
-                    v
-                };
-                let r = ops::lift1(&v, &mut |x| {
-                    let r = ops::cast(*op, x, from_s, to_s)?;
-                    // An integer wider than a 32-bit pointer is truncated to it.
-                    Ok(match op {
-                        CastOp::IntToPtr => fit_pointer(module, r),
-                        _ => r,
-                    })
-                })
-                .map_err(unsupported)?;
+                let r = self.cast(module, state, *op, &v, *from, inst.ty, true)?;
                 self.bind(state, inst, r);
             }
             InstKind::Select {

@@ -181,6 +181,7 @@ pub fn compatible(a: &State, b: &State) -> bool {
     a.stack.len() == b.stack.len()
         && a.symbolics.len() == b.symbolics.len()
         && a.forking_disabled == b.forking_disabled
+        && a.rounding == b.rounding
         && a.stack_bytes == b.stack_bytes
         && a.output.same_as(&b.output)
         && a.addresses.same_as(&b.addresses)

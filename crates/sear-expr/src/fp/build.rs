@@ -64,24 +64,44 @@ impl Expr {
 
     /// `a op b` (`fadd`, `fsub`, `fmul`, `fdiv`, `frem`), rounded to nearest even.
     pub fn fp_arith(op: FpArith, a: Expr, b: Expr) -> Result<Expr, FpError> {
+        Expr::fp_arith_rm(op, RoundMode::NearestEven, a, b)
+    }
+
+    /// `a op b` rounded in mode `rm` (`frem` and `remainder` are exact: their nodes carry
+    /// [`RoundMode::NearestEven`] whatever `rm` is).
+    pub fn fp_arith_rm(op: FpArith, rm: RoundMode, a: Expr, b: Expr) -> Result<Expr, FpError> {
         same_format(&a, &b)?;
         let w = a.width();
-        Ok(Expr::fp_node(FpOp::Arith(op), w, vec![a, b]))
+        let rm = match op {
+            FpArith::Rem | FpArith::IeeeRem => RoundMode::NearestEven,
+            _ => rm,
+        };
+        Ok(Expr::fp_node(FpOp::Arith(op, rm), w, vec![a, b]))
     }
 
     /// The square root of `a`, rounded to nearest even.
     pub fn fp_sqrt(a: Expr) -> Result<Expr, FpError> {
-        format_of(a.width())?;
-        let w = a.width();
-        Ok(Expr::fp_node(FpOp::Sqrt, w, vec![a]))
+        Expr::fp_sqrt_rm(RoundMode::NearestEven, a)
     }
 
-    /// `a * b + c` with one rounding (`fma`).
+    /// The square root of `a`, rounded in mode `rm`.
+    pub fn fp_sqrt_rm(rm: RoundMode, a: Expr) -> Result<Expr, FpError> {
+        format_of(a.width())?;
+        let w = a.width();
+        Ok(Expr::fp_node(FpOp::Sqrt(rm), w, vec![a]))
+    }
+
+    /// `a * b + c` with one rounding (`fma`) to nearest even.
     pub fn fp_fma(a: Expr, b: Expr, c: Expr) -> Result<Expr, FpError> {
+        Expr::fp_fma_rm(RoundMode::NearestEven, a, b, c)
+    }
+
+    /// `a * b + c` with one rounding in mode `rm`.
+    pub fn fp_fma_rm(rm: RoundMode, a: Expr, b: Expr, c: Expr) -> Result<Expr, FpError> {
         same_format(&a, &b)?;
         same_format(&a, &c)?;
         let w = a.width();
-        Ok(Expr::fp_node(FpOp::Fma, w, vec![a, b, c]))
+        Ok(Expr::fp_node(FpOp::Fma(rm), w, vec![a, b, c]))
     }
 
     /// `a` rounded to an integral value in direction `mode` (`floor`, `ceil`, `trunc`,
@@ -115,20 +135,36 @@ impl Expr {
     /// `sitofp` (`signed`) or `uitofp` of the integer `a` (1..=64 bits) to the format of
     /// `width` bits, rounded to nearest even.
     pub fn int_to_fp(signed: bool, a: Expr, width: u32) -> Result<Expr, FpError> {
+        Expr::int_to_fp_rm(signed, RoundMode::NearestEven, a, width)
+    }
+
+    /// `sitofp` (`signed`) or `uitofp` of the integer `a` (1..=64 bits) to the format of
+    /// `width` bits, rounded in mode `rm`.
+    pub fn int_to_fp_rm(signed: bool, rm: RoundMode, a: Expr, width: u32) -> Result<Expr, FpError> {
         format_of(width)?;
         int_width(a.width())?;
-        let op = if signed { FpOp::SIToFP } else { FpOp::UIToFP };
+        let op = if signed {
+            FpOp::SIToFP(rm)
+        } else {
+            FpOp::UIToFP(rm)
+        };
         Ok(Expr::fp_node(op, width, vec![a]))
     }
 
-    /// `fpext` (32 → 64) or `fptrunc` (64 → 32) of `a` to `width` bits; the identity when
-    /// the widths agree.
+    /// `fpext` (32 → 64) or `fptrunc` (64 → 32, to nearest even) of `a` to `width` bits;
+    /// the identity when the widths agree.
     pub fn fp_convert(a: Expr, width: u32) -> Result<Expr, FpError> {
+        Expr::fp_convert_rm(RoundMode::NearestEven, a, width)
+    }
+
+    /// `fpext` (32 → 64, exact) or `fptrunc` (64 → 32, rounded in mode `rm`) of `a` to
+    /// `width` bits; the identity when the widths agree.
+    pub fn fp_convert_rm(rm: RoundMode, a: Expr, width: u32) -> Result<Expr, FpError> {
         format_of(a.width())?;
         format_of(width)?;
         Ok(match (a.width(), width) {
             (32, 64) => Expr::fp_node(FpOp::Ext, 64, vec![a]),
-            (64, 32) => Expr::fp_node(FpOp::Trunc, 32, vec![a]),
+            (64, 32) => Expr::fp_node(FpOp::Trunc(rm), 32, vec![a]),
             (x, y) if x == y => a,
             (x, y) => return Err(FpError::Convert(x, y)),
         })

@@ -9,6 +9,7 @@
 //! `select`, which every layer already understands.
 
 mod build;
+pub mod directed;
 pub mod sem;
 
 use thiserror::Error;
@@ -36,16 +37,18 @@ pub enum FpArith {
 }
 
 /// The operation of an [`crate::ExprKind::Fp`] node. The format is the width of the
-/// floating-point operand (32: binary32, 64: binary64); rounding is to nearest even except
-/// for [`FpOp::Round`] and the truncating conversions to integers.
+/// floating-point operand (32: binary32, 64: binary64). The operations that round carry
+/// their rounding mode ([`FpOp::rounding`]; to nearest even unless the program set another
+/// with `fesetround`); `Rem`/`IeeeRem` are exact and always carry
+/// [`RoundMode::NearestEven`], the conversions to integers truncate.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum FpOp {
-    /// Binary arithmetic (operands `a`, `b`; result of their width).
-    Arith(FpArith),
-    /// Square root (one operand).
-    Sqrt,
-    /// `a * b + c` with one rounding.
-    Fma,
+    /// Binary arithmetic (operands `a`, `b`; result of their width) rounded in the mode.
+    Arith(FpArith, RoundMode),
+    /// Square root (one operand) rounded in the mode.
+    Sqrt(RoundMode),
+    /// `a * b + c` with one rounding, in the mode.
+    Fma(RoundMode),
     /// Rounding to an integral value in the given direction (one operand).
     Round(RoundMode),
     /// An `fcmp` predicate other than `true`/`false` (two operands; result width 1).
@@ -54,35 +57,51 @@ pub enum FpOp {
     ToSI,
     /// `fptoui` to the node's width (1..=64).
     ToUI,
-    /// `sitofp` of an integer of 1..=64 bits to the node's format.
-    SIToFP,
-    /// `uitofp` of an integer of 1..=64 bits to the node's format.
-    UIToFP,
-    /// `fpext` binary32 → binary64.
+    /// `sitofp` of an integer of 1..=64 bits to the node's format, rounded in the mode.
+    SIToFP(RoundMode),
+    /// `uitofp` of an integer of 1..=64 bits to the node's format, rounded in the mode.
+    UIToFP(RoundMode),
+    /// `fpext` binary32 → binary64 (exact).
     Ext,
-    /// `fptrunc` binary64 → binary32.
-    Trunc,
+    /// `fptrunc` binary64 → binary32, rounded in the mode.
+    Trunc(RoundMode),
 }
 
 impl FpOp {
     /// The SMT-LIB-like name used when printing the node.
     pub fn name(self) -> &'static str {
         match self {
-            FpOp::Arith(FpArith::Add) => "fp.add",
-            FpOp::Arith(FpArith::Sub) => "fp.sub",
-            FpOp::Arith(FpArith::Mul) => "fp.mul",
-            FpOp::Arith(FpArith::Div) => "fp.div",
-            FpOp::Arith(FpArith::Rem) => "fp.fmod",
-            FpOp::Arith(FpArith::IeeeRem) => "fp.rem",
-            FpOp::Sqrt => "fp.sqrt",
-            FpOp::Fma => "fp.fma",
+            FpOp::Arith(FpArith::Add, _) => "fp.add",
+            FpOp::Arith(FpArith::Sub, _) => "fp.sub",
+            FpOp::Arith(FpArith::Mul, _) => "fp.mul",
+            FpOp::Arith(FpArith::Div, _) => "fp.div",
+            FpOp::Arith(FpArith::Rem, _) => "fp.fmod",
+            FpOp::Arith(FpArith::IeeeRem, _) => "fp.rem",
+            FpOp::Sqrt(_) => "fp.sqrt",
+            FpOp::Fma(_) => "fp.fma",
             FpOp::Round(_) => "fp.roundToIntegral",
             FpOp::Cmp(_) => "fp.cmp",
             FpOp::ToSI => "fp.to_sbv",
             FpOp::ToUI => "fp.to_ubv",
-            FpOp::SIToFP => "to_fp",
-            FpOp::UIToFP => "to_fp_unsigned",
-            FpOp::Ext | FpOp::Trunc => "to_fp",
+            FpOp::SIToFP(_) => "to_fp",
+            FpOp::UIToFP(_) => "to_fp_unsigned",
+            FpOp::Ext | FpOp::Trunc(_) => "to_fp",
+        }
+    }
+
+    /// The rounding mode of an operation that rounds its result to the format (arithmetic,
+    /// `sqrt`, `fma`, conversions from integers, `fptrunc`), or the direction of
+    /// [`FpOp::Round`]; `None` for comparisons, conversions to integers and `fpext`.
+    pub fn rounding(self) -> Option<RoundMode> {
+        match self {
+            FpOp::Arith(_, m)
+            | FpOp::Sqrt(m)
+            | FpOp::Fma(m)
+            | FpOp::Round(m)
+            | FpOp::SIToFP(m)
+            | FpOp::UIToFP(m)
+            | FpOp::Trunc(m) => Some(m),
+            FpOp::Cmp(_) | FpOp::ToSI | FpOp::ToUI | FpOp::Ext => None,
         }
     }
 }
@@ -133,24 +152,23 @@ fn fold_opt(op: FpOp, width: u32, args: &[(u128, u32)]) -> Option<u128> {
     let fmt = || FpFormat::from_width(aw);
     let b = || args.get(1).map(|&(v, _)| v as u64);
     Some(match op {
-        FpOp::Arith(o) => {
+        FpOp::Arith(o, m) => {
             let (f, b) = (fmt()?, b()?);
             match arith_host(o) {
-                Some(h) => fpsem::binary(h, f, a, b),
+                Some(h) => directed::binary(h, f, m, a, b),
                 None if o == FpArith::Rem => sem::rem(f, a, b),
                 None => sem::ieee_rem(f, a, b),
             }
         }
-        FpOp::Sqrt => fpsem::sqrt(fmt()?, a),
-        FpOp::Fma => sem::fma(fmt()?, a, b()?, args.get(2)?.0 as u64),
+        FpOp::Sqrt(m) => directed::sqrt(fmt()?, m, a),
+        FpOp::Fma(m) => directed::fma(fmt()?, m, a, b()?, args.get(2)?.0 as u64),
         FpOp::Round(m) => sem::round(fmt()?, m, a),
         FpOp::Cmp(p) => fpsem::compare(p, fmt()?, a, b()?) as u64,
         FpOp::ToSI => sem::to_signed_any(fmt()?, a, width)?,
         FpOp::ToUI => sem::to_unsigned(fmt()?, a, width)?,
-        FpOp::SIToFP | FpOp::UIToFP => {
-            fpsem::from_int(FpFormat::from_width(width)?, a, aw, op == FpOp::SIToFP)?
-        }
+        FpOp::SIToFP(m) => directed::from_int(FpFormat::from_width(width)?, m, a, aw, true)?,
+        FpOp::UIToFP(m) => directed::from_int(FpFormat::from_width(width)?, m, a, aw, false)?,
         FpOp::Ext => sem::ext(a as u32),
-        FpOp::Trunc => sem::trunc(a) as u64,
+        FpOp::Trunc(m) => directed::trunc(m, a) as u64,
     } as u128)
 }

@@ -4,22 +4,37 @@
 
 use crate::fpsem::{binary, to_signed, FpBinOp, FpFormat};
 
-/// A rounding direction for rounding to an integral value.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+/// An IEEE 754 rounding direction, the five of SMT-LIB. It is the mode of every node that
+/// rounds ([`super::FpOp::rounding`]): C's default is [`RoundMode::NearestEven`], `fesetround`
+/// selects one of the four others than [`RoundMode::NearestAway`] (which C reaches only
+/// through `round`). For [`super::FpOp::Round`] it is the direction of rounding to an
+/// integral value: `floor` (`Down`), `ceil` (`Up`), `trunc` (`Zero`), `round`
+/// (`NearestAway`), `roundeven` (`NearestEven`), `rint`/`nearbyint` (the current mode).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum RoundMode {
-    /// To nearest, ties to even (`rint`, `nearbyint`, `roundeven`).
+    /// To nearest, ties to even (SMT-LIB `RNE`; C's `FE_TONEAREST`).
+    #[default]
     NearestEven,
-    /// To nearest, ties away from zero (`round`).
+    /// To nearest, ties away from zero (`RNA`; `round`).
     NearestAway,
-    /// Toward +∞ (`ceil`).
+    /// Toward +∞ (`RTP`; `FE_UPWARD`; `ceil`).
     Up,
-    /// Toward −∞ (`floor`).
+    /// Toward −∞ (`RTN`; `FE_DOWNWARD`; `floor`).
     Down,
-    /// Toward zero (`trunc`).
+    /// Toward zero (`RTZ`; `FE_TOWARDZERO`; `trunc`).
     Zero,
 }
 
 impl RoundMode {
+    /// The five modes.
+    pub const ALL: [RoundMode; 5] = [
+        RoundMode::NearestEven,
+        RoundMode::NearestAway,
+        RoundMode::Up,
+        RoundMode::Down,
+        RoundMode::Zero,
+    ];
+
     /// The SMT-LIB rounding-mode constant.
     pub fn smtlib(self) -> &'static str {
         match self {
@@ -28,6 +43,42 @@ impl RoundMode {
             RoundMode::Up => "RTP",
             RoundMode::Down => "RTN",
             RoundMode::Zero => "RTZ",
+        }
+    }
+
+    /// The mode an SMT-LIB rounding-mode constant names, in its short (`RNE`) or long
+    /// (`roundNearestTiesToEven`) form.
+    pub fn from_smtlib(name: &str) -> Option<RoundMode> {
+        Some(match name {
+            "RNE" | "roundNearestTiesToEven" => RoundMode::NearestEven,
+            "RNA" | "roundNearestTiesToAway" => RoundMode::NearestAway,
+            "RTP" | "roundTowardPositive" => RoundMode::Up,
+            "RTN" | "roundTowardNegative" => RoundMode::Down,
+            "RTZ" | "roundTowardZero" => RoundMode::Zero,
+            _ => return None,
+        })
+    }
+
+    /// The mode of an x86-64 glibc `fesetround` argument (`FE_TONEAREST` 0, `FE_DOWNWARD`
+    /// 0x400, `FE_UPWARD` 0x800, `FE_TOWARDZERO` 0xc00); `None` for other values.
+    pub fn from_fenv(value: u64) -> Option<RoundMode> {
+        Some(match value {
+            0 => RoundMode::NearestEven,
+            0x400 => RoundMode::Down,
+            0x800 => RoundMode::Up,
+            0xc00 => RoundMode::Zero,
+            _ => return None,
+        })
+    }
+
+    /// The x86-64 glibc `fegetround` value of the mode (`NearestAway`, which `fesetround`
+    /// cannot select, as `FE_TONEAREST`).
+    pub fn fenv(self) -> u64 {
+        match self {
+            RoundMode::NearestEven | RoundMode::NearestAway => 0,
+            RoundMode::Down => 0x400,
+            RoundMode::Up => 0x800,
+            RoundMode::Zero => 0xc00,
         }
     }
 }
@@ -101,12 +152,8 @@ pub fn ieee_rem(fmt: FpFormat, a: u64, b: u64) -> u64 {
 
 /// `a * b + c` with one rounding (glibc's `fma`): NaNs as `(a * b) + c` would give them.
 pub fn fma(fmt: FpFormat, a: u64, b: u64, c: u64) -> u64 {
-    let p = binary(FpBinOp::Mul, fmt, a, b);
-    if fmt.is_nan(p) {
-        return p;
-    }
-    if fmt.is_nan(c) {
-        return quiet(fmt, c);
+    if let Some(n) = fma_nan(fmt, a, b, c) {
+        return n;
     }
     let r = match fmt {
         FpFormat::Single => f32::from_bits(a as u32)
@@ -121,6 +168,16 @@ pub fn fma(fmt: FpFormat, a: u64, b: u64, c: u64) -> u64 {
     } else {
         r
     }
+}
+
+/// The NaN `fma(a, b, c)` gives when `a * b` is a NaN (a NaN operand or `0 * ∞`) or `c` is
+/// one, as `(a * b) + c` would give it; `None` otherwise.
+pub(crate) fn fma_nan(fmt: FpFormat, a: u64, b: u64, c: u64) -> Option<u64> {
+    let p = binary(FpBinOp::Mul, fmt, a, b);
+    if fmt.is_nan(p) {
+        return Some(p);
+    }
+    fmt.is_nan(c).then(|| quiet(fmt, c))
 }
 
 /// `a` rounded to an integral value in direction `mode` (the sign of a zero is kept; a NaN is

@@ -77,6 +77,15 @@ impl<'m> Val<'m> {
         unsafe { LLVMGetValueKind(self.raw) }
     }
 
+    /// The text of a metadata operand that is an `MDString` (`!"round.dynamic"`).
+    pub(crate) fn md_string(self) -> Option<String> {
+        let mut len: std::os::raw::c_uint = 0;
+        // SAFETY: live value; LLVM returns null for anything but an MDString, else a
+        // pointer to `len` bytes.
+        let p = unsafe { LLVMGetMDString(self.raw, &mut len) };
+        (!p.is_null()).then(|| unsafe { lossy_str(p, len as usize) })
+    }
+
     /// LLVM's textual form of the value (slow; for rare constants and messages).
     pub(crate) fn print(self) -> String {
         // SAFETY: live value; the returned message is ours to free.

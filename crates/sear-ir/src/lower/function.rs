@@ -150,10 +150,13 @@ impl<'m> Lowerer<'m> {
         if v.is_constant() {
             return Operand::Const(self.constant(v));
         }
-        let what = if v.kind() == LLVMValueKind::LLVMMetadataAsValueValueKind {
-            // Metadata arguments of intrinsics (`llvm.experimental.noalias.scope.decl`, ...).
-            "metadata".to_string()
-        } else if v.is_inline_asm() {
+        if v.kind() == LLVMValueKind::LLVMMetadataAsValueValueKind {
+            // Metadata arguments of intrinsics (`llvm.experimental.noalias.scope.decl`,
+            // the rounding mode and predicate of constrained floating point, ...).
+            let text = v.md_string().unwrap_or_default();
+            return Operand::Const(self.add_const(Constant::Metadata(text)));
+        }
+        let what = if v.is_inline_asm() {
             "inline assembly used as a value".to_string()
         } else if v.is_instruction() || v.is_argument() {
             // Void instructions have no slot; nothing valid refers to them.

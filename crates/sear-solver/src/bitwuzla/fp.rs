@@ -39,8 +39,8 @@ fn rm(mode: RoundMode) -> sys::BitwuzlaRoundingMode {
 }
 
 impl BzFp<'_> {
-    fn rne(&self) -> Term {
-        self.tm.rm_value(sys::BITWUZLA_RM_RNE)
+    fn rm(&self, m: RoundMode) -> Term {
+        self.tm.rm_value(rm(m))
     }
 }
 
@@ -99,7 +99,7 @@ impl FpTerms for BzFp<'_> {
         self.defs.push(def);
         r
     }
-    fn fp_arith(&mut self, op: FpArith, a: &Term, b: &Term) -> Term {
+    fn fp_arith(&mut self, op: FpArith, m: RoundMode, a: &Term, b: &Term) -> Term {
         let kind = match op {
             FpArith::Add => sys::BITWUZLA_KIND_FP_ADD,
             FpArith::Sub => sys::BITWUZLA_KIND_FP_SUB,
@@ -109,15 +109,15 @@ impl FpTerms for BzFp<'_> {
                 return self.tm.op_n(sys::BITWUZLA_KIND_FP_REM, &[*a, *b])
             }
         };
-        let r = self.rne();
+        let r = self.rm(m);
         self.tm.op_n(kind, &[r, *a, *b])
     }
-    fn fp_sqrt(&mut self, a: &Term) -> Term {
-        let r = self.rne();
+    fn fp_sqrt(&mut self, m: RoundMode, a: &Term) -> Term {
+        let r = self.rm(m);
         self.tm.op_n(sys::BITWUZLA_KIND_FP_SQRT, &[r, *a])
     }
-    fn fp_fma(&mut self, a: &Term, b: &Term, c: &Term) -> Term {
-        let r = self.rne();
+    fn fp_fma(&mut self, m: RoundMode, a: &Term, b: &Term, c: &Term) -> Term {
+        let r = self.rm(m);
         self.tm.op_n(sys::BITWUZLA_KIND_FP_FMA, &[r, *a, *b, *c])
     }
     fn fp_round(&mut self, mode: RoundMode, a: &Term) -> Term {
@@ -140,19 +140,19 @@ impl FpTerms for BzFp<'_> {
         self.tm
             .op_indexed(sys::BITWUZLA_KIND_FP_TO_SBV, &[r, *a], &[width as u64])
     }
-    fn fp_from_int(&mut self, fmt: FpFormat, signed: bool, v: &Term) -> Term {
+    fn fp_from_int(&mut self, fmt: FpFormat, signed: bool, m: RoundMode, v: &Term) -> Term {
         let (e, s) = dims(fmt);
         let kind = if signed {
             sys::BITWUZLA_KIND_FP_TO_FP_FROM_SBV
         } else {
             sys::BITWUZLA_KIND_FP_TO_FP_FROM_UBV
         };
-        let r = self.rne();
+        let r = self.rm(m);
         self.tm.op_indexed(kind, &[r, *v], &[e, s])
     }
-    fn fp_convert(&mut self, to: FpFormat, a: &Term) -> Term {
+    fn fp_convert(&mut self, to: FpFormat, m: RoundMode, a: &Term) -> Term {
         let (e, s) = dims(to);
-        let r = self.rne();
+        let r = self.rm(m);
         self.tm
             .op_indexed(sys::BITWUZLA_KIND_FP_TO_FP_FROM_FP, &[r, *a], &[e, s])
     }

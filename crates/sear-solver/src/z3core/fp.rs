@@ -30,10 +30,6 @@ fn rm(mode: RoundMode) -> RoundingMode {
     }
 }
 
-fn rne() -> RoundingMode {
-    rm(RoundMode::NearestEven)
-}
-
 /// A float made by a `Z3_mk_fpa_*` function of the thread-local context.
 fn wrap_float(make: impl FnOnce(zs::Z3_context) -> Option<zs::Z3_ast>) -> Float {
     let ctx = Context::thread_local();
@@ -90,20 +86,20 @@ impl FpTerms for Z3Fp {
     fn fp_bits(&mut self, _fmt: FpFormat, f: &Float) -> BV {
         f.to_ieee_bv()
     }
-    fn fp_arith(&mut self, op: FpArith, a: &Float, b: &Float) -> Float {
+    fn fp_arith(&mut self, op: FpArith, m: RoundMode, a: &Float, b: &Float) -> Float {
         match op {
-            FpArith::Add => a.add_with_rounding_mode(b, &rne()),
-            FpArith::Sub => a.sub_with_rounding_mode(b, &rne()),
-            FpArith::Mul => a.mul_with_rounding_mode(b, &rne()),
-            FpArith::Div => a.div_with_rounding_mode(b, &rne()),
+            FpArith::Add => a.add_with_rounding_mode(b, &rm(m)),
+            FpArith::Sub => a.sub_with_rounding_mode(b, &rm(m)),
+            FpArith::Mul => a.mul_with_rounding_mode(b, &rm(m)),
+            FpArith::Div => a.div_with_rounding_mode(b, &rm(m)),
             FpArith::Rem | FpArith::IeeeRem => a.rem(b),
         }
     }
-    fn fp_sqrt(&mut self, a: &Float) -> Float {
-        a.sqrt_with_rounding_mode(&rne())
+    fn fp_sqrt(&mut self, m: RoundMode, a: &Float) -> Float {
+        a.sqrt_with_rounding_mode(&rm(m))
     }
-    fn fp_fma(&mut self, a: &Float, b: &Float, c: &Float) -> Float {
-        a.fma_with_rounding_mode(b, c, &rne())
+    fn fp_fma(&mut self, m: RoundMode, a: &Float, b: &Float, c: &Float) -> Float {
+        a.fma_with_rounding_mode(b, c, &rm(m))
     }
     fn fp_round(&mut self, mode: RoundMode, a: &Float) -> Float {
         a.round_to_integral_with_rounding_mode(&rm(mode))
@@ -121,8 +117,8 @@ impl FpTerms for Z3Fp {
     fn fp_to_sbv(&mut self, a: &Float, width: u32) -> BV {
         a.to_sbv_with_rounding_mode(&rm(RoundMode::Zero), width)
     }
-    fn fp_from_int(&mut self, fmt: FpFormat, signed: bool, v: &BV) -> Float {
-        let (s, r) = (sort(fmt), rne());
+    fn fp_from_int(&mut self, fmt: FpFormat, signed: bool, m: RoundMode, v: &BV) -> Float {
+        let (s, r) = (sort(fmt), rm(m));
         wrap_float(|ctx| unsafe {
             // SAFETY: a rounding mode, a bit-vector and a float sort of this context.
             if signed {
@@ -132,7 +128,7 @@ impl FpTerms for Z3Fp {
             }
         })
     }
-    fn fp_convert(&mut self, to: FpFormat, a: &Float) -> Float {
-        a.to_fp_with_rounding_mode(&rne(), &sort(to))
+    fn fp_convert(&mut self, to: FpFormat, m: RoundMode, a: &Float) -> Float {
+        a.to_fp_with_rounding_mode(&rm(m), &sort(to))
     }
 }

@@ -4,6 +4,8 @@
 use super::FloatFn;
 use crate::executor::ops::{self, decode_float, encode_float, HostFloat};
 use crate::value::Value;
+use sear_expr::fp::{FpOp, RoundMode};
+use sear_ir::FloatKind;
 
 /// `llvm.is.fpclass`: whether the class of the float `v` (`float`, `double` or `x86_fp80`,
 /// by width) is in `mask`: bit 0 signaling NaN, 1 quiet NaN, 2 -inf, 3 -normal,
@@ -67,14 +69,28 @@ pub(super) fn fp_class_test(v: &Value, mask: u32) -> Result<Value, ops::Unsuppor
     Ok(Value::bool(mask >> bit & 1 == 1))
 }
 
+/// The math intrinsic `f` on concrete bits of `kind`; `sqrt`, `rint` and `nearbyint` of
+/// `float`/`double` in rounding mode `rm` (sear's evaluator), the rest on host floats.
 pub(super) fn float_fn(
     f: FloatFn,
     kind: sear_ir::FloatKind,
     a: u128,
     b: u128,
+    rm: RoundMode,
 ) -> Result<u128, ops::Unsupported> {
     if let Some(bits) = super::super::fpsym::minimum_maximum(f, kind, a, b) {
         return bits;
+    }
+    let w = ops::float_width(kind);
+    if rm != RoundMode::NearestEven && matches!(kind, FloatKind::Single | FloatKind::Double) {
+        let op = match f {
+            FloatFn::Rint => Some(FpOp::Round(rm)),
+            FloatFn::Sqrt => Some(FpOp::Sqrt(rm)),
+            _ => None,
+        };
+        if let Some(op) = op {
+            return Ok(sear_expr::fp::fold(op, w, &[(a, w)]));
+        }
     }
     let as64 = |h: HostFloat| match h {
         HostFloat::F32(x) => x as f64,
@@ -88,7 +104,7 @@ pub(super) fn float_fn(
         FloatFn::Ceil => x.ceil(),
         FloatFn::Trunc => x.trunc(),
         FloatFn::Round => x.round(),
-        FloatFn::Rint => x.round_ties_even(),
+        FloatFn::Rint | FloatFn::RoundEven => x.round_ties_even(),
         FloatFn::Sqrt => x.sqrt(),
         FloatFn::CopySign => x.copysign(y),
         FloatFn::MinNum => x.min(y),

@@ -4,7 +4,7 @@
 use std::rc::Rc;
 
 use sear_expr::Expr;
-use sear_ir::{BinaryOp, Module, TypeId};
+use sear_ir::{BinaryOp, FloatKind, FloatPredicate, Module, TypeId};
 
 use super::{exec, float_kind, unsupported};
 use crate::executor::ops;
@@ -14,7 +14,7 @@ use crate::termination::{ErrorKind, Termination};
 use crate::value::Value;
 
 impl Executor<'_> {
-    pub(super) fn binary(
+    pub(crate) fn binary(
         &mut self,
         module: &Module,
         state: &mut State,
@@ -49,7 +49,8 @@ impl Executor<'_> {
         }
         let kind = float_kind(module, ty)
             .ok_or_else(|| exec("floating-point operation on non-float type"))?;
-        if let Some(v) = self.fp_binary(op, kind, a, b) {
+        let rm = state.rounding;
+        if let Some(v) = self.fp_binary(op, kind, a, b, rm) {
             return Ok(v);
         }
         let a = self.concretize_value(state, a, "floating-point arithmetic")?;
@@ -60,8 +61,35 @@ impl Executor<'_> {
                 kind,
                 x.as_concrete().unwrap_or(0),
                 y.as_concrete().unwrap_or(0),
+                rm,
             )
             .map(|bits| Value::concrete(bits, ops::float_width(kind)))
+        })
+        .map_err(unsupported)
+    }
+
+    /// `fcmp pred a, b` on floats of `kind`: a node on symbolic operands, else concrete.
+    pub(crate) fn fcmp(
+        &mut self,
+        state: &mut State,
+        pred: FloatPredicate,
+        kind: FloatKind,
+        a: &Value,
+        b: &Value,
+    ) -> Exec<Value> {
+        if let Some(v) = self.fp_cmp(pred, kind, a, b) {
+            return Ok(v);
+        }
+        let a = self.concretize_value(state, a, "floating-point comparison")?;
+        let b = self.concretize_value(state, b, "floating-point comparison")?;
+        ops::lift2(&a, &b, &mut |x, y| {
+            ops::float_cmp(
+                pred,
+                kind,
+                x.as_concrete().unwrap_or(0),
+                y.as_concrete().unwrap_or(0),
+            )
+            .map(Value::bool)
         })
         .map_err(unsupported)
     }

@@ -58,24 +58,27 @@ pub(super) fn fp_jobs(op: FpOp, w: u32, in_w: u32, c: &[u32]) -> Vec<Job> {
         j.push(Job::Text("(fp.to_ieee_bv "));
     }
     match op {
-        FpOp::Arith(a) => {
+        FpOp::Arith(a, m) => {
             let name = match a {
-                FpArith::Add => "(fp.add RNE",
-                FpArith::Sub => "(fp.sub RNE",
-                FpArith::Mul => "(fp.mul RNE",
-                FpArith::Div => "(fp.div RNE",
-                FpArith::Rem => "(sear.fmod",
-                FpArith::IeeeRem => "(fp.rem",
+                FpArith::Add => "fp.add",
+                FpArith::Sub => "fp.sub",
+                FpArith::Mul => "fp.mul",
+                FpArith::Div => "fp.div",
+                FpArith::Rem => "sear.fmod",
+                FpArith::IeeeRem => "fp.rem",
             };
-            j.push(Job::Text(name));
+            j.push(Job::Owned(match a {
+                FpArith::Rem | FpArith::IeeeRem => format!("({name}"),
+                _ => format!("({name} {}", m.smtlib()),
+            }));
             operands(&mut j, c, in_w);
         }
-        FpOp::Sqrt => {
-            j.push(Job::Text("(fp.sqrt RNE"));
+        FpOp::Sqrt(m) => {
+            j.push(Job::Owned(format!("(fp.sqrt {}", m.smtlib())));
             operands(&mut j, c, in_w);
         }
-        FpOp::Fma => {
-            j.push(Job::Text("(fp.fma RNE"));
+        FpOp::Fma(m) => {
+            j.push(Job::Owned(format!("(fp.fma {}", m.smtlib())));
             operands(&mut j, c, in_w);
         }
         FpOp::Round(m) => {
@@ -98,13 +101,29 @@ pub(super) fn fp_jobs(op: FpOp, w: u32, in_w: u32, c: &[u32]) -> Vec<Job> {
             j.push(Job::Owned(format!("((_ fp.to_{s} {w}) RTZ")));
             operands(&mut j, c, in_w);
         }
-        FpOp::SIToFP | FpOp::UIToFP => {
-            let u = if op == FpOp::UIToFP { "_unsigned" } else { "" };
-            j.push(Job::Owned(format!("((_ to_fp{u} {}) RNE ", sort_params(w))));
+        FpOp::SIToFP(m) | FpOp::UIToFP(m) => {
+            let u = if matches!(op, FpOp::UIToFP(_)) {
+                "_unsigned"
+            } else {
+                ""
+            };
+            j.push(Job::Owned(format!(
+                "((_ to_fp{u} {}) {} ",
+                sort_params(w),
+                m.smtlib()
+            )));
             j.push(Job::Item(c[0], Some(Sort::Bv), false));
         }
-        FpOp::Ext | FpOp::Trunc => {
+        FpOp::Ext => {
             j.push(Job::Owned(format!("((_ to_fp {}) RNE", sort_params(w))));
+            operands(&mut j, c, in_w);
+        }
+        FpOp::Trunc(m) => {
+            j.push(Job::Owned(format!(
+                "((_ to_fp {}) {}",
+                sort_params(w),
+                m.smtlib()
+            )));
             operands(&mut j, c, in_w);
         }
     }

@@ -83,7 +83,7 @@ pub(super) fn analyse(conjunct: &Expr) -> ConjunctInfo {
         }
         ExprKind::Fp { op, args } => {
             info.has_fp = true;
-            if matches!(op, FpOp::SIToFP | FpOp::UIToFP) {
+            if matches!(op, FpOp::SIToFP(_) | FpOp::UIToFP(_)) {
                 return;
             }
             for a in args {
