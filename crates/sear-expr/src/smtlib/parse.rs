@@ -27,6 +27,7 @@ use rustc_hash::FxHashMap;
 use crate::array::{Array, ArrayKind, ArrayRef, UpdateList};
 use crate::expr::{Expr, ExprKind};
 use crate::smtlib::lexer::{lex, ArrayInfo, Lexed, ParseError, Tok, Token};
+pub use crate::smtlib::model::ValueSort;
 use crate::smtlib::ops::{ArrayVal, SortSpec, Val};
 
 /// Constant arrays larger than this many bytes stay `ite` chains instead of being
@@ -48,6 +49,12 @@ pub struct Script {
     pub bitvector_consts: Vec<(String, Expr)>,
     /// Declared Boolean constants and the (width-1) expressions standing for them.
     pub bool_consts: Vec<(String, Expr)>,
+    /// Declared floating-point constants and the bit-vectors of their encodings (a 4- or
+    /// 8-byte array read little-endian, as a bit-vector constant of that width).
+    pub fp_consts: Vec<(String, Expr)>,
+    /// Declared `RoundingMode` constants and their 3-bit indices into
+    /// [`crate::fp::RoundMode::ALL`] (bits of a one-byte array; indices above 4 mean `RTZ`).
+    pub rounding_consts: Vec<(String, Expr)>,
 }
 
 impl Script {
@@ -83,8 +90,8 @@ pub enum Command {
     ResetAssertions,
     /// `(get-model)`.
     GetModel,
-    /// `(get-value (t ...))`: each term's source text and its expression.
-    GetValue(Vec<(String, Expr)>),
+    /// `(get-value (t ...))`: each term's source text, its expression and its sort.
+    GetValue(Vec<(String, Expr, ValueSort)>),
     /// `(push n)`.
     Push(u32),
     /// `(pop n)`.
@@ -110,7 +117,7 @@ pub fn parse_script(text: &str) -> Result<Script, ParseError> {
     for command in &first.script.commands {
         match command {
             Command::Assert(e) => roots.push(e.clone()),
-            Command::GetValue(values) => roots.extend(values.iter().map(|(_, e)| e.clone())),
+            Command::GetValue(values) => roots.extend(values.iter().map(|(_, e, _)| e.clone())),
             _ => {}
         }
     }
@@ -161,7 +168,7 @@ pub(crate) struct Parser<'t> {
     /// names declared in the innermost of them), so `(push 4000000000)` costs nothing.
     scopes: Vec<(u32, Vec<String>)>,
     size_overrides: &'t [Option<u64>],
-    pass: Pass,
+    pub(crate) pass: Pass,
 }
 
 impl<'t> Parser<'t> {
@@ -404,13 +411,16 @@ impl<'t> Parser<'t> {
                 }
                 let mut values = Vec::new();
                 for t in self.elements(args[0]) {
-                    let e = match self.term(t)? {
-                        Val::Bool(e) | Val::Bv(e) => e,
+                    let (e, sort) = match self.term(t)? {
+                        Val::Bool(e) => (e, ValueSort::Bool),
+                        Val::Bv(e) => (e, ValueSort::Bv),
+                        Val::Fp(e) => (e, ValueSort::Float),
+                        Val::Rm(e) => (e, ValueSort::RoundingMode),
                         Val::Array(_) => {
                             return Err(self.err(t, "get-value of an array is not supported"))
                         }
                     };
-                    values.push((self.source(t).to_string(), e));
+                    values.push((self.source(t).to_string(), e, sort));
                 }
                 if values.is_empty() {
                     return Err(self.err(args[0], "get-value expects at least one term"));
@@ -473,6 +483,8 @@ impl<'t> Parser<'t> {
                 Ok(SortSpec::Bool)
             } else if let Some(alias) = self.sort_aliases.get(s) {
                 Ok(*alias)
+            } else if let Some(fp) = crate::smtlib::fpops::fp_sort_symbol(s) {
+                fp.map_err(|m| self.err(at, m))
             } else {
                 Err(unsupported())
             };
@@ -482,6 +494,15 @@ impl<'t> Parser<'t> {
         }
         let parts = self.elements(at);
         match parts.first().map(|&p| &self.toks[p].tok) {
+            Some(Tok::Symbol(s)) if s == "_" && parts.len() == 4 => {
+                if self.symbol(parts[1])? != "FloatingPoint" {
+                    return Err(unsupported());
+                }
+                let (eb, sb) = (self.numeral(parts[2])?, self.numeral(parts[3])?);
+                crate::smtlib::fpops::format_width(eb, sb)
+                    .map(SortSpec::Fp)
+                    .map_err(|m| self.err(at, m))
+            }
             Some(Tok::Symbol(s)) if s == "_" && parts.len() == 3 => {
                 if self.symbol(parts[1])? != "BitVec" {
                     return Err(unsupported());
@@ -551,7 +572,7 @@ impl<'t> Parser<'t> {
         Ok(())
     }
 
-    fn new_array(
+    pub(crate) fn new_array(
         &mut self,
         name: &str,
         size: u64,
@@ -594,6 +615,7 @@ impl<'t> Parser<'t> {
                     Val::Bv(e)
                 }
             }
+            SortSpec::Fp(_) | SortSpec::Rm => self.declare_fp(name, sort),
             SortSpec::Array(iw) => {
                 let ordinal = self.pass.declared;
                 self.pass.declared += 1;
