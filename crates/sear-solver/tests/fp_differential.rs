@@ -93,6 +93,7 @@ fn generate(rng: &mut Rng, index: usize, failures: &mut Vec<String>) -> (Vec<Cas
     let mut g = Gen {
         rng,
         leaves: Default::default(),
+        reuse: false,
     };
     let node = g.any(depth);
     let items = g.leaves.items;

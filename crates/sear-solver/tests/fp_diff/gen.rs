@@ -246,6 +246,9 @@ const INT_WIDTHS: [u32; 8] = [1, 8, 16, 32, 33, 53, 63, 64];
 pub struct Gen<'r> {
     pub rng: &'r mut Rng,
     pub leaves: Leaves,
+    /// Reuse a leaf of the same kind three times in four (the inputs of a path's
+    /// conditions), instead of one time in three.
+    pub reuse: bool,
 }
 
 impl Gen<'_> {
@@ -263,7 +266,12 @@ impl Gen<'_> {
         let same: Vec<usize> = (0..self.leaves.items.len())
             .filter(|&i| self.leaves.items[i].0 == w && self.leaves.items[i].2 == float)
             .collect();
-        if !same.is_empty() && self.rng.below(3) == 0 {
+        let reuse = if self.reuse {
+            self.rng.below(4) != 0
+        } else {
+            self.rng.below(3) == 0
+        };
+        if !same.is_empty() && reuse {
             return Node::Leaf(w, same[self.rng.below(same.len() as u64) as usize]);
         }
         let v = if float {
