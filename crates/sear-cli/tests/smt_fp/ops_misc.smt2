@@ -1,19 +1,10 @@
-; expect: sat unsat sat
+; expect: sat
 ; fma, sqrt, rem, min, max, abs, neg, unsigned conversion.
 (set-logic QF_FP)
 (declare-fun x () Float32)
 (declare-fun y () Float32)
 (declare-fun z () Float32)
 (define-fun two () Float32 (fp #b0 #b10000000 #b00000000000000000000000))
-(push 1)
-(assert (not (fp.isNaN (fp.fma RNE x y z))))
-(assert (not (= (fp.fma RNE x y z) (fp.add RNE (fp.mul RNE x y) z))))
-(check-sat)
-(pop 1)
-(push 1)
-(assert (fp.lt (fp.sqrt RNE (fp.abs x)) (_ -zero 8 24)))
-(check-sat)
-(pop 1)
 (assert (= (fp.rem x two) (fp.neg (fp.min (fp.abs y) (_ +oo 8 24)))))
 (assert (fp.gt (fp.max x y) two))
 (assert (fp.isNormal y))
