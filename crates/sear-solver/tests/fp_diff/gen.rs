@@ -370,8 +370,8 @@ impl Gen<'_> {
     /// A tree of a random kind.
     pub fn any(&mut self, depth: u32) -> Node {
         match self.rng.below(8) {
-            0 | 1 | 2 => self.float(32, depth),
-            3 | 4 | 5 => self.float(64, depth),
+            0..=2 => self.float(32, depth),
+            3..=5 => self.float(64, depth),
             6 => {
                 let n = self.rng.pick(&INT_WIDTHS);
                 self.int(n, depth)

@@ -191,11 +191,11 @@ fn to_int(w: u32, signed: bool, n: u32, a: u64) -> u64 {
         // a < 2^63 ? cvtt(a) : cvtt(a - 2^63) | 2^63
         let (lt, shifted) = if w == 32 {
             let x = f32b(a);
-            let lim = 9.223_372e18_f32;
+            let lim = (1u64 << 63) as f32;
             (x < lim, (x - lim).to_bits() as u64)
         } else {
             let x = f64b(a);
-            let lim = 9.223_372_036_854_775_808e18_f64;
+            let lim = (1u64 << 63) as f64;
             (x < lim, (x - lim).to_bits())
         };
         if lt {
