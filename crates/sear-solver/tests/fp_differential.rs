@@ -23,7 +23,8 @@
 //!   `fp.rem` or conversion), where Z3's rewriter folds the constants (milliseconds).
 //!
 //! All agree bit for bit (NaN payloads included). `SEAR_FP_DIFF_N` sets the number of trees
-//! (default 2,000; the full run is `SEAR_FP_DIFF_N=100000`), `SEAR_FP_DIFF_SEED` the seed.
+//! (default 2,000; the full run is `SEAR_FP_DIFF_N=100000`), `SEAR_FP_DIFF_SEED` the seed;
+//! `SEAR_FP_DIFF_CORES=0` leaves the cores out.
 
 mod fp_diff;
 
@@ -207,6 +208,8 @@ fn evaluator_folding_hardware_and_cores_agree() {
     let mut rng = Rng(env_u64("SEAR_FP_DIFF_SEED", 0x5EA2_F10A_7D1F_F000));
     let batch = env_u64("SEAR_FP_DIFF_BATCH", 200) as usize;
     let every = env_u64("SEAR_FP_DIFF_BITWUZLA_EVERY", 100).max(1) as usize;
+    // `SEAR_FP_DIFF_CORES=0`: the evaluator, folding and the hardware only.
+    let cores = env_u64("SEAR_FP_DIFF_CORES", 1) != 0;
     let mut z3 = Z3Core::new(Z3Mode::Incremental);
     let mut bitwuzla = BitwuzlaCore::new(BitwuzlaMode::Fresh);
     let mut failures = Vec::new();
@@ -222,6 +225,12 @@ fn evaluator_folding_hardware_and_cores_agree() {
         times[0] += start.elapsed();
         native_checked += native as usize;
         kinds[kind] += 1;
+        if index > 0 && index % 10_000 == 0 {
+            eprintln!("{index} trees, {:?}", started.elapsed());
+        }
+        if !cores {
+            continue;
+        }
         if index % every == 0 {
             // The tree's operations (the whole tree, last, is not among them).
             let single = ops.len() - (ops.len() > 1) as usize;
@@ -272,5 +281,5 @@ fn evaluator_folding_hardware_and_cores_agree() {
         native_checked * 2 > n,
         "the native oracle took part too rarely"
     );
-    assert!(z3_checked >= n && bitwuzla_checked > 0);
+    assert!(!cores || (z3_checked >= n && bitwuzla_checked > 0));
 }
