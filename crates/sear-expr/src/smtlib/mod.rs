@@ -11,6 +11,7 @@
 //! the same names, sizes and kinds, rebuilt through the simplifying constructors.
 
 mod dag;
+mod decl;
 mod fpops;
 mod lexer;
 mod macros;
