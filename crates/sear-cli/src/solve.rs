@@ -1,6 +1,8 @@
 //! `sear solve FILE.smt2`: answers an SMT-LIB2 script through the solver chain, like KLEE's
 //! `kleaver`. Each `check-sat` prints `sat`, `unsat` or `unknown`; `get-model` and
 //! `get-value` print the last model; `push`/`pop`/`echo`/`exit` behave as in SMT-LIB.
+//! Floating-point scripts (`QF_FP`, `QF_BVFP`, `QF_ABVFP`; binary32 and binary64) are read
+//! into sear's floating-point nodes (`sear_expr::smtlib`; docs/techniques/floating-point.md).
 //! Scripts with bit-vectors wider than 128 bits are answered by Z3 directly
 //! ([`crate::solve_wide`]), with the same output.
 
@@ -14,7 +16,7 @@ use sear_solver::{QueryMeta, Solver, SolverError};
 /// Arguments of `sear solve`.
 #[derive(Debug, Clone, clap::Args)]
 pub struct SolveArgs {
-    /// The SMT-LIB2 script (QF_ABV / QF_BV).
+    /// The SMT-LIB2 script (QF_ABV / QF_BV, QF_FP / QF_BVFP / QF_ABVFP).
     pub file: PathBuf,
     /// Print the model after every `sat`.
     #[arg(long)]

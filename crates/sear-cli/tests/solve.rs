@@ -298,3 +298,188 @@ sat
         )
     );
 }
+
+/// The answers (`sat`/`unsat`/`unknown` lines) of an output.
+fn answers(out: &str) -> Vec<String> {
+    out.lines()
+        .filter(|l| matches!(*l, "sat" | "unsat" | "unknown"))
+        .map(str::to_string)
+        .collect()
+}
+
+/// Z3's answers to a file, if the `z3` binary is installed.
+fn z3_answers(file: &Path) -> Option<Vec<String>> {
+    let o = Command::new("z3").arg(file).output().ok()?;
+    Some(answers(&String::from_utf8_lossy(&o.stdout)))
+}
+
+/// `(assert (= NAME VALUE))` for each `(define-fun NAME () SORT VALUE)` line of a model.
+fn model_assertions(out: &str) -> String {
+    let mut asserts = String::new();
+    for line in out.lines().map(str::trim) {
+        let Some(rest) = line.strip_prefix("(define-fun ") else {
+            continue;
+        };
+        let Some((name, rest)) = rest.split_once(" () ") else {
+            continue;
+        };
+        // The sort: a symbol or one parenthesised expression.
+        let sort_end = if rest.starts_with('(') {
+            let mut depth = 0;
+            rest.char_indices()
+                .find(|&(_, c)| {
+                    depth += (c == '(') as i32 - (c == ')') as i32;
+                    depth == 0
+                })
+                .map_or(rest.len(), |(i, _)| i + 1)
+        } else {
+            rest.find(' ').unwrap_or(rest.len())
+        };
+        let value = rest[sort_end..].trim().strip_suffix(')').unwrap_or("");
+        if rest.starts_with("(Array") {
+            // A store chain over a constant array: its bytes, one `select` each.
+            let lits: Vec<&str> = value
+                .split(|c: char| c.is_whitespace() || c == ')')
+                .filter(|t| t.starts_with("#x"))
+                .collect();
+            for pair in lits[1..].chunks(2) {
+                if let [i, v] = pair {
+                    asserts.push_str(&format!("(assert (= (select {name} {i}) {v}))\n"));
+                }
+            }
+            continue;
+        }
+        asserts.push_str(&format!("(assert (= {name} {value}))\n"));
+    }
+    asserts
+}
+
+/// The QF_FP, QF_BVFP and QF_ABVFP scripts of `tests/smt_fp`: sear's answers are the
+/// expected ones (`; expect:` on the first line) and Z3's; every model printed for the last
+/// check, asserted back into the script, keeps it satisfiable for sear and for Z3.
+#[test]
+fn floating_point_scripts_agree_with_z3_and_their_models_hold() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/smt_fp");
+    let tmp = tempfile::tempdir().unwrap();
+    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "smt2"))
+        .collect();
+    files.sort();
+    assert!(files.len() >= 8);
+    let mut with_z3 = 0;
+    for file in &files {
+        let text = std::fs::read_to_string(file).unwrap();
+        let expected: Vec<String> = text
+            .lines()
+            .next()
+            .and_then(|l| l.strip_prefix("; expect:"))
+            .expect("an expectation on the first line")
+            .split_whitespace()
+            .map(str::to_string)
+            .collect();
+        let o = solve(&[file.to_str().unwrap()]);
+        let out = stdout(&o);
+        assert!(
+            o.status.success(),
+            "{file:?}: {}",
+            String::from_utf8_lossy(&o.stderr)
+        );
+        assert_eq!(answers(&out), expected, "{file:?}: {out}");
+        if let Some(z3) = z3_answers(file) {
+            assert_eq!(z3, expected, "{file:?}: z3");
+            with_z3 += 1;
+        }
+        // The last check's model, asserted before that check.
+        if expected.last().map(String::as_str) != Some("sat") || !out.contains("(model") {
+            continue;
+        }
+        let model = &out[out.rfind("(model").unwrap()..];
+        let asserts = model_assertions(model);
+        assert!(!asserts.is_empty(), "{file:?}: {model}");
+        let at = text.rfind("(check-sat)").unwrap();
+        let checked = format!("{}{asserts}{}", &text[..at], &text[at..]);
+        let again = write(tmp.path(), "model.smt2", &checked);
+        let o = solve(&[again.to_str().unwrap()]);
+        assert_eq!(
+            answers(&stdout(&o)).last().map(String::as_str),
+            Some("sat"),
+            "{file:?}: the model does not hold: {asserts}"
+        );
+        if let Some(z3) = z3_answers(&again) {
+            assert_eq!(
+                z3.last().map(String::as_str),
+                Some("sat"),
+                "{file:?}: z3: {asserts}"
+            );
+        }
+    }
+    eprintln!("{} scripts, {with_z3} compared with z3", files.len());
+}
+
+/// Values print in their sorts; formats other than binary32/64 and unsupported conversions
+/// are errors naming what, never panics.
+#[test]
+fn floating_point_values_and_errors() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = write(
+        dir.path(),
+        "v.smt2",
+        "(declare-fun x () (_ FloatingPoint 8 24))
+(declare-fun r () RoundingMode)
+(assert (fp.eq x (fp #b1 #b10000000 #b10000000000000000000000)))
+(assert (= r RTN))
+(check-sat)
+(get-value (x r (fp.isNegative x) ((_ fp.to_sbv 8) RNE x)))
+(get-model)
+",
+    );
+    let out = stdout(&solve(&[file.to_str().unwrap()]));
+    assert!(
+        out.contains("(x (fp #b1 #b10000000 #b10000000000000000000000))"),
+        "{out}"
+    );
+    assert!(out.contains("(r RTN)"), "{out}");
+    assert!(out.contains("((fp.isNegative x) true)"), "{out}");
+    assert!(out.contains("(((_ fp.to_sbv 8) RNE x) #xfd)"), "{out}");
+    assert!(
+        out.contains("(define-fun x () (_ FloatingPoint 8 24) (fp #b1 #b10000000 #b10000000000000000000000))"),
+        "{out}"
+    );
+    assert!(out.contains("(define-fun r () RoundingMode RTN)"), "{out}");
+    for (script, message) in [
+        ("(declare-fun h () Float16)", "(_ FloatingPoint 5 11)"),
+        (
+            "(declare-fun h () (_ FloatingPoint 15 113))",
+            "(_ FloatingPoint 15 113)",
+        ),
+        (
+            "(assert (fp.isZero (_ +zero 5 11)))",
+            "(_ FloatingPoint 5 11)",
+        ),
+        (
+            "(declare-fun b () (_ BitVec 16))(assert (fp.isZero ((_ to_fp 8 24) b)))",
+            "does not encode",
+        ),
+        (
+            "(declare-fun x () Float32)(assert (= ((_ fp.to_sbv 100) RNE x) ((_ fp.to_sbv 100) RNE x)))",
+            "only 1 to 64 bits",
+        ),
+        (
+            "(declare-fun x () Float32)(assert (fp.isZero (fp.add x x)))",
+            "expects 3 arguments",
+        ),
+        (
+            "(declare-fun x () Float32)(declare-fun y () Float64)(assert (fp.lt x y))",
+            "different floating-point sorts",
+        ),
+    ] {
+        let f = write(dir.path(), "e.smt2", &format!("{script}\n(check-sat)\n"));
+        let o = solve(&[f.to_str().unwrap()]);
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(!o.status.success(), "{script}");
+        assert!(err.contains(message), "{script}: {err}");
+        assert!(!err.contains("panicked"), "{script}: {err}");
+    }
+}

@@ -27,7 +27,7 @@ fn values(script: &Script) -> Vec<Expr> {
         .commands
         .iter()
         .filter_map(|c| match c {
-            Command::GetValue(v) => Some(v.iter().map(|(_, e)| e.clone())),
+            Command::GetValue(v) => Some(v.iter().map(|(_, e, _)| e.clone())),
             _ => None,
         })
         .flatten()
@@ -385,7 +385,7 @@ line|) (echo \"say \"\"hi\"\"\")
             Command::GetValue(v) => format!(
                 "get-value {}",
                 v.iter()
-                    .map(|(t, _)| t.as_str())
+                    .map(|(t, _, _)| t.as_str())
                     .collect::<Vec<_>>()
                     .join(",")
             ),

@@ -300,7 +300,7 @@ fn models_and_values() {
     let Some(Command::GetValue(v)) = defs.commands.last() else {
         panic!()
     };
-    let got: Vec<Option<u128>> = v.iter().map(|(_, e)| e.as_constant()).collect();
+    let got: Vec<Option<u128>> = v.iter().map(|(_, e, _)| e.as_constant()).collect();
     assert_eq!(got, [Some(0x034), Some(1), Some(0x34)]);
 }
 

@@ -16,7 +16,7 @@ fn get_values(script: &sear_expr::smtlib::Script) -> Vec<Expr> {
         .commands
         .iter()
         .filter_map(|c| match c {
-            Command::GetValue(v) => Some(v.iter().map(|(_, e)| e.clone()).collect::<Vec<_>>()),
+            Command::GetValue(v) => Some(v.iter().map(|(_, e, _)| e.clone()).collect::<Vec<_>>()),
             _ => None,
         })
         .flatten()

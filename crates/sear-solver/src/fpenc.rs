@@ -292,7 +292,6 @@ pub(crate) fn encode<T: FpTerms>(
             let (fa, fb, fc) = (e.fp(&a), e.fp(&b), e.fp(&c));
             let r = e.t.fp_fma(m, &fa, &fb, &fc);
             let r = e.bits_or_default_nan(&r);
-            let r = e.propagate(std::slice::from_ref(&c), r);
             let inf = exp_mask(e.fmt);
             let (az, bz, ai, bi) = (
                 e.mag_is(&a, 0),
@@ -305,7 +304,9 @@ pub(crate) fn encode<T: FpTerms>(
             let invalid = e.t.or(&x, &y);
             let d = e.c(e.fmt.default_nan() as u128);
             let r = e.t.bv_ite(&invalid, &d, &r);
-            e.propagate(&[a, b], r)
+            // The `fma` instruction (glibc's `fma` on x86-64 with FMA): the first NaN of
+            // `b`, `a`, `c`, quietened, before the default NaN of `0 * ∞`.
+            e.propagate(&[b, a, c], r)
         }
         FpOp::Round(mode) => {
             let mut e = Enc { t, fmt: fmt_in? };

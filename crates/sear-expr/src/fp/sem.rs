@@ -150,7 +150,8 @@ pub fn ieee_rem(fmt: FpFormat, a: u64, b: u64) -> u64 {
     }
 }
 
-/// `a * b + c` with one rounding (glibc's `fma`): NaNs as `(a * b) + c` would give them.
+/// `a * b + c` with one rounding (glibc's `fma`): NaNs as the x86-64 `fma` instruction
+/// (`vfmadd213sd`, which glibc's `fma` runs on hardware with FMA) gives them ([`fma_nan`]).
 pub fn fma(fmt: FpFormat, a: u64, b: u64, c: u64) -> u64 {
     if let Some(n) = fma_nan(fmt, a, b, c) {
         return n;
@@ -170,14 +171,16 @@ pub fn fma(fmt: FpFormat, a: u64, b: u64, c: u64) -> u64 {
     }
 }
 
-/// The NaN `fma(a, b, c)` gives when `a * b` is a NaN (a NaN operand or `0 * ∞`) or `c` is
-/// one, as `(a * b) + c` would give it; `None` otherwise.
+/// The NaN `fma(a, b, c)` gives when an operand is a NaN or `a * b` is `0 * ∞`, as the
+/// `fma` instruction gives it (measured with glibc's `fma` and `fmaf`): the first NaN operand
+/// in the order `b`, `a`, `c`, quietened (so a NaN `c` wins over the invalid `0 * ∞`), else
+/// the default NaN for `0 * ∞`; `None` otherwise.
 pub(crate) fn fma_nan(fmt: FpFormat, a: u64, b: u64, c: u64) -> Option<u64> {
-    let p = binary(FpBinOp::Mul, fmt, a, b);
-    if fmt.is_nan(p) {
-        return Some(p);
+    if let Some(&n) = [b, a, c].iter().find(|&&x| fmt.is_nan(x)) {
+        return Some(quiet(fmt, n));
     }
-    fmt.is_nan(c).then(|| quiet(fmt, c))
+    let p = binary(FpBinOp::Mul, fmt, a, b);
+    fmt.is_nan(p).then_some(p)
 }
 
 /// `a` rounded to an integral value in direction `mode` (the sign of a zero is kept; a NaN is

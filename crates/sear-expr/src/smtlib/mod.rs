@@ -1,4 +1,5 @@
-//! SMT-LIB2 printing and parsing of the `QF_ABV`/`QF_BV` fragment.
+//! SMT-LIB2 printing and parsing of the `QF_ABV`/`QF_BV` fragment, and parsing of the
+//! floating-point logics `QF_FP`/`QF_BVFP`/`QF_ABVFP` (binary32 and binary64).
 //!
 //! * [`print_expr`] / [`print_term`]: one term, for diagnostics and logs.
 //! * [`print_query`]: a complete, self-contained script (declarations, shared subterms bound
@@ -10,6 +11,8 @@
 //! the same names, sizes and kinds, rebuilt through the simplifying constructors.
 
 mod dag;
+mod decl;
+mod fpops;
 mod lexer;
 mod macros;
 mod model;
@@ -21,7 +24,10 @@ mod script;
 mod term;
 
 pub use lexer::ParseError;
-pub use model::{format_value, print_assignment, print_model, print_values};
+pub use model::{
+    format_float, format_rounding, format_value, print_assignment, print_model, print_values,
+    ValueSort,
+};
 pub use parse::{parse_script, Command, Script};
 pub use print::{print_expr, print_term};
 pub use script::{print_query, QueryPrintOptions};

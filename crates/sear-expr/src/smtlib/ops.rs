@@ -7,6 +7,9 @@
 use crate::array::UpdateList;
 use crate::bits::MAX_WIDTH;
 use crate::expr::{BinOp, Expr};
+use crate::smtlib::fpops::{
+    apply_fp, canonical_mode, format_params, fp_equal, fp_fn_from_name, fp_indexed, FpFn,
+};
 
 /// A constant array `((as const (Array ...)) v)` with writes, kept apart from [`UpdateList`]
 /// because reads beyond any size still give the default.
@@ -40,6 +43,10 @@ pub(crate) enum Val {
     Bool(Expr),
     Bv(Expr),
     Array(ArrayVal),
+    /// A float: the bit-vector of its encoding (32 or 64 bits).
+    Fp(Expr),
+    /// A rounding mode: a 3-bit index into [`crate::fp::RoundMode::ALL`].
+    Rm(Expr),
 }
 
 impl Val {
@@ -49,6 +56,11 @@ impl Val {
             Val::Bool(_) => "Bool".into(),
             Val::Bv(e) => format!("(_ BitVec {})", e.width()),
             Val::Array(a) => crate::smtlib::dag::array_sort(a.index_width()),
+            Val::Fp(e) => {
+                let (eb, sb) = format_params(e.width());
+                format!("(_ FloatingPoint {eb} {sb})")
+            }
+            Val::Rm(_) => "RoundingMode".into(),
         }
     }
 }
@@ -59,6 +71,10 @@ pub(crate) enum SortSpec {
     Bool,
     Bv(u32),
     Array(u32),
+    /// A floating-point sort of the width (32 or 64).
+    Fp(u32),
+    /// `RoundingMode`.
+    Rm,
 }
 
 impl SortSpec {
@@ -68,6 +84,8 @@ impl SortSpec {
             (SortSpec::Bool, Val::Bool(_)) => true,
             (SortSpec::Bv(w), Val::Bv(e)) => e.width() == w,
             (SortSpec::Array(iw), Val::Array(a)) => a.index_width() == iw,
+            (SortSpec::Fp(w), Val::Fp(e)) => e.width() == w,
+            (SortSpec::Rm, Val::Rm(_)) => true,
             _ => false,
         }
     }
@@ -117,6 +135,8 @@ pub(crate) enum Op {
     Select,
     Store,
     ConstArray(u32),
+    /// An operator of the floating-point theory.
+    Fp(FpFn),
 }
 
 /// The operator named by a plain symbol.
@@ -162,7 +182,7 @@ pub(crate) fn op_from_name(name: &str) -> Option<Op> {
         "bvsge" => Op::BvCmp(BvCmp::Sge),
         "select" => Op::Select,
         "store" => Op::Store,
-        _ => return None,
+        _ => return fp_fn_from_name(name).map(Op::Fp),
     })
 }
 
@@ -183,7 +203,10 @@ pub(crate) fn indexed_op(name: &str, indices: &[u32]) -> Result<Op, String> {
         "repeat" => one(Op::Repeat),
         "rotate_left" => one(Op::RotateLeft),
         "rotate_right" => one(Op::RotateRight),
-        _ => Err(format!("unknown indexed operator {name}")),
+        _ => match fp_indexed(name, indices) {
+            Some(f) => f.map(Op::Fp),
+            None => Err(format!("unknown indexed operator {name}")),
+        },
     }
 }
 
@@ -267,6 +290,8 @@ fn equal(name: &str, a: &Val, b: &Val) -> Result<Expr, String> {
     match (a, b) {
         (Val::Bool(x), Val::Bool(y)) => Ok(Expr::eq(x.clone(), y.clone())),
         (Val::Bv(x), Val::Bv(y)) if x.width() == y.width() => Ok(Expr::eq(x.clone(), y.clone())),
+        (Val::Fp(x), Val::Fp(y)) if x.width() == y.width() => fp_equal(x, y),
+        (Val::Rm(x), Val::Rm(y)) => Ok(Expr::eq(canonical_mode(x), canonical_mode(y))),
         (Val::Array(_), _) | (_, Val::Array(_)) => {
             Err(format!("{name} between arrays is not supported"))
         }
@@ -330,6 +355,7 @@ fn select_const(array: &ConstArray, index: Expr) -> Expr {
 /// Applies `op` to evaluated arguments; errors are messages without a position.
 pub(crate) fn apply(op: Op, name: &str, mut args: Vec<Val>) -> R {
     match op {
+        Op::Fp(f) => apply_fp(f, name, args),
         Op::Not => {
             arity(name, &args, 1, 1)?;
             Ok(Val::Bool(Expr::not(bools(name, args)?.remove(0))))
@@ -381,6 +407,10 @@ pub(crate) fn apply(op: Op, name: &str, mut args: Vec<Val>) -> R {
                 (Val::Bv(t), Val::Bv(e)) if t.width() == e.width() => {
                     Ok(Val::Bv(Expr::select(cond, t, e)))
                 }
+                (Val::Fp(t), Val::Fp(e)) if t.width() == e.width() => {
+                    Ok(Val::Fp(Expr::select(cond, t, e)))
+                }
+                (Val::Rm(t), Val::Rm(e)) => Ok(Val::Rm(Expr::select(cond, t, e))),
                 (Val::Array(_), _) | (_, Val::Array(_)) => {
                     Err("ite over arrays is not supported".into())
                 }

@@ -24,14 +24,15 @@
 
 use rustc_hash::FxHashMap;
 
-use crate::array::{Array, ArrayKind, ArrayRef, UpdateList};
+use crate::array::ArrayRef;
 use crate::expr::{Expr, ExprKind};
 use crate::smtlib::lexer::{lex, ArrayInfo, Lexed, ParseError, Tok, Token};
-use crate::smtlib::ops::{ArrayVal, SortSpec, Val};
+pub use crate::smtlib::model::ValueSort;
+use crate::smtlib::ops::{SortSpec, Val};
 
 /// Constant arrays larger than this many bytes stay `ite` chains instead of being
 /// materialised.
-const MAX_CONSTANT_ARRAY: u64 = 1 << 24;
+pub(crate) const MAX_CONSTANT_ARRAY: u64 = 1 << 24;
 
 /// Reads at constant indices beyond this do not grow an inferred array size.
 const MAX_INFERRED_SIZE: u64 = 1 << 20;
@@ -48,6 +49,12 @@ pub struct Script {
     pub bitvector_consts: Vec<(String, Expr)>,
     /// Declared Boolean constants and the (width-1) expressions standing for them.
     pub bool_consts: Vec<(String, Expr)>,
+    /// Declared floating-point constants and the bit-vectors of their encodings (a 4- or
+    /// 8-byte array read little-endian, as a bit-vector constant of that width).
+    pub fp_consts: Vec<(String, Expr)>,
+    /// Declared `RoundingMode` constants and their 3-bit indices into
+    /// [`crate::fp::RoundMode::ALL`] (bits of a one-byte array; indices above 4 mean `RTZ`).
+    pub rounding_consts: Vec<(String, Expr)>,
 }
 
 impl Script {
@@ -83,8 +90,8 @@ pub enum Command {
     ResetAssertions,
     /// `(get-model)`.
     GetModel,
-    /// `(get-value (t ...))`: each term's source text and its expression.
-    GetValue(Vec<(String, Expr)>),
+    /// `(get-value (t ...))`: each term's source text, its expression and its sort.
+    GetValue(Vec<(String, Expr, ValueSort)>),
     /// `(push n)`.
     Push(u32),
     /// `(pop n)`.
@@ -110,7 +117,7 @@ pub fn parse_script(text: &str) -> Result<Script, ParseError> {
     for command in &first.script.commands {
         match command {
             Command::Assert(e) => roots.push(e.clone()),
-            Command::GetValue(values) => roots.extend(values.iter().map(|(_, e)| e.clone())),
+            Command::GetValue(values) => roots.extend(values.iter().map(|(_, e, _)| e.clone())),
             _ => {}
         }
     }
@@ -146,7 +153,7 @@ pub(crate) struct Pass {
 pub(crate) struct Parser<'t> {
     pub text: &'t str,
     pub toks: &'t [Token],
-    info: &'t FxHashMap<String, ArrayInfo>,
+    pub(crate) info: &'t FxHashMap<String, ArrayInfo>,
     /// For every `(` token of the current command, the index of its `)`.
     pub close: Vec<usize>,
     /// Declared and defined names.
@@ -160,8 +167,8 @@ pub(crate) struct Parser<'t> {
     /// Open `push` scopes: `(levels, names)` for each `push n` (its `n` levels, and the
     /// names declared in the innermost of them), so `(push 4000000000)` costs nothing.
     scopes: Vec<(u32, Vec<String>)>,
-    size_overrides: &'t [Option<u64>],
-    pass: Pass,
+    pub(crate) size_overrides: &'t [Option<u64>],
+    pub(crate) pass: Pass,
 }
 
 impl<'t> Parser<'t> {
@@ -232,7 +239,7 @@ impl<'t> Parser<'t> {
         &self.text[self.toks[at].start..self.toks[end].end]
     }
 
-    fn symbol(&self, at: usize) -> Result<&'t str, ParseError> {
+    pub(crate) fn symbol(&self, at: usize) -> Result<&'t str, ParseError> {
         match self.toks.get(at).map(|t| &t.tok) {
             Some(Tok::Symbol(s)) => Ok(s),
             _ => Err(self.err(at, "expected a symbol")),
@@ -404,13 +411,16 @@ impl<'t> Parser<'t> {
                 }
                 let mut values = Vec::new();
                 for t in self.elements(args[0]) {
-                    let e = match self.term(t)? {
-                        Val::Bool(e) | Val::Bv(e) => e,
+                    let (e, sort) = match self.term(t)? {
+                        Val::Bool(e) => (e, ValueSort::Bool),
+                        Val::Bv(e) => (e, ValueSort::Bv),
+                        Val::Fp(e) => (e, ValueSort::Float),
+                        Val::Rm(e) => (e, ValueSort::RoundingMode),
                         Val::Array(_) => {
                             return Err(self.err(t, "get-value of an array is not supported"))
                         }
                     };
-                    values.push((self.source(t).to_string(), e));
+                    values.push((self.source(t).to_string(), e, sort));
                 }
                 if values.is_empty() {
                     return Err(self.err(args[0], "get-value expects at least one term"));
@@ -473,6 +483,8 @@ impl<'t> Parser<'t> {
                 Ok(SortSpec::Bool)
             } else if let Some(alias) = self.sort_aliases.get(s) {
                 Ok(*alias)
+            } else if let Some(fp) = crate::smtlib::fpops::fp_sort_symbol(s) {
+                fp.map_err(|m| self.err(at, m))
             } else {
                 Err(unsupported())
             };
@@ -482,6 +494,15 @@ impl<'t> Parser<'t> {
         }
         let parts = self.elements(at);
         match parts.first().map(|&p| &self.toks[p].tok) {
+            Some(Tok::Symbol(s)) if s == "_" && parts.len() == 4 => {
+                if self.symbol(parts[1])? != "FloatingPoint" {
+                    return Err(unsupported());
+                }
+                let (eb, sb) = (self.numeral(parts[2])?, self.numeral(parts[3])?);
+                crate::smtlib::fpops::format_width(eb, sb)
+                    .map(SortSpec::Fp)
+                    .map_err(|m| self.err(at, m))
+            }
             Some(Tok::Symbol(s)) if s == "_" && parts.len() == 3 => {
                 if self.symbol(parts[1])? != "BitVec" {
                     return Err(unsupported());
@@ -549,127 +570,5 @@ impl<'t> Parser<'t> {
             names.push(name.to_string());
         }
         Ok(())
-    }
-
-    fn new_array(
-        &mut self,
-        name: &str,
-        size: u64,
-        index_width: u32,
-        contents: Option<Vec<u8>>,
-    ) -> ArrayRef {
-        let kind = self
-            .info
-            .get(name)
-            .and_then(|i| i.kind)
-            .unwrap_or(ArrayKind::Other);
-        Array::with_index_width(name, size, index_width, kind, contents.map(Into::into))
-    }
-
-    fn declare(&mut self, name_at: usize, sort_at: usize) -> Result<(), ParseError> {
-        let name = self.symbol(name_at)?;
-        if self.globals.contains_key(name) {
-            return Err(self.err(name_at, format!("{name} is already declared")));
-        }
-        let sort = self.sort(sort_at)?;
-        let value = match sort {
-            SortSpec::Bool | SortSpec::Bv(_) => {
-                let width = if let SortSpec::Bv(w) = sort { w } else { 1 };
-                let bytes = width.div_ceil(8);
-                let array = self.new_array(name, bytes as u64, 32, None);
-                self.pass.script.arrays.push(array.clone());
-                let read = Expr::read_lsb(&UpdateList::new(array), Expr::constant(0, 32), bytes);
-                let e = Expr::extract(read, 0, width);
-                if sort == SortSpec::Bool {
-                    self.pass
-                        .script
-                        .bool_consts
-                        .push((name.to_string(), e.clone()));
-                    Val::Bool(e)
-                } else {
-                    self.pass
-                        .script
-                        .bitvector_consts
-                        .push((name.to_string(), e.clone()));
-                    Val::Bv(e)
-                }
-            }
-            SortSpec::Array(iw) => {
-                let ordinal = self.pass.declared;
-                self.pass.declared += 1;
-                let given = self.info.get(name).and_then(|i| i.size);
-                let size = given.or(self.size_overrides.get(ordinal).copied().flatten());
-                let array = if given.is_some() {
-                    self.new_array(name, size.unwrap_or(0), iw, None)
-                } else {
-                    // No size metadata: an array of the SMT-LIB theory, free everywhere;
-                    // models list the bytes up to the largest constant index read.
-                    let kind = self
-                        .info
-                        .get(name)
-                        .and_then(|i| i.kind)
-                        .unwrap_or(ArrayKind::Other);
-                    Array::unbounded(name, size.unwrap_or(0), iw, kind)
-                };
-                if given.is_none() {
-                    self.pass.unknown_sizes.insert(array.id(), ordinal);
-                }
-                self.pass.script.arrays.push(array.clone());
-                Val::Array(ArrayVal::Updates(UpdateList::new(array)))
-            }
-        };
-        self.bind_global(name_at, name, value)
-    }
-
-    fn define(&mut self, name_at: usize, sort_at: usize, body_at: usize) -> Result<(), ParseError> {
-        let name = self.symbol(name_at)?;
-        let sort = self.sort(sort_at)?;
-        let value = self.term(body_at)?;
-        if !sort.matches(&value) {
-            return Err(self.err(
-                body_at,
-                format!("define-fun {name}: the body has sort {}", value.sort_name()),
-            ));
-        }
-        let value = match value {
-            Val::Array(ArrayVal::Const(c)) => match self.constant_root(name, &c) {
-                Some(root) => Val::Array(ArrayVal::Updates(UpdateList::new(root))),
-                None => Val::Array(ArrayVal::Const(c)),
-            },
-            other => other,
-        };
-        self.bind_global(name_at, name, value)
-    }
-
-    /// Turns a zero-default constant array with constant writes into a constant root.
-    fn constant_root(
-        &mut self,
-        name: &str,
-        c: &crate::smtlib::ops::ConstArray,
-    ) -> Option<ArrayRef> {
-        if c.default.as_constant() != Some(0) {
-            return None;
-        }
-        let mut writes = Vec::with_capacity(c.stores.len());
-        for (i, v) in &c.stores {
-            writes.push((
-                u64::try_from(i.as_constant()?).ok()?,
-                v.as_constant()? as u8,
-            ));
-        }
-        let needed = writes
-            .iter()
-            .map(|&(i, _)| i.saturating_add(1))
-            .max()
-            .unwrap_or(0);
-        let size = self.info.get(name).and_then(|i| i.size).unwrap_or(needed);
-        if size < needed || size > MAX_CONSTANT_ARRAY {
-            return None;
-        }
-        let mut contents = vec![0u8; size as usize];
-        for (i, v) in writes {
-            contents[i as usize] = v;
-        }
-        Some(self.new_array(name, size, c.index_width, Some(contents)))
     }
 }

@@ -143,6 +143,9 @@ impl Parser<'_> {
         match name {
             "true" => Ok(Val::Bool(Expr::true_())),
             "false" => Ok(Val::Bool(Expr::false_())),
+            _ if crate::smtlib::fpops::rounding_constant(name).is_some() => {
+                Ok(crate::smtlib::fpops::rounding_constant(name).expect("checked"))
+            }
             _ if op_from_name(name).is_some() => {
                 Err(self.err(at, format!("{name} is a function and needs arguments")))
             }
@@ -255,6 +258,12 @@ impl Parser<'_> {
             Some(Tok::Symbol(s)) => s.as_str(),
             _ => return Err(self.err(at, "expected (_ bvN width)")),
         };
+        if parts.len() == 4 {
+            let (eb, sb) = (self.numeral(parts[2])?, self.numeral(parts[3])?);
+            if let Some(v) = crate::smtlib::fpops::special_constant(name, eb, sb) {
+                return v.map_err(|m| self.err(at, m));
+            }
+        }
         let Some(digits) = name
             .strip_prefix("bv")
             .filter(|d| !d.is_empty() && d.bytes().all(|b| b.is_ascii_digit()))
