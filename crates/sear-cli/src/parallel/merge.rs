@@ -278,10 +278,17 @@ fn aggregate(
 
 /// The run's stop reason: a limit or interruption any worker met, else `exhausted`.
 fn stop_reason(summaries: &[Value]) -> String {
-    summaries
+    let reasons: Vec<&str> = summaries
         .iter()
         .filter_map(|s| s["stop_reason"].as_str())
-        .find(|r| *r != "exhausted")
+        .collect();
+    // A worker's own reason first (`exit-on-error`: the coordinator then interrupts the
+    // others, which say `interrupted`), then an interruption, else every worker exhausted.
+    reasons
+        .iter()
+        .find(|r| !matches!(**r, "exhausted" | "interrupted"))
+        .or_else(|| reasons.iter().find(|r| **r != "exhausted"))
+        .copied()
         .unwrap_or("exhausted")
         .to_string()
 }
@@ -325,5 +332,17 @@ mod tests {
         assert_eq!(s["solver"]["name"], "z3");
         assert_eq!(s["t"], 1.5);
         assert_eq!(s["x"], 1);
+    }
+
+    #[test]
+    fn a_workers_own_stop_reason_beats_the_interruption_it_caused() {
+        let r = |rs: &[&str]| {
+            let summaries: Vec<Value> = rs.iter().map(|r| json!({ "stop_reason": r })).collect();
+            stop_reason(&summaries)
+        };
+        assert_eq!(r(&["interrupted", "exit-on-error"]), "exit-on-error");
+        assert_eq!(r(&["exit-on-error", "interrupted"]), "exit-on-error");
+        assert_eq!(r(&["exhausted", "interrupted"]), "interrupted");
+        assert_eq!(r(&["exhausted", "exhausted"]), "exhausted");
     }
 }
