@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Installs what sear needs on Debian 12 (bookworm): clang/LLVM 19, Z3, flex, lcov (genhtml, for
+# Installs what sear needs on Debian 12 (bookworm): clang/LLVM 19, Z3 (library, and the binary
+# that `sear solve`'s tests compare answers with), flex, lcov (genhtml, for
 # `sear coverage --html`), and what the
 # Bitwuzla core needs to build Bitwuzla (meson, ninja, a C++ compiler, GMP, CaDiCaL, SymFPU),
 # then builds Bitwuzla once per machine (scripts/build-bitwuzla.sh); the 32-bit glibc headers and
@@ -10,7 +11,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-packages=(clang-19 llvm-19-dev llvm-19-tools libz3-dev flex python3 python3-venv lcov
+packages=(clang-19 llvm-19-dev llvm-19-tools libz3-dev z3 flex python3 python3-venv lcov
     g++ meson ninja-build pkg-config libgmp-dev libcadical-dev libsymfpu-dev
     libc6-dev-i386 gcc-multilib libc++-19-dev libc++abi-19-dev xz-utils)
 missing=()
