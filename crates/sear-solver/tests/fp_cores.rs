@@ -4,28 +4,11 @@
 //! evaluator confirms.
 
 use sear_expr::fp::{FpArith, FpPred, RoundMode};
-use sear_expr::{Array, ArrayKind, Assignment, Expr, UpdateList};
-use sear_solver::bitwuzla::{BitwuzlaCore, BitwuzlaMode};
-use sear_solver::z3core::{Z3Core, Z3Mode};
-use sear_solver::{QueryMeta, SatQuery, SatResult, SatSolver};
+use sear_expr::{Assignment, Expr};
+use sear_solver::SatResult;
 
-fn var(name: &str, width: u32) -> Expr {
-    let a = Array::new(name, (width / 8) as u64, ArrayKind::SymbolicInput, None);
-    Expr::read_lsb(&UpdateList::new(a), Expr::constant(0, 32), width / 8)
-}
-
-fn check(core: &mut dyn SatSolver, cs: &[Expr]) -> SatResult {
-    let meta = QueryMeta::default();
-    core.check(&SatQuery::new(cs, Expr::true_(), &meta, false, true))
-        .expect("the core answers")
-}
-
-fn cores() -> Vec<Box<dyn SatSolver>> {
-    vec![
-        Box::new(Z3Core::new(Z3Mode::Incremental)),
-        Box::new(BitwuzlaCore::new(BitwuzlaMode::Incremental)),
-    ]
-}
+mod fp_common;
+use fp_common::{check, cores, var};
 
 type Build = fn(&Expr, &Expr, &Expr) -> Expr;
 
