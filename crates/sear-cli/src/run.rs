@@ -94,6 +94,33 @@ pub struct RunArgs {
     pub parallel: crate::parallel::args::ParallelArgs,
 }
 
+impl RunArgs {
+    /// True under `--sv-comp` or `--test-comp`: the competitions' conventions, verdict and
+    /// suite apply.
+    fn competition(&self) -> bool {
+        self.sv_comp || self.test_comp.is_some()
+    }
+
+    /// Writes the verdict (and, under `--test-comp`, the suite) of the run in `output_dir`
+    /// whose summary is `summary`; `pointer_bits` is the module's data model.
+    fn finish_competition(
+        &self,
+        output_dir: &Path,
+        summary: &sear_engine::output::Summary,
+        pointer_bits: u32,
+    ) -> Result<()> {
+        crate::testcomp::finish(
+            output_dir,
+            &self.program,
+            &self.engine.entry,
+            summary,
+            self.test_comp.as_ref(),
+            self.property.unwrap_or_default(),
+            pointer_bits,
+        )
+    }
+}
+
 /// Runs `sear run`; returns the process exit code.
 pub fn run(args: &RunArgs) -> Result<i32> {
     match std::fs::metadata(&args.program) {
@@ -197,7 +224,7 @@ pub fn run(args: &RunArgs) -> Result<i32> {
     }
     let received = crate::signals::install(executor.interrupt_flag());
     let watchdog = args.engine.max_time.map(|limit| {
-        let sv_comp = args.sv_comp || args.test_comp.is_some();
+        let sv_comp = args.competition();
         crate::overrun::install(limit, output_dir.clone(), sv_comp)
     });
     let environment = args.runtime.env_file.as_ref().map(|_| config_envp.clone());
@@ -220,16 +247,8 @@ pub fn run(args: &RunArgs) -> Result<i32> {
         w.disarm();
     }
     observer.finish();
-    if args.sv_comp || args.test_comp.is_some() {
-        crate::testcomp::finish(
-            &output_dir,
-            &args.program,
-            &args.engine.entry,
-            &summary,
-            args.test_comp.as_ref(),
-            args.property.unwrap_or_default(),
-            pointer_bits,
-        )?;
+    if args.competition() {
+        args.finish_competition(&output_dir, &summary, pointer_bits)?;
     }
     if let Some((tables, file)) = &cache {
         crate::indexify_args::save_cache(tables, file.as_deref());
@@ -289,7 +308,7 @@ fn run_coordinator(args: &RunArgs, program: &Path, output_dir: &Path) -> Result<
         max_time: args.engine.max_time,
         max_instructions: args.engine.max_instructions,
     };
-    let competition = args.sv_comp || args.test_comp.is_some();
+    let competition = args.competition();
     // The Test-Comp suite's data model (ILP32 or LP64) is the module's.
     let pointer_bits = if competition {
         sear_ir::load_module(&bitcode)
@@ -308,15 +327,7 @@ fn run_coordinator(args: &RunArgs, program: &Path, output_dir: &Path) -> Result<
             .with_context(|| format!("reading {}", path.display()))?;
         let summary: sear_engine::output::Summary =
             serde_json::from_str(&text).with_context(|| format!("reading {}", path.display()))?;
-        crate::testcomp::finish(
-            output_dir,
-            &args.program,
-            &args.engine.entry,
-            &summary,
-            args.test_comp.as_ref(),
-            args.property.unwrap_or_default(),
-            pointer_bits,
-        )?;
+        args.finish_competition(output_dir, &summary, pointer_bits)?;
     }
     Ok(received.exit_status().unwrap_or(status))
 }
@@ -362,7 +373,7 @@ fn prepare_bitcode(
         user_flags.extend(split(&args.cxxflags));
     } else {
         // Competition tasks in older C: implicit declarations and the like as warnings.
-        if args.sv_comp || args.test_comp.is_some() {
+        if args.competition() {
             user_flags.extend(
                 crate::testcomp::LENIENT_CFLAGS
                     .iter()
