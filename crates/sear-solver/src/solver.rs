@@ -56,10 +56,11 @@ pub struct Solver {
     /// Answers decided by intervals (`SolverConfig::interval_answers`); the memo keeps each
     /// constant array's smallest and largest byte between queries.
     intervals: Option<Intervals>,
-    /// Cross-check every interval answer against the chain (`SolverConfig::validate`).
-    validate_intervals: bool,
+    /// Cross-check every interval and equality answer against the chain
+    /// (`SolverConfig::validate`).
+    validate_facade: bool,
     /// Answers decided by the path condition's equalities (`SolverConfig::equality_answers`,
-    /// [`crate::equalities`]), cross-checked against the chain under `validate_intervals`.
+    /// [`crate::equalities`]), cross-checked against the chain under `validate_facade`.
     equalities: bool,
     /// The checks the chain's layers put on answers given without the core (shared with
     /// them; its oracle's statistics are reported here).
@@ -90,7 +91,7 @@ impl Solver {
             independence: config.independence,
             intervals: config.interval_answers.then(Intervals::new),
             equalities: config.equality_answers,
-            validate_intervals: config.validate,
+            validate_facade: config.validate,
             audit,
         })
     }
@@ -103,7 +104,7 @@ impl Solver {
             aa: None,
             independence: false,
             intervals: None,
-            validate_intervals: false,
+            validate_facade: false,
             equalities: false,
             audit: Audit::checks_only(),
         }
@@ -154,7 +155,7 @@ impl Solver {
         }
         let sq = SatQuery::new(q.constraints, asserted.clone(), q.meta, true, false);
         if let Some(sat) = self.by_intervals(&sq.expr) {
-            if self.validate_intervals && self.chain.check(&sq)?.is_sat() != sat {
+            if self.validate_facade && self.chain.check(&sq)?.is_sat() != sat {
                 return Err(SolverError::Failure(format!(
                     "SOLVER VALIDATION FAILED: the interval answers (layer constant) say {} \
                      but the chain says {} on {asserted}",
@@ -252,7 +253,7 @@ impl Solver {
         let Some(value) = crate::equalities::decide(q.constraints, &q.expr) else {
             return Ok(None);
         };
-        if self.validate_intervals {
+        if self.validate_facade {
             let sq = SatQuery::new(q.constraints, q.expr.clone(), q.meta, true, false);
             if self.chain.check(&sq)?.is_sat() != value {
                 return Err(SolverError::Failure(format!(
