@@ -2,7 +2,8 @@
 
 Ratios compare each configuration with the baseline on the same program and size:
 - both runs explored every path: `speed-up` = baseline time / configuration time (> 1 is
-  faster), and the two must have explored the same paths and instructions (DFS, fixed seed)
+  faster; wall time when either side ran with `--jobs`, whose coordinator's `time_s` leaves
+  out the workers' start and the merge of their outputs), and the two must have explored the same paths and instructions (DFS, fixed seed)
   and, when sear wrote per-path trace hashes, the same set of traces; else the row is flagged `≠`;
 - otherwise (a budget or solver timeouts cut exploration): `paths` = configuration paths /
   baseline paths within the same budget (> 1 is more progress).
@@ -17,7 +18,7 @@ import statistics
 from .runner import BUDGET, DONE, DONE_TIMEOUTS, FAILED, KILLED, UNSUPPORTED
 
 _ORDER = [DONE, DONE_TIMEOUTS, BUDGET, FAILED, KILLED, UNSUPPORTED]
-METRICS = ["time_s", "wall_s", "instructions", "paths", "completed_paths", "error_paths",
+METRICS = ["time_s", "wall_s", "cpu_s", "instructions", "paths", "completed_paths", "error_paths",
            "tests", "queries", "core_queries", "solver_s", "solver_share", "solver_timeouts",
            "largest_array", "covered", "errors", "merges", "merged_states", "constraints_ast",
            "values_ast", "pattern_merges", "pattern_ast", "q_queries", "q_strip", "q_duplicate",
@@ -50,6 +51,7 @@ def aggregate(records: list[dict]) -> list[dict]:
         row["reps_agree"] = len(sigs) <= 1
         row["traces"] = next((r.get("traces") for r in rs if r.get("traces")), None)
         row["engine"] = rs[0].get("engine", "sear")
+        row["command"] = rs[0].get("command")
         row["sym_mode"] = rs[0].get("sym_mode")
         rows.append(row)
     return rows
@@ -63,8 +65,9 @@ def add_ratios(rows: list[dict], baseline: str) -> None:
         b = base.get((r["program"], r["size"]))
         if r["config"] == baseline or b is None:
             continue
-        if r["status"] == DONE and b["status"] == DONE and r["time_s"] and b["time_s"]:
-            r["ratio"] = b["time_s"] / r["time_s"]
+        key = "wall_s" if _parallel(r) or _parallel(b) else "time_s"
+        if r["status"] == DONE and b["status"] == DONE and r[key] and b[key]:
+            r["ratio"] = b[key] / r[key]
             r["ratio_kind"] = "speed-up"
             r["same_paths"] = (r["paths"], r["instructions"]) == (b["paths"], b["instructions"])
             if r.get("engine", "sear") != b.get("engine", "sear"):
@@ -108,6 +111,11 @@ def geomeans(rows: list[dict], configs: list[str], baseline: str) -> list[dict]:
     return out
 
 
+def _parallel(row: dict) -> bool:
+    """Whether the row's runs were parallel (`--jobs N` with N > 1)."""
+    return any(a.startswith("--jobs") and a not in ("--jobs=1",) for a in row.get("command") or [])
+
+
 def _f(v, fmt="{:.2f}"):
     return "–" if v is None else fmt.format(v)
 
@@ -125,13 +133,13 @@ def _ratio(r) -> str:
 def markdown(rows: list[dict], means: list[dict], baseline: str) -> str:
     """The per-program table and the per-configuration summary, as markdown."""
     lines = [
-        f"| program | size | config | status | time s (min–max) | paths | instrs | queries | core q | solver % | array B | vs {baseline} |",
-        "|---|---:|---|---|---:|---:|---:|---:|---:|---:|---:|---:|",
+        f"| program | size | config | status | time s (min–max) | wall s | CPU s | paths | instrs | queries | core q | solver % | array B | vs {baseline} |",
+        "|---|---:|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
     ]
     for r in rows:
         if r["status"] in (UNSUPPORTED, FAILED, KILLED):
             lines.append(f"| {r['program']} | {r['size']} | {r['config']} | {r['status']} | "
-                         f"{r['message'].replace('|', '/')[:60]} | | | | | | | |")
+                         f"{r['message'].replace('|', '/')[:60]} | | | | | | | | | |")
             continue
         spread = ""
         if r["reps"] > 1 and r["time_min"] is not None:
@@ -140,7 +148,8 @@ def markdown(rows: list[dict], means: list[dict], baseline: str) -> str:
         share = None if r["solver_share"] is None else 100 * min(r["solver_share"], 1.0)
         lines.append(
             f"| {r['program']} | {r['size']} | {r['config']} | {status} | "
-            f"{_f(r['time_s'])}{spread} | {_f(r['paths'], '{:.0f}')} | "
+            f"{_f(r['time_s'])}{spread} | {_f(r.get('wall_s'))} | {_f(r.get('cpu_s'))} | "
+            f"{_f(r['paths'], '{:.0f}')} | "
             f"{_f(r['instructions'], '{:.0f}')} | {_f(r['queries'], '{:.0f}')} | "
             f"{_f(r['core_queries'], '{:.0f}')} | {_f(share, '{:.0f}')} | "
             f"{_f(r.get('largest_array'), '{:.0f}')} | {_ratio(r)} |")

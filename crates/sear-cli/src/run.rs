@@ -214,7 +214,11 @@ pub fn run(args: &RunArgs) -> Result<i32> {
     let mut observer = TerminalObserver::new(args.engine.progress && worker.is_none());
     let mut executor = Executor::new(Arc::new(module), config, &solver_config, &mut observer)?;
     if let Some(w) = &worker {
-        let connected = crate::parallel::worker::WorkerLink::connect(w, executor.interrupt_flag())?;
+        let mut connected =
+            crate::parallel::worker::WorkerLink::connect(w, executor.interrupt_flag())?;
+        if let (Some(numbers), Some(run_dir)) = (connected.test_numbers(), w.run_dir()) {
+            executor = executor.with_test_numbers(run_dir, Box::new(numbers));
+        }
         executor = executor.with_work_queue(link.insert(connected));
     }
     let mut cache = None;

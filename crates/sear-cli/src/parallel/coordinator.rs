@@ -25,6 +25,7 @@ use std::time::{Duration, Instant};
 use anyhow::{bail, Context, Result};
 
 use super::merge::{self, WorkerResult};
+use super::numbering::Blocks;
 use super::protocol::{self, FromWorker, ToWorker, BITCODE_ENV, WORKER_ENV};
 
 /// How long workers may take to connect (each compiles the program first).
@@ -177,6 +178,7 @@ pub fn run_parallel(
         received: 0,
         sent: 0,
         handed_out: 0,
+        blocks: Blocks::new(jobs as usize),
         progress: super::progress::RunProgress::new(jobs as usize, show_progress),
     };
     coordinator.serve(&events, &interrupt);
@@ -188,11 +190,13 @@ pub fn run_parallel(
     if let Some(mut l) = launcher {
         let _ = l.wait();
     }
+    let blocks = coordinator.blocks;
     let results: Vec<(PathBuf, Option<WorkerResult>)> = coordinator
         .workers
         .into_iter()
-        .map(|w| {
-            let result = match w.result {
+        .enumerate()
+        .map(|(id, w)| {
+            let mut result = match w.result {
                 Some(mut r) => {
                     r.trace_hashes.extend(w.hashes);
                     r
@@ -203,8 +207,10 @@ pub fn run_parallel(
                     trace_hashes: w.hashes,
                     covered: Vec::new(),
                     tests_kept: Some(w.tests_before),
+                    numbers: Vec::new(),
                 },
             };
+            result.numbers = blocks.numbers_of(id);
             (w.dir, Some(result))
         })
         .collect();
@@ -309,6 +315,8 @@ struct Coordinator {
     received: u64,
     sent: u64,
     handed_out: u64,
+    /// The test numbers handed to the workers.
+    blocks: Blocks,
     progress: super::progress::RunProgress,
 }
 
@@ -375,6 +383,12 @@ impl Coordinator {
     /// was requeued without excluding them, and those paths would be explored twice).
     fn send(&mut self, id: usize, message: &ToWorker) {
         self.sent += 1;
+        if !matches!(message, ToWorker::Covered { .. }) {
+            tracing::debug!(
+                at = self.started.elapsed().as_secs_f64(),
+                "to worker {id}: {message:?}"
+            );
+        }
         let ok = match self.workers[id].stream.as_mut() {
             Some(stream) => protocol::send(stream, message).is_ok(),
             None => false,
@@ -386,6 +400,11 @@ impl Coordinator {
 
     fn handle(&mut self, id: usize, message: FromWorker) {
         self.received += 1;
+        tracing::debug!(
+            at = self.started.elapsed().as_secs_f64(),
+            "worker {id}: {}",
+            message.kind()
+        );
         match message {
             FromWorker::Hello { .. } => {}
             FromWorker::Status {
@@ -444,6 +463,10 @@ impl Coordinator {
                     .collect();
                 self.queue.extend(jobs);
             }
+            FromWorker::Numbers { count } => {
+                let start = self.blocks.grant(id, count);
+                self.send(id, &ToWorker::Numbers { start, count });
+            }
             FromWorker::Done {
                 stop_reason,
                 trace_hashes,
@@ -457,6 +480,7 @@ impl Coordinator {
                     trace_hashes,
                     covered,
                     tests_kept: None,
+                    numbers: Vec::new(),
                 });
             }
         }

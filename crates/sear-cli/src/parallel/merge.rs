@@ -1,14 +1,17 @@
-//! One output directory from the workers' directories: tests renumbered densely (worker by
-//! worker, each in its own order), an error reported once per (kind, file, line) as in one
+//! One output directory from the workers' directories: the tests (written by the workers
+//! into the run's directory under the numbers they were handed) made dense, an error
+//! reported once per (kind, file, line) as in one
 //! process (unless `--emit-all-errors`), `summary.json` aggregated (sums of the workers'
 //! counters, the union of their coverage, the trace digest of all their paths, a section
 //! per worker), their messages and warnings, and `info.json` with the number of jobs.
 
-use std::collections::{BTreeMap, HashSet};
+use std::collections::{BTreeMap, BTreeSet, HashSet};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use anyhow::{Context, Result};
+
+use super::numbering;
 use serde_json::{json, Map, Value};
 
 /// What a worker sent at its end.
@@ -21,6 +24,8 @@ pub struct WorkerResult {
     /// For a worker that died: how many of its tests to keep (the ones it wrote for the
     /// prefixes it finished).
     pub tests_kept: Option<u32>,
+    /// The test numbers it was handed, in the order it used them.
+    pub numbers: Vec<u32>,
 }
 
 /// What the coordinator reports of its own work (`summary.json`'s `coordinator` section).
@@ -50,11 +55,11 @@ pub fn merge(
     let mut summaries = Vec::new();
     let mut seen_errors = HashSet::new();
     let mut errors = Vec::new();
-    let mut next = 1u32;
     let mut messages = Vec::new();
     let emit_all = emit_all_errors(workers);
+    let files = numbering::test_files(out)?;
+    let mut kept = BTreeSet::new();
     for (id, (dir, result)) in workers.iter().enumerate() {
-        let kept = result.as_ref().and_then(|r| r.tests_kept);
         let summary: Value = match std::fs::read_to_string(dir.join("summary.json")) {
             Ok(text) => serde_json::from_str(&text).unwrap_or(Value::Null),
             Err(_) => Value::Null,
@@ -67,21 +72,28 @@ pub fn merge(
                 }
             }
         }
-        for (index, (test, files)) in test_files(dir)?.into_iter().enumerate() {
-            if kept.is_some_and(|k| index as u32 >= k) {
+        let (numbers, written) = match result {
+            Some(r) => (&r.numbers[..], r.tests_kept),
+            None => (&[][..], None),
+        };
+        let written = written
+            .or(summary["tests"].as_u64().map(|n| n as u32))
+            .unwrap_or(numbers.len() as u32) as usize;
+        for &number in numbers.iter().take(written) {
+            if !files
+                .get(&number)
+                .is_some_and(|f| f.iter().any(|s| s == ".ktest"))
+            {
                 continue;
             }
-            if let Some(e) = error_of.get(&test) {
+            if let Some(e) = error_of.get(&format!("test{number:06}")) {
                 let key = format!("{} {} {}", e["kind"], e["file"], e["line"]);
                 if !emit_all && !seen_errors.insert(key) {
                     continue;
                 }
-                let mut e = e.clone();
-                e["test"] = json!(format!("test{next:06}"));
-                errors.push(e);
+                errors.push((number, e.clone()));
             }
-            move_test(dir, &test, &files, out, next)?;
-            next += 1;
+            kept.insert(number);
         }
         for file in ["messages.txt", "warnings.txt"] {
             if let Ok(text) = std::fs::read_to_string(dir.join(file)) {
@@ -97,6 +109,15 @@ pub fn merge(
         }
         summaries.push(summary);
     }
+    let renames = numbering::compact(out, &files, &kept)?;
+    let errors = errors
+        .into_iter()
+        .map(|(number, mut e)| {
+            let number = renames.get(&number).copied().unwrap_or(number);
+            e["test"] = json!(format!("test{number:06}"));
+            e
+        })
+        .collect();
     for (file, text) in messages {
         append_unique(&out.join(file), &text)?;
     }
@@ -106,7 +127,7 @@ pub fn merge(
     if !warnings.is_empty() {
         append_unique(&out.join("warnings.txt"), &(warnings.join("\n") + "\n"))?;
     }
-    let mut summary = aggregate(&summaries, workers, errors, next - 1, elapsed);
+    let mut summary = aggregate(&summaries, workers, errors, kept.len() as u32, elapsed);
     if let Some(limit) = report.limit_reached {
         // The coordinator stopped the workers (each says `interrupted`) for a run-wide limit.
         summary["stop_reason"] = json!(limit);
@@ -154,43 +175,6 @@ fn emit_all_errors(workers: &[(PathBuf, Option<WorkerResult>)]) -> bool {
         .and_then(|t| serde_json::from_str::<Value>(&t).ok())
         .and_then(|i| i["configuration"]["engine"]["emit_all_errors"].as_bool())
         .unwrap_or(false)
-}
-
-/// The tests of `dir` in order (`test000001`), each with its files' suffixes (`.ktest`,
-/// `.exit`, `.div.err`, ...).
-fn test_files(dir: &Path) -> Result<BTreeMap<String, Vec<String>>> {
-    let mut tests: BTreeMap<String, Vec<String>> = BTreeMap::new();
-    let Ok(entries) = std::fs::read_dir(dir) else {
-        return Ok(tests);
-    };
-    for entry in entries {
-        let name = entry?.file_name().to_string_lossy().into_owned();
-        let is_test = name.len() > 10
-            && name.starts_with("test")
-            && name[4..10].bytes().all(|b| b.is_ascii_digit())
-            && name.as_bytes()[10] == b'.';
-        if is_test {
-            let (test, suffix) = name.split_at(10);
-            tests
-                .entry(test.to_string())
-                .or_default()
-                .push(suffix.to_string());
-        }
-    }
-    // A test is a `.ktest` and what goes with it.
-    tests.retain(|_, files| files.iter().any(|f| f == ".ktest"));
-    Ok(tests)
-}
-
-/// Moves the files of a test (`test` + each suffix) from `dir` to `out` as test `number`.
-fn move_test(dir: &Path, test: &str, files: &[String], out: &Path, number: u32) -> Result<()> {
-    for suffix in files {
-        let from = dir.join(format!("{test}{suffix}"));
-        let to = out.join(format!("test{number:06}{suffix}"));
-        std::fs::rename(&from, &to)
-            .with_context(|| format!("moving {} to {}", from.display(), to.display()))?;
-    }
-    Ok(())
 }
 
 /// Appends the lines of `text` that `path` does not have yet.

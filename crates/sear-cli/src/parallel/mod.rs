@@ -5,7 +5,9 @@
 //! - `protocol.rs`: the messages (JSON lines) between coordinator and workers.
 //! - `worker.rs`: a worker: `sear run` with the same command line, started by the
 //!   coordinator with `SEAR_WORKER` set; its executor explores the prefixes it receives
-//!   (`sear_engine::work`) and writes its tests to its own directory.
+//!   (`sear_engine::work`) and writes its tests into the run's directory.
+//! - `numbering.rs`: the test numbers the coordinator hands the workers in blocks, and the
+//!   merge's compaction of the gaps.
 //! - `coordinator.rs`: starts the workers, hands out prefixes and balances the load (an idle
 //!   worker gets states a busy one gives away), notices a worker that dies, stops them.
 //! - `progress.rs`: the run's progress line, from the workers' status reports.
@@ -22,6 +24,7 @@ pub mod args;
 mod cluster;
 mod coordinator;
 mod merge;
+mod numbering;
 mod progress;
 mod protocol;
 pub mod worker;

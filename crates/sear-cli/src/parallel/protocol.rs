@@ -51,6 +51,11 @@ pub enum FromWorker {
         /// Their path records, as text.
         prefixes: Vec<String>,
     },
+    /// Asks for test numbers (the answer is a `Numbers`).
+    Numbers {
+        /// How many.
+        count: u32,
+    },
     /// The worker's run ended (its `summary.json` is written).
     Done {
         /// Why its run stopped (`summary.json`'s `stop_reason`).
@@ -60,6 +65,20 @@ pub enum FromWorker {
         /// The instructions it covered (function, block, instruction).
         covered: Vec<(u32, u32, u32)>,
     },
+}
+
+impl FromWorker {
+    /// The message's kind and size, for the coordinator's debug log.
+    pub fn kind(&self) -> String {
+        match self {
+            FromWorker::Hello { .. } => "hello".into(),
+            FromWorker::Status { live, .. } => format!("status, {live} live"),
+            FromWorker::Idle { trace_hashes, .. } => format!("idle, {} paths", trace_hashes.len()),
+            FromWorker::Given { prefixes } => format!("given {}", prefixes.len()),
+            FromWorker::Numbers { count } => format!("{count} test numbers wanted"),
+            FromWorker::Done { .. } => "done".into(),
+        }
+    }
 }
 
 /// From the coordinator to a worker.
@@ -78,6 +97,13 @@ pub enum ToWorker {
     Covered {
         /// (function, block, instruction)
         instructions: Vec<(u32, u32, u32)>,
+    },
+    /// Test numbers for the worker: `start .. start + count`.
+    Numbers {
+        /// The first.
+        start: u32,
+        /// How many.
+        count: u32,
     },
     /// Give this many states away.
     Give {

@@ -29,11 +29,16 @@ pub struct WorkerEnv {
     pub address: String,
     /// The worker's number.
     pub id: usize,
-    /// The worker's output directory.
+    /// The worker's output directory: `OUT/.workers/wN` (its tests go into `OUT`).
     pub dir: PathBuf,
 }
 
 impl WorkerEnv {
+    /// The run's output directory, where the worker writes its tests.
+    pub fn run_dir(&self) -> Option<&std::path::Path> {
+        self.dir.parent()?.parent()
+    }
+
     /// The worker settings of this process, if it is a worker.
     pub fn from_env() -> Result<Option<WorkerEnv>> {
         let Some(value) = std::env::var_os(WORKER_ENV) else {
@@ -120,6 +125,8 @@ pub struct WorkerLink {
     stopped: bool,
     /// The executor's interrupt flag: a `Stop` while busy ends the run.
     interrupt: Arc<AtomicBool>,
+    /// The coordinator's `Numbers` answers, until [`WorkerLink::test_numbers`] takes them.
+    numbers: Option<Receiver<(u32, u32)>>,
 }
 
 impl WorkerLink {
@@ -134,10 +141,16 @@ impl WorkerLink {
             .context("worker: cloning the connection")?;
         protocol::send(&mut writer, &FromWorker::Hello { id: env.id })?;
         let (tx, inbox) = mpsc::channel();
+        let (numbers_tx, numbers) = mpsc::channel();
         let flag = Arc::clone(&interrupt);
         std::thread::spawn(move || {
             let mut reader = BufReader::new(stream);
             while let Ok(Some(message)) = protocol::receive::<ToWorker>(&mut reader) {
+                if let ToWorker::Numbers { start, count } = message {
+                    // To the test writer, which may be waiting for them.
+                    let _ = numbers_tx.send((start, count));
+                    continue;
+                }
                 if matches!(message, ToWorker::Stop) {
                     flag.store(true, Ordering::SeqCst);
                     sear_solver::interrupt::request();
@@ -156,7 +169,15 @@ impl WorkerLink {
             last_status: Instant::now(),
             stopped: false,
             interrupt,
+            numbers: Some(numbers),
         })
+    }
+
+    /// The worker's test numbers, from the coordinator (once; `None` the second time).
+    pub fn test_numbers(&mut self) -> Option<super::numbering::WorkerNumbers> {
+        let replies = self.numbers.take()?;
+        let writer = self.writer.try_clone().ok()?;
+        Some(super::numbering::WorkerNumbers::new(writer, replies))
     }
 
     /// Tells the coordinator the run ended, with what it needs to aggregate.
@@ -199,6 +220,8 @@ impl WorkerLink {
                 self.covered_elsewhere.append(&mut instructions)
             }
             ToWorker::Stop => self.stop(),
+            // The reader thread passes these to the test numbers.
+            ToWorker::Numbers { .. } => {}
         }
     }
 }

@@ -355,6 +355,18 @@ impl<'o> Executor<'o> {
         self
     }
 
+    /// Writes the tests into `dir` (the parallel run's directory) under the numbers
+    /// `numbers` hands out (the coordinator's), instead of `1, 2, 3, ...` in the output
+    /// directory: a worker's tests need no renaming when the run's outputs are merged.
+    pub fn with_test_numbers(
+        mut self,
+        dir: &std::path::Path,
+        numbers: Box<dyn crate::output::TestNumbers>,
+    ) -> Self {
+        self.report.output.set_tests(dir, numbers);
+        self
+    }
+
     /// A flag that stops the run (as Ctrl-C does) when set.
     pub fn interrupt_flag(&self) -> Arc<AtomicBool> {
         self.run.interrupt.clone()

@@ -66,9 +66,11 @@ impl Executor<'_> {
                     return;
                 }
                 if let Some(test) = self.write_test(&state) {
-                    self.report
-                        .output
-                        .write_text(&format!("{test}.exit"), &format!("{code}\n"));
+                    self.report.output.write_test_file(
+                        &test,
+                        "exit",
+                        format!("{code}\n").as_bytes(),
+                    );
                 }
             }
             Termination::Early(reason) => {
@@ -291,13 +293,13 @@ impl Executor<'_> {
                     let text = format!("{:016x} {}\n", state.trace_hash, state.instructions);
                     self.report
                         .output
-                        .write_text(&format!("{name}.trace"), &text);
+                        .write_test_file(&name, "trace", text.as_bytes());
                 }
                 if self.config.write_paths {
                     let text = state.path.to_string();
                     self.report
                         .output
-                        .write_text(&format!("{name}.path"), &text);
+                        .write_test_file(&name, "path", text.as_bytes());
                 }
                 Some(name)
             }
@@ -318,9 +320,7 @@ impl Executor<'_> {
                 .output
                 .evaluate_with(stream, model, |e| state.addresses.substitute(e));
             if !bytes.is_empty() {
-                self.report
-                    .output
-                    .write_bytes(&format!("{test}.{suffix}"), &bytes);
+                self.report.output.write_test_file(test, suffix, &bytes);
             }
         }
     }

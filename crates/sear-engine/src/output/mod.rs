@@ -18,9 +18,22 @@ pub use summary::{ErrorRecord, Summary};
 /// Creates and fills an output directory.
 pub struct OutputWriter {
     dir: PathBuf,
+    /// Where the test files go: `dir`, or the run's directory for a worker of a parallel run.
+    tests_dir: PathBuf,
+    /// Where test numbers come from when they are not `1, 2, 3, ...` (a worker).
+    numbers: Option<Box<dyn TestNumbers>>,
     next_test: u32,
+    tests_written: u32,
     messages: fs::File,
     warnings: fs::File,
+}
+
+/// The test numbers of a worker of a parallel run: numbers of the whole run, handed out by
+/// its coordinator (in increasing order, not consecutive), so that the worker writes its
+/// tests into the run's directory under their final names.
+pub trait TestNumbers {
+    /// The next number; `None` when there is none to be had (the coordinator is gone).
+    fn next(&mut self) -> Option<u32>;
 }
 
 /// Errors while writing outputs.
@@ -81,7 +94,10 @@ impl OutputWriter {
         let warnings_path = dir.join("warnings.txt");
         Ok(OutputWriter {
             dir: dir.to_path_buf(),
+            tests_dir: dir.to_path_buf(),
+            numbers: None,
             next_test: 1,
+            tests_written: 0,
             messages: fs::File::create(&messages_path).map_err(io_err(&messages_path))?,
             warnings: fs::File::create(&warnings_path).map_err(io_err(&warnings_path))?,
         })
@@ -92,14 +108,31 @@ impl OutputWriter {
         &self.dir
     }
 
+    /// Writes the test files into `dir` under the numbers `numbers` gives (a worker of a
+    /// parallel run writing into the run's directory).
+    pub fn set_tests(&mut self, dir: &Path, numbers: Box<dyn TestNumbers>) {
+        self.tests_dir = dir.to_path_buf();
+        self.numbers = Some(numbers);
+    }
+
     /// Writes a `.ktest` file; returns the test's name (`test000001`).
     pub fn write_test(
         &mut self,
         args: &[String],
         objects: Vec<(String, Vec<u8>)>,
     ) -> Result<String, OutputError> {
-        let name = format!("test{:06}", self.next_test);
-        self.next_test += 1;
+        let number = match self.numbers.as_mut() {
+            None => {
+                self.next_test += 1;
+                self.next_test - 1
+            }
+            Some(numbers) => numbers.next().ok_or_else(|| OutputError::Io {
+                path: self.tests_dir.clone(),
+                source: std::io::Error::other("no test number (the coordinator is gone)"),
+            })?,
+        };
+        self.tests_written += 1;
+        let name = format!("test{number:06}");
         let ktest = KTest {
             args: args.to_vec(),
             sym_argvs: 0,
@@ -109,7 +142,7 @@ impl OutputWriter {
                 .map(|(name, bytes)| KTestObject { name, bytes })
                 .collect(),
         };
-        let path = self.dir.join(format!("{name}.ktest"));
+        let path = self.tests_dir.join(format!("{name}.ktest"));
         let bytes = ktest.to_bytes().map_err(|e| OutputError::Io {
             path: path.clone(),
             source: std::io::Error::new(std::io::ErrorKind::InvalidData, e.to_string()),
@@ -125,7 +158,7 @@ impl OutputWriter {
         suffix: &str,
         report: &ErrReport,
     ) -> Result<(), OutputError> {
-        let path = self.dir.join(format!("{test}.{suffix}.err"));
+        let path = self.tests_dir.join(format!("{test}.{suffix}.err"));
         let mut text = format!(
             "Error: {}\nFile: {}\nLine: {}\nFunction: {}\n",
             report.message, report.file, report.line, report.function
@@ -145,7 +178,7 @@ impl OutputWriter {
 
     /// Writes `<test>.early` with the reason for an early termination.
     pub fn write_early(&mut self, test: &str, reason: &str) -> Result<(), OutputError> {
-        let path = self.dir.join(format!("{test}.early"));
+        let path = self.tests_dir.join(format!("{test}.early"));
         fs::write(&path, format!("{reason}\n")).map_err(io_err(&path))
     }
 
@@ -160,15 +193,10 @@ impl OutputWriter {
         fs::write(&path, text + "\n").map_err(io_err(&path))
     }
 
-    /// Writes a small text file in the output directory (failures are ignored, as for the
-    /// message logs).
-    pub fn write_text(&self, file: &str, text: &str) {
-        let _ = fs::write(self.dir.join(file), text);
-    }
-
-    /// Writes a binary file in the output directory (best effort, like `write_text`).
-    pub fn write_bytes(&self, file: &str, bytes: &[u8]) {
-        let _ = fs::write(self.dir.join(file), bytes);
+    /// Writes `<test>.<suffix>` beside the test's `.ktest` (best effort: a test file that
+    /// cannot be written is no reason to stop the run).
+    pub fn write_test_file(&self, test: &str, suffix: &str, bytes: &[u8]) {
+        let _ = fs::write(self.tests_dir.join(format!("{test}.{suffix}")), bytes);
     }
 
     /// Appends a line to `messages.txt`.
@@ -183,6 +211,6 @@ impl OutputWriter {
 
     /// The number of tests written so far.
     pub fn tests_written(&self) -> u32 {
-        self.next_test - 1
+        self.tests_written
     }
 }
