@@ -18,7 +18,7 @@ import statistics
 from .runner import BUDGET, DONE, DONE_TIMEOUTS, FAILED, KILLED, UNSUPPORTED
 
 _ORDER = [DONE, DONE_TIMEOUTS, BUDGET, FAILED, KILLED, UNSUPPORTED]
-METRICS = ["time_s", "wall_s", "cpu_s", "instructions", "paths", "completed_paths", "error_paths",
+METRICS = ["time_s", "wall_s", "cpu_s", "replay_instructions", "instructions", "paths", "completed_paths", "error_paths",
            "tests", "queries", "core_queries", "solver_s", "solver_share", "solver_timeouts",
            "largest_array", "covered", "errors", "merges", "merged_states", "constraints_ast",
            "values_ast", "pattern_merges", "pattern_ast", "q_queries", "q_strip", "q_duplicate",
@@ -160,7 +160,31 @@ def markdown(rows: list[dict], means: list[dict], baseline: str) -> str:
                      f"{_f(m['paths'])} ({m['paths_n']}) | {m['lost']} / {m['gained']} | "
                      f"{m['diverged']} | {m['unsupported']} | {m['failed']} |")
     lines += symsize_table(rows)
+    lines += efficiency_table(rows, baseline)
     return "\n".join(lines) + "\n"
+
+
+def efficiency_table(rows: list[dict], baseline: str) -> list[str]:
+    """For parallel runs (`--jobs N`), issue 39's parallel efficiency: the useful instructions
+    (those of paths, not the ones re-executed to rebuild prefixes) per CPU-second, against the
+    baseline's instructions per CPU-second; the replay overhead beside it. Nothing when no
+    run was parallel."""
+    base = {(r["program"], r["size"]): r for r in rows if r["config"] == baseline}
+    par = [r for r in rows if _parallel(r) and r["status"] == DONE]
+    if not par:
+        return []
+    lines = ["", f"| program | size | config | useful instrs / CPU s | {baseline}: instrs / CPU s | efficiency | replayed instrs |",
+             "|---|---:|---|---:|---:|---:|---:|"]
+    for r in par:
+        b = base.get((r["program"], r["size"]))
+        if not (b and b["status"] == DONE and b.get("cpu_s") and r.get("cpu_s")):
+            continue
+        useful = (r["instructions"] - (r.get("replay_instructions") or 0)) / r["cpu_s"]
+        one = b["instructions"] / b["cpu_s"]
+        lines.append(f"| {r['program']} | {r['size']} | {r['config']} | {useful:,.0f} | "
+                     f"{one:,.0f} | {100 * useful / one:.0f}% | "
+                     f"{_f(r.get('replay_instructions'), '{:,.0f}')} |")
+    return lines
 
 
 def symsize_table(rows: list[dict]) -> list[str]:

@@ -117,7 +117,7 @@ def empty_record(spec: RunSpec, cmd: list[str]) -> dict:
         "covered": None, "errors": None, "sym_mode": None, "merges": None,
         "merged_states": None, "constraints_ast": None, "values_ast": None,
         "solver_s": None, "solver_share": None, "stop_reason": None, "solver_timeouts": None,
-        "traces": None, "cpu_s": None, "command": cmd,
+        "traces": None, "cpu_s": None, "command": cmd, "replay_instructions": None,
     }
 
 
@@ -191,6 +191,8 @@ def fill(rec: dict, summary: dict) -> None:
         "solver_timeouts": sum(1 for e in summary.get("errors", []) if e.get("kind") == "solver"),
         "covered": int(summary.get("covered_instructions", 0)),
         "errors": len(summary.get("errors", [])),
+        # under --jobs: instructions re-executed to rebuild prefixes (counted in instructions)
+        "replay_instructions": int(summary.get("replay_instructions") or 0),
     })
     # the symbolic-size model (seed 003 Ch. 5): its mode and the loop merges' encodings
     sym = summary.get("symbolic_size") or {}

@@ -542,7 +542,7 @@ impl Coordinator {
             .max_by_key(|&i| self.workers[i].live);
         match busiest {
             Some(id) if self.workers[id].live >= 2 => {
-                let count = (self.workers[id].live / 2).max(1);
+                let count = self.workers[id].live.div_ceil(2).max(idle);
                 self.workers[id].asked = true;
                 self.send(id, &ToWorker::Give { count });
             }
