@@ -198,6 +198,40 @@ mod tests {
     }
 
     #[test]
+    fn a_worker_asks_for_growing_blocks_ahead_and_uses_them_in_order() {
+        use sear_engine::output::TestNumbers;
+        use std::io::BufReader;
+        let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+        let writer = TcpStream::connect(listener.local_addr().unwrap()).unwrap();
+        let (server, _) = listener.accept().unwrap();
+        let (tx, replies) = std::sync::mpsc::channel();
+        // The coordinator: blocks from a shared counter, another worker's between ours.
+        let coordinator = std::thread::spawn(move || {
+            let mut reader = BufReader::new(server);
+            let mut blocks = Blocks::new(2);
+            let mut asked = Vec::new();
+            while let Ok(Some(FromWorker::Numbers { count })) =
+                protocol::receive::<FromWorker>(&mut reader)
+            {
+                asked.push(count);
+                blocks.grant(1, 3);
+                let start = blocks.grant(0, count);
+                if tx.send((start, count)).is_err() {
+                    break;
+                }
+            }
+            asked
+        });
+        let mut numbers = WorkerNumbers::new(writer, replies);
+        let got: Vec<u32> = (0..40).map(|_| numbers.next().unwrap()).collect();
+        drop(numbers);
+        let asked = coordinator.join().unwrap();
+        assert_eq!(&asked[..4], &[4, 8, 16, 32], "blocks double");
+        assert!(got.windows(2).all(|w| w[0] < w[1]), "in order: {got:?}");
+        assert_eq!(&got[..6], &[4, 5, 6, 7, 11, 12], "our blocks only: {got:?}");
+    }
+
+    #[test]
     fn compaction_closes_the_gaps_and_deletes_what_is_not_kept() {
         let dir = tempfile::tempdir().unwrap();
         for n in [1u32, 2, 4, 7, 9] {
