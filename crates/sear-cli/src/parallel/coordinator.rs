@@ -3,7 +3,8 @@
 //!
 //! Balancing: the whole program is the first prefix; a worker that becomes idle gets a
 //! queued prefix, or, when none is queued, the coordinator asks the busiest worker (most live
-//! states) to give half of its states away (the worker chooses the ones nearest the root).
+//! states) to give half of its states away, at most four per idle worker (the worker chooses
+//! the ones nearest the root).
 //! The run is over when every worker is idle, no prefix is queued and no request is open.
 //!
 //! A worker that dies (its connection closes before it says `Done`): its current prefix goes
@@ -75,6 +76,9 @@ struct Worker {
     result: Option<WorkerResult>,
     alive: bool,
 }
+
+/// At most this many states are asked for per idle worker (the rest wait in the queue).
+const GIVE_PER_IDLE: usize = 4;
 
 /// A message from worker `.0` (`None`: its connection closed).
 type Event = (usize, Option<FromWorker>);
@@ -542,7 +546,14 @@ impl Coordinator {
             .max_by_key(|&i| self.workers[i].live);
         match busiest {
             Some(id) if self.workers[id].live >= 2 => {
-                let count = self.workers[id].live.div_ceil(2).max(idle);
+                // Half its states (the worker keeps at least one), but no more than the idle
+                // workers can start on soon: a prefix waiting in the queue is a state no
+                // worker's searcher can choose, and at a limit it ends without a test.
+                let count = self.workers[id]
+                    .live
+                    .div_ceil(2)
+                    .min(GIVE_PER_IDLE * idle)
+                    .max(idle);
                 self.workers[id].asked = true;
                 self.send(id, &ToWorker::Give { count });
             }
