@@ -65,6 +65,9 @@ struct Worker {
     instructions: u64,
     paths: u64,
     asked: bool,
+    /// It answered a request with nothing since its last status: not asked again before
+    /// the next status.
+    had_nothing: bool,
     /// The prefix it is exploring, with what it gave away meanwhile (re-queued without
     /// those if it dies before it is done).
     current: Option<Job>,
@@ -146,6 +149,7 @@ pub fn run_parallel(
             instructions: 0,
             paths: 0,
             asked: false,
+            had_nothing: false,
             current: None,
             given: Vec::new(),
             tests_before: 0,
@@ -419,6 +423,7 @@ impl Coordinator {
             } => {
                 let w = &mut self.workers[id];
                 w.live = live;
+                w.had_nothing = false;
                 w.instructions = instructions;
                 w.paths = paths;
                 if !covered.is_empty() {
@@ -448,6 +453,7 @@ impl Coordinator {
             FromWorker::Given { prefixes } => {
                 let w = &mut self.workers[id];
                 w.asked = false;
+                w.had_nothing = prefixes.is_empty();
                 w.given.extend(prefixes.iter().cloned());
                 // A subtree given away from a job that leaves some out leaves out those
                 // below it too (explored elsewhere: a dead worker's gifts), or they would be
@@ -541,24 +547,29 @@ impl Coordinator {
         if idle == 0 || asking || !self.queue.is_empty() {
             return;
         }
+        // The busiest worker by its last status, even one that showed fewer than two states
+        // (its first quantum, or a status that is 50 ms old): it gives at the end of its
+        // quantum if it can, sooner than a status showing two would come. One that had
+        // nothing to give is not asked again before its next status.
+        let busy = |w: &Worker| w.alive && !w.idle;
+        if !self.workers.iter().any(busy) {
+            self.stop_all();
+            return;
+        }
         let busiest = (0..self.workers.len())
-            .filter(|&i| self.workers[i].alive && !self.workers[i].idle)
+            .filter(|&i| busy(&self.workers[i]) && !self.workers[i].had_nothing)
             .max_by_key(|&i| self.workers[i].live);
-        match busiest {
-            Some(id) if self.workers[id].live >= 2 => {
-                // Half its states (the worker keeps at least one), but no more than the idle
-                // workers can start on soon: a prefix waiting in the queue is a state no
-                // worker's searcher can choose, and at a limit it ends without a test.
-                let count = self.workers[id]
-                    .live
-                    .div_ceil(2)
-                    .min(GIVE_PER_IDLE * idle)
-                    .max(idle);
-                self.workers[id].asked = true;
-                self.send(id, &ToWorker::Give { count });
-            }
-            Some(_) => {}
-            None => self.stop_all(),
+        if let Some(id) = busiest {
+            // Half its states (the worker keeps at least one), but no more than the idle
+            // workers can start on soon: a prefix waiting in the queue is a state no
+            // worker's searcher can choose, and at a limit it ends without a test.
+            let count = self.workers[id]
+                .live
+                .div_ceil(2)
+                .min(GIVE_PER_IDLE * idle)
+                .max(idle);
+            self.workers[id].asked = true;
+            self.send(id, &ToWorker::Give { count });
         }
     }
 
