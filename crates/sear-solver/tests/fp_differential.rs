@@ -24,7 +24,9 @@
 //!
 //! All agree bit for bit (NaN payloads included). `SEAR_FP_DIFF_N` sets the number of trees
 //! (default 2,000; the full run is `SEAR_FP_DIFF_N=100000`), `SEAR_FP_DIFF_SEED` the seed;
-//! `SEAR_FP_DIFF_CORES=0` leaves the cores out.
+//! `SEAR_FP_DIFF_CORES=0` leaves the cores out. `SEAR_FP_DIFF_BITWUZLA_BATCH` sets
+//! Bitwuzla's batch (default: `SEAR_FP_DIFF_BATCH`, 200); with a batch of 1 the run also
+//! prints Bitwuzla's time by operation (kind and width).
 
 mod fp_diff;
 
@@ -159,6 +161,37 @@ fn output(name: &str, w: u32) -> Expr {
     Expr::extract(e, 0, w)
 }
 
+/// The kind and width of an operation (for Bitwuzla's time by operation).
+fn op_name(node: &Node) -> String {
+    match node {
+        Node::Arith(w, op, ..) => format!("{op:?} w{w}"),
+        Node::Sqrt(w, ..) => format!("sqrt w{w}"),
+        Node::Fma(w, ..) => format!("fma w{w}"),
+        Node::Round(w, ..) => format!("round w{w}"),
+        Node::FromInt(w, _, signed, c) => {
+            format!(
+                "{}itofp i{}→w{w}",
+                if *signed { 's' } else { 'u' },
+                c.width()
+            )
+        }
+        Node::ToInt(w, signed, c) => {
+            format!(
+                "fpto{}i w{}→i{w}",
+                if *signed { 's' } else { 'u' },
+                c.width()
+            )
+        }
+        Node::Cmp(_, a, _) => format!("cmp w{}", a.width()),
+        Node::Ext(_) => "fpext".into(),
+        Node::Trunc(..) => "fptrunc".into(),
+        other => {
+            let d = format!("{other:?}");
+            format!("{} w{}", d.split('(').next().unwrap_or(""), other.width())
+        }
+    }
+}
+
 /// Asks `core` for a batch: the disagreements found (as messages).
 fn core_batch(core: &mut dyn SatSolver, cases: &[(usize, Case)], failures: &mut Vec<String>) {
     let name = core.name();
@@ -208,6 +241,8 @@ fn evaluator_folding_hardware_and_cores_agree() {
     let mut rng = Rng(env_u64("SEAR_FP_DIFF_SEED", 0x5EA2_F10A_7D1F_F000));
     let batch = env_u64("SEAR_FP_DIFF_BATCH", 200) as usize;
     let every = env_u64("SEAR_FP_DIFF_BITWUZLA_EVERY", 100).max(1) as usize;
+    let bitwuzla_batch = env_u64("SEAR_FP_DIFF_BITWUZLA_BATCH", batch as u64).max(1) as usize;
+    let mut by_op: std::collections::BTreeMap<String, (usize, Duration)> = Default::default();
     // `SEAR_FP_DIFF_CORES=0`: the evaluator, folding and the hardware only.
     let cores = env_u64("SEAR_FP_DIFF_CORES", 1) != 0;
     let mut z3 = Z3Core::new(Z3Mode::Incremental);
@@ -226,7 +261,12 @@ fn evaluator_folding_hardware_and_cores_agree() {
         native_checked += native as usize;
         kinds[kind] += 1;
         if index > 0 && index % 10_000 == 0 {
-            eprintln!("{index} trees, {:?}", started.elapsed());
+            eprintln!(
+                "{index} trees, {:?}; Z3 {z3_checked} {:?}, Bitwuzla {bitwuzla_checked} {:?}",
+                started.elapsed(),
+                times[1],
+                times[2]
+            );
         }
         if !cores {
             continue;
@@ -238,19 +278,32 @@ fn evaluator_folding_hardware_and_cores_agree() {
         }
         for_z3.extend(ops.into_iter().map(|op| (index, op)));
         let last = index + 1 == n;
-        for (core, pending, time, checked) in [
+        for (core, pending, time, checked, size) in [
             (
                 &mut z3 as &mut dyn SatSolver,
                 &mut for_z3,
                 1,
                 &mut z3_checked,
+                batch,
             ),
-            (&mut bitwuzla, &mut for_bitwuzla, 2, &mut bitwuzla_checked),
+            (
+                &mut bitwuzla,
+                &mut for_bitwuzla,
+                2,
+                &mut bitwuzla_checked,
+                bitwuzla_batch,
+            ),
         ] {
-            if pending.len() >= batch || (last && !pending.is_empty()) {
+            if pending.len() >= size || (last && !pending.is_empty()) {
                 let start = Instant::now();
                 core_batch(core, pending, &mut failures);
-                times[time] += start.elapsed();
+                let spent = start.elapsed();
+                times[time] += spent;
+                if time == 2 && size == 1 {
+                    let e = by_op.entry(op_name(&pending[0].1.node)).or_default();
+                    e.0 += 1;
+                    e.1 += spent;
+                }
                 *checked += pending.len();
                 pending.clear();
             }
@@ -271,6 +324,14 @@ fn evaluator_folding_hardware_and_cores_agree() {
         times[1],
         times[2]
     );
+    let mut slow: Vec<_> = by_op.into_iter().collect();
+    slow.sort_by_key(|(_, (_, t))| std::cmp::Reverse(*t));
+    for (name, (count, time)) in slow.iter().take(16) {
+        eprintln!(
+            "Bitwuzla {name}: {count} operations, {time:?} ({:?} each)",
+            *time / *count as u32
+        );
+    }
     assert!(
         failures.is_empty(),
         "{} disagreements:\n{}",

@@ -203,3 +203,65 @@ fn the_answer_does_not_depend_on_the_run() {
     };
     assert_eq!(bytes(&models[0]), bytes(&models[1]));
 }
+
+/// A 32-bit integer constant.
+fn i32c(v: i32) -> Expr {
+    Expr::constant(v as u32 as u128, 32)
+}
+
+#[test]
+fn an_integer_converted_to_float_is_moved() {
+    // newton_1_4 over `(float)mv / 1000` for an int `mv` in (-800, 800): the search moves
+    // the 4 bytes `sitofp` converts, as an integer.
+    let mv = input("mv", 32);
+    let volts = arith(
+        FpArith::Div,
+        &Expr::int_to_fp(true, mv.clone(), 32).unwrap(),
+        &f32c(1000.0),
+    );
+    let mut cs = newton_error(&volts);
+    cs.splice(
+        0..2,
+        [
+            Expr::slt(i32c(-800), mv.clone()),
+            Expr::slt(mv.clone(), i32c(800)),
+        ],
+    );
+    let (mut layer, seen) = layer(Budget::default());
+    let SatResult::Sat(model) = ask(&mut layer, &cs, true) else {
+        panic!("mv near -800 reaches the error");
+    };
+    assert!(model.satisfies(&cs), "{model:?}");
+    assert!(seen.borrow().is_empty(), "the core was asked");
+    let value = i32::from_le_bytes(model.arrays().next().unwrap().1.try_into().unwrap());
+    assert!((-800..-600).contains(&value), "{value}");
+}
+
+#[test]
+fn digits_parsed_into_an_integer_are_moved() {
+    // Two decimal digits parsed into n = 10·d0 + d1, then (float)n / 10 > 8.45: the bytes
+    // of the computation `sitofp` converts are moved one by one (n ≥ 85).
+    let a = Array::new("buf", 2, ArrayKind::SymbolicInput, None);
+    let byte = |i: u32| Expr::read(&UpdateList::new(a.clone()), Expr::constant(i as u128, 32));
+    let digit = |i: u32| Expr::sub(Expr::sext(byte(i), 32), i32c(48));
+    let mut cs = Vec::new();
+    for i in 0..2 {
+        cs.push(Expr::sle(i32c(48), Expr::sext(byte(i), 32)));
+        cs.push(Expr::sle(Expr::sext(byte(i), 32), i32c(57)));
+    }
+    let n = Expr::add(Expr::mul(digit(0), i32c(10)), digit(1));
+    let value = arith(
+        FpArith::Div,
+        &Expr::int_to_fp(true, n, 32).unwrap(),
+        &f32c(10.0),
+    );
+    cs.push(cmp(FpPred::Ogt, &value, &f32c(8.45)));
+    let (mut layer, seen) = layer(Budget::default());
+    let SatResult::Sat(model) = ask(&mut layer, &cs, true) else {
+        panic!("85..=99 satisfy it");
+    };
+    assert!(model.satisfies(&cs), "{model:?}");
+    assert!(seen.borrow().is_empty(), "the core was asked");
+    let st = stats(&layer);
+    assert_eq!(st.counter("sat"), 1);
+}

@@ -6,7 +6,8 @@
 //! 7) is one bit-blasted query that Bitwuzla may not answer in minutes, while a tenth of
 //! the inputs' range satisfies it. The layer finds the query's float inputs (4 or 8
 //! consecutive bytes of a symbolic array used as a binary32/binary64 operand,
-//! [`inputs::float_input`]), tries candidate values and then a local search that
+//! [`inputs::float_input`]) and integer inputs (what `sitofp`/`uitofp` convert, as whole
+//! integers or as the bytes of a computation, [`inputs::IntInput`]), tries candidate values and then a local search that
 //! minimises the conjuncts' distance from holding ([`search`]), and answers **only SAT**,
 //! with a model the audit has checked by evaluation ([`Audit::model_holds`]): every byte of
 //! every symbolic array the query (and its focus) reads assigned. Anything else (no model
@@ -34,9 +35,9 @@ use crate::audit::Audit;
 use crate::query::SolverError;
 use crate::sat::{SatQuery, SatResult, SatSolver};
 use crate::stats::LayerStats;
-use inputs::{analyse, ConjunctInfo, FloatInput};
+use inputs::{analyse, ConjunctInfo, FloatInput, IntInput};
 use keys::inf_key;
-use search::{seeds, Meter, Rng, Search, Var};
+use search::{int_seeds, seeds, Meter, Rng, Search, Slot, Var};
 
 /// The evaluations a query may take by default.
 pub const EVALUATIONS: u64 = 2_000;
@@ -149,13 +150,27 @@ impl FpSearch {
         let mut inputs: Vec<FloatInput> = infos.iter().flat_map(|i| i.inputs.clone()).collect();
         inputs.sort_by_key(|i| (i.array.id(), i.offset, i.format.width()));
         inputs.dedup();
-        if inputs.is_empty() {
+        let ints = int_inputs(infos, &inputs);
+        if inputs.is_empty() && ints.is_empty() {
             self.stats.bump("no_inputs", 1);
             return None;
         }
         // Every symbolic array of the query and its focus, from the newest model that has
         // it, else zero.
-        let mut arrays: FxHashSet<ArrayRef> = infos.iter().flat_map(|i| i.arrays.clone()).collect();
+        // The arrays each conjunct reads (the analysis keeps them for conjuncts with
+        // floating-point nodes only; the others' are collected here, for searched queries).
+        let read: Vec<Vec<ArrayRef>> = conjuncts
+            .iter()
+            .zip(infos)
+            .map(|(c, i)| {
+                if i.has_fp {
+                    i.arrays.clone()
+                } else {
+                    collect_symbolic_arrays([*c]).into_iter().collect()
+                }
+            })
+            .collect();
+        let mut arrays: FxHashSet<ArrayRef> = read.iter().flatten().cloned().collect();
         if let Some(focus) = &query.focus {
             arrays.extend(collect_symbolic_arrays([focus]));
         }
@@ -174,11 +189,15 @@ impl FpSearch {
             base.insert(a.clone(), bytes);
         }
         // The conjuncts that read no input's array do not change: they must hold already.
-        let varied: FxHashSet<&ArrayRef> = inputs.iter().map(|i| &i.array).collect();
+        let varied: FxHashSet<&ArrayRef> = inputs
+            .iter()
+            .map(|i| &i.array)
+            .chain(ints.iter().map(|i| &i.array))
+            .collect();
         let (moving, fixed): (Vec<_>, Vec<_>) = conjuncts
             .iter()
-            .zip(infos)
-            .partition(|(_, info)| info.arrays.iter().any(|a| varied.contains(a)));
+            .zip(&read)
+            .partition(|(_, arrays)| arrays.iter().any(|a| varied.contains(a)));
         if !base.satisfies(fixed.iter().map(|(c, _)| **c)) {
             self.stats.bump("base_failed", 1);
             return None;
@@ -187,7 +206,7 @@ impl FpSearch {
         let mut constants: Vec<_> = infos.iter().flat_map(|i| i.constants.clone()).collect();
         constants.sort_by_key(|&(f, b)| (f.width(), b));
         constants.dedup();
-        let vars = inputs
+        let mut vars: Vec<Var> = inputs
             .into_iter()
             .map(|input| {
                 let f = input.format;
@@ -210,13 +229,23 @@ impl FpSearch {
                 extra.extend(constants.iter().copied());
                 let seeds = seeds(f, lo, hi, &extra);
                 Var {
-                    input,
+                    slot: Slot::Float(input),
                     lo,
                     hi,
                     seeds,
                 }
             })
             .collect();
+        vars.extend(ints.into_iter().map(|input| {
+            let (lo, hi) = input.range();
+            let extra: Vec<i64> = self.models.iter().map(|m| input.get(m)).collect();
+            Var {
+                seeds: int_seeds(lo, hi, &extra),
+                slot: Slot::Int(input),
+                lo,
+                hi,
+            }
+        }));
         let seed = conjuncts.iter().fold(0x5EA2_F10A_u64, |h, c| {
             h.rotate_left(5) ^ c.structural_hash()
         });
@@ -242,6 +271,32 @@ impl FpSearch {
             }
         }
     }
+}
+
+/// The integer inputs of the conjuncts (`infos`) that share no byte with a float input or
+/// with an earlier integer input (the whole integers first).
+fn int_inputs(infos: &[Rc<ConjunctInfo>], floats: &[FloatInput]) -> Vec<IntInput> {
+    let mut ints: Vec<IntInput> = infos.iter().flat_map(|i| i.int_inputs.clone()).collect();
+    ints.sort_by_key(|i| (std::cmp::Reverse(i.bytes), i.array.id(), i.offset, i.signed));
+    ints.dedup();
+    let mut taken: Vec<(&ArrayRef, usize, usize)> = floats
+        .iter()
+        .map(|f| (&f.array, f.offset, f.offset + f.len()))
+        .collect();
+    let mut out = Vec::new();
+    for i in &ints {
+        let (start, end) = (i.offset, i.offset + i.bytes);
+        if taken
+            .iter()
+            .any(|&(a, s, e)| a == &i.array && start < e && s < end)
+        {
+            continue;
+        }
+        taken.push((&i.array, start, end));
+        out.push(i.clone());
+    }
+    out.sort_by_key(|i| (i.array.id(), i.offset));
+    out
 }
 
 impl SatSolver for FpSearch {

@@ -1,8 +1,8 @@
-//! The search over the values of a query's float inputs: candidates first (values of
+//! The search over the values of a query's float and integer inputs: candidates first (values of
 //! remembered models, the query's constants and their neighbours, ±0, ±1, the ends,
 //! midpoints and quarters of each input's range, random points of the range), then a local
 //! search from the closest of them and from random restarts: each input moves by ±2^e
-//! keys (ulps), `e` growing after a move that brings the conjuncts closer to holding
+//! keys (ulps of a float, units of an integer), `e` growing after a move that brings the conjuncts closer to holding
 //! ([`super::distance`]) and shrinking after one that does not, until the distance is 0 (a
 //! model) or the budget of evaluations is spent. Every step is an evaluation of the
 //! conjuncts under a full assignment; the search is deterministic (a seeded generator).
@@ -11,7 +11,7 @@ use sear_expr::fpsem::FpFormat;
 use sear_expr::{Assignment, Evaluator, Expr};
 
 use super::distance::distance;
-use super::inputs::FloatInput;
+use super::inputs::{FloatInput, IntInput};
 use super::keys::{bits_of, from_key, inf_key, key, value};
 
 /// Random candidates tried before the local search.
@@ -32,21 +32,47 @@ pub(super) struct Meter {
     pub used: u64,
 }
 
-/// One input of the search: where it lives, its range of keys, and its seed values.
+/// Where an input of the search lives.
+pub(super) enum Slot {
+    /// A float: its keys are [`super::keys`]'.
+    Float(FloatInput),
+    /// An integer: its keys are its values.
+    Int(IntInput),
+}
+
+/// One input of the search: where it lives, its range of keys, and its seed keys.
 pub(super) struct Var {
     /// The bytes it occupies.
-    pub input: FloatInput,
+    pub slot: Slot,
     /// The least key it may take.
     pub lo: i64,
     /// The greatest.
     pub hi: i64,
-    /// Values (bits) to try first.
-    pub seeds: Vec<u64>,
+    /// Keys to try first.
+    pub seeds: Vec<i64>,
 }
 
 impl Var {
-    fn format(&self) -> FpFormat {
-        self.input.format
+    /// Its key under `model`.
+    pub fn get(&self, model: &Assignment) -> i64 {
+        match &self.slot {
+            Slot::Float(f) => key(f.format, f.get(model)),
+            Slot::Int(i) => i.get(model),
+        }
+    }
+
+    fn set(&self, model: &mut Assignment, k: i64) {
+        match &self.slot {
+            Slot::Float(f) => f.set(model, from_key(f.format, k)),
+            Slot::Int(i) => i.set(model, k),
+        }
+    }
+
+    fn format(&self) -> Option<FpFormat> {
+        match &self.slot {
+            Slot::Float(f) => Some(f.format),
+            Slot::Int(_) => None,
+        }
     }
 }
 
@@ -100,11 +126,7 @@ impl Search<'_> {
     /// Searches for keys of the inputs under which every conjunct holds; on success the
     /// model holds them. None when the budget runs out first.
     pub fn run(&mut self) -> Option<Point> {
-        let start: Point = self
-            .vars
-            .iter()
-            .map(|v| key(v.format(), v.input.get(&self.model)))
-            .collect();
+        let start: Point = self.vars.iter().map(|v| v.get(&self.model)).collect();
         let mut best: Vec<(f64, Point)> = Vec::new();
         let mut consider = |search: &mut Self, p: Point| -> Option<Option<Point>> {
             let d = search.distance(&p)?;
@@ -122,7 +144,7 @@ impl Search<'_> {
             for s in 0..self.vars[i].seeds.len() {
                 let var = &self.vars[i];
                 let mut p = start.clone();
-                p[i] = key(var.format(), var.seeds[s]).clamp(var.lo, var.hi);
+                p[i] = var.seeds[s].clamp(var.lo, var.hi);
                 if let Some(found) = consider(self, p)? {
                     return Some(found);
                 }
@@ -159,10 +181,11 @@ impl Search<'_> {
     fn random_point(&mut self, by_key: bool) -> Point {
         (0..self.vars.len())
             .map(|i| {
-                let (lo, hi, format) = (self.vars[i].lo, self.vars[i].hi, self.vars[i].format());
-                if by_key {
-                    return self.rng.between(lo, hi);
-                }
+                let (lo, hi) = (self.vars[i].lo, self.vars[i].hi);
+                let format = match self.vars[i].format() {
+                    Some(f) if !by_key => f,
+                    _ => return self.rng.between(lo, hi),
+                };
                 let clip =
                     |k: i64| value(format, from_key(format, k)).clamp(-VALUE_SPAN, VALUE_SPAN);
                 let (a, b) = (clip(lo), clip(hi));
@@ -221,7 +244,7 @@ impl Search<'_> {
             return None;
         }
         for (var, &k) in self.vars.iter().zip(p) {
-            var.input.set(&mut self.model, from_key(var.format(), k));
+            var.set(&mut self.model, k);
         }
         let mut ev = Evaluator::new(&self.model);
         let d: f64 = self
@@ -239,10 +262,30 @@ impl Search<'_> {
     }
 }
 
-/// The seeds of an input of `format` in `lo..=hi`: `extra` (values of models, constants of
-/// the query, in any format, with their neighbours), ±0, ±1, the ends of the range and its
-/// midpoints and quarters, in keys and in values; each clamped into the range, no repeats.
-pub(super) fn seeds(format: FpFormat, lo: i64, hi: i64, extra: &[(FpFormat, u64)]) -> Vec<u64> {
+/// The seed keys of an integer input in `lo..=hi`: `extra` (its values in models), 0, ±1,
+/// the ends of the range, its middle, quarters and eighths; clamped into the range, no
+/// repeats.
+pub(super) fn int_seeds(lo: i64, hi: i64, extra: &[i64]) -> Vec<i64> {
+    let mut keys: Vec<i64> = extra.to_vec();
+    keys.extend([0, 1, -1, lo, hi, lo.saturating_add(1), hi.saturating_sub(1)]);
+    for t in [4, 2, 6, 1, 3, 5, 7] {
+        keys.push((lo as i128 + (hi as i128 - lo as i128) * t / 8) as i64);
+    }
+    let mut out: Vec<i64> = Vec::new();
+    for k in keys {
+        let k = k.clamp(lo, hi);
+        if !out.contains(&k) {
+            out.push(k);
+        }
+    }
+    out
+}
+
+/// The seed keys of a float input of `format` in `lo..=hi`: `extra` (values of models,
+/// constants of the query, in any format, with their neighbours), ±0, ±1, the ends of the
+/// range and its midpoints and quarters, in keys and in values; each clamped into the
+/// range, no repeats.
+pub(super) fn seeds(format: FpFormat, lo: i64, hi: i64, extra: &[(FpFormat, u64)]) -> Vec<i64> {
     let mut keys: Vec<i64> = Vec::new();
     for &(f, bits) in extra {
         if f.is_nan(bits) {
@@ -270,14 +313,11 @@ pub(super) fn seeds(format: FpFormat, lo: i64, hi: i64, extra: &[(FpFormat, u64)
             keys.push(key(format, bits_of(format, vlo + (vhi - vlo) * t)));
         }
     }
-    let mut out: Vec<u64> = Vec::new();
+    let mut out: Vec<i64> = Vec::new();
     for k in keys {
-        let bits = from_key(
-            format,
-            k.clamp(lo, hi).clamp(-inf_key(format), inf_key(format)),
-        );
-        if !out.contains(&bits) {
-            out.push(bits);
+        let k = k.clamp(lo, hi).clamp(-inf_key(format), inf_key(format));
+        if !out.contains(&k) {
+            out.push(k);
         }
     }
     out
