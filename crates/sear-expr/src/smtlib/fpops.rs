@@ -241,6 +241,21 @@ fn bv(name: &str, v: &Val) -> Result<Expr, String> {
     }
 }
 
+/// SMT-LIB's `fp.rem` from sear's `IeeeRem`, which is C's `remainder` and gives a zero
+/// result glibc's sign (for tiny divisors not always `x`'s): a zero takes `x`'s sign, as
+/// IEEE 754 and SMT-LIB say. Nonzero results are the same.
+fn ieee_zero_sign(r: Val, x: &Expr) -> Val {
+    let Val::Fp(r) = r else {
+        return r;
+    };
+    let width = r.width();
+    let sign = 1u128 << (width - 1);
+    let magnitude = Expr::and(r.clone(), Expr::constant(sign - 1, width));
+    let zero = Expr::eq(magnitude, Expr::constant(0, width));
+    let x_sign = Expr::and(x.clone(), Expr::constant(sign, width));
+    Val::Fp(Expr::select(zero, x_sign, r))
+}
+
 /// Applies a floating-point operator to evaluated arguments.
 pub(crate) fn apply_fp(f: FpFn, name: &str, args: Vec<Val>) -> Result<Val, String> {
     let fp = |r: Result<Expr, FpError>| fe(r).map(Val::Fp);
@@ -279,6 +294,7 @@ pub(crate) fn apply_fp(f: FpFn, name: &str, args: Vec<Val>) -> Result<Val, Strin
             arity(name, &args, 2)?;
             let v = floats(name, &args)?;
             fp(Expr::fp_arith(FpArith::IeeeRem, v[0].clone(), v[1].clone()))
+                .map(|r| ieee_zero_sign(r, &v[0]))
         }
         FpFn::Fma => {
             arity(name, &args, 4)?;
