@@ -8,21 +8,11 @@
 //! negative dividends, ties of the intermediate quotient).
 
 use sear_expr::fp::{fold, FpArith, FpOp, RoundMode};
+use sear_expr::testing::Rng;
 
 extern "C" {
     fn remainder(x: f64, y: f64) -> f64;
     fn remainderf(x: f32, y: f32) -> f32;
-}
-
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
 }
 
 fn glibc(x: f64, y: f64) -> f64 {
@@ -55,12 +45,12 @@ fn rule_negative(x: f64, y: f64) -> bool {
 
 /// `x = k·y` for a random `k` with few significant bits, when that product is exact.
 fn multiple(rng: &mut Rng, y: f64) -> Option<f64> {
-    let bits = rng.next() % 53 + 1;
-    let mut k = (rng.next() % (1u64 << bits)) as f64;
-    if rng.next().is_multiple_of(2) {
-        k *= 2f64.powi((rng.next() % 1100) as i32);
+    let bits = rng.next_u64() % 53 + 1;
+    let mut k = (rng.next_u64() % (1u64 << bits)) as f64;
+    if rng.next_u64().is_multiple_of(2) {
+        k *= 2f64.powi((rng.next_u64() % 1100) as i32);
     }
-    if rng.next().is_multiple_of(2) {
+    if rng.next_u64().is_multiple_of(2) {
         k = -k;
     }
     let x = k * y;
@@ -68,20 +58,20 @@ fn multiple(rng: &mut Rng, y: f64) -> Option<f64> {
 }
 
 fn divisor(rng: &mut Rng) -> f64 {
-    let r = rng.next();
+    let r = rng.next_u64();
     let sign = r & (1 << 63);
-    f64::from_bits(match rng.next() % 3 {
+    f64::from_bits(match rng.next_u64() % 3 {
         // Exponents up to 2^-965: both sides of glibc's 2^-970.
-        0 => sign | ((rng.next() % 60) << 52) | (r & 0x000F_FFFF_FFFF_FFFF),
+        0 => sign | ((rng.next_u64() % 60) << 52) | (r & 0x000F_FFFF_FFFF_FFFF),
         // Subnormals, some with few significant bits.
-        1 => sign | (r & 0x000F_FFFF_FFFF_FFFF) >> (rng.next() % 50),
-        _ => sign | ((1 + rng.next() % 2046) << 52) | (r & 0x000F_FFFF_FF00_0000),
+        1 => sign | (r & 0x000F_FFFF_FFFF_FFFF) >> (rng.next_u64() % 50),
+        _ => sign | ((1 + rng.next_u64() % 2046) << 52) | (r & 0x000F_FFFF_FF00_0000),
     })
 }
 
 #[test]
 fn zero_remainders_follow_glibcs_rule_and_the_evaluator_agrees() {
-    let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
+    let mut rng = Rng::new(0x9E37_79B9_7F4A_7C15);
     let (mut zeros, mut not_ieee) = (0, 0);
     for _ in 0..400_000 {
         let y = divisor(&mut rng);
@@ -172,17 +162,17 @@ fn measured_zero_signs() {
 /// `remainderf` (flt-32, fdlibm's) gives every zero `x`'s sign.
 #[test]
 fn remainderf_zeros_have_xs_sign() {
-    let mut rng = Rng(0x2545_F491_4F6C_DD1D);
+    let mut rng = Rng::new(0x2545_F491_4F6C_DD1D);
     let mut zeros = 0;
     for _ in 0..400_000 {
-        let r = rng.next() as u32;
-        let y = f32::from_bits(match rng.next() % 2 {
+        let r = rng.next_u64() as u32;
+        let y = f32::from_bits(match rng.next_u64() % 2 {
             0 => r & 0x807F_FFFF,
-            _ => (r & 0x8000_0000) | (((1 + rng.next() % 253) as u32) << 23) | (r & 0x7F_F000),
+            _ => (r & 0x8000_0000) | (((1 + rng.next_u64() % 253) as u32) << 23) | (r & 0x7F_F000),
         });
-        let k = (rng.next() % (1 << (rng.next() % 24 + 1))) as f32
-            * 2f32.powi((rng.next() % 250) as i32);
-        let x = if rng.next().is_multiple_of(2) {
+        let k = (rng.next_u64() % (1 << (rng.next_u64() % 24 + 1))) as f32
+            * 2f32.powi((rng.next_u64() % 250) as i32);
+        let x = if rng.next_u64().is_multiple_of(2) {
             k * y
         } else {
             -k * y

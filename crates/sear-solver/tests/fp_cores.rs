@@ -8,7 +8,7 @@ use sear_expr::{Assignment, Expr};
 use sear_solver::SatResult;
 
 mod fp_common;
-use fp_common::{check, cores, var};
+use fp_common::{assert_only_result, check, cores, var};
 
 type Build = fn(&Expr, &Expr, &Expr) -> Expr;
 
@@ -181,21 +181,8 @@ fn cores_agree_with_the_evaluator_on_points() {
                     Expr::eq(cz.clone(), z.clone()),
                 ];
                 for core in cores().iter_mut() {
-                    let mut same = fixed.to_vec();
-                    same.push(Expr::eq(expected.clone(), node.clone()));
-                    let r = check(core.as_mut(), &same);
-                    let SatResult::Sat(m) = r else {
-                        panic!("{name} w{width} {p:x?}: {} says unsat", core.name());
-                    };
-                    assert!(m.satisfies(&same), "{name} {p:x?}: model");
-                    let mut other = fixed.to_vec();
-                    other.push(Expr::ne(expected.clone(), node.clone()));
-                    assert_eq!(
-                        check(core.as_mut(), &other),
-                        SatResult::Unsat,
-                        "{name} w{width} {p:x?}: {} allows another result",
-                        core.name()
-                    );
+                    let what = format!("{name} w{width} {p:x?}");
+                    assert_only_result(core.as_mut(), &fixed, &node, &expected, &what);
                     checked += 1;
                 }
             }

@@ -8,7 +8,7 @@ use sear_expr::Expr;
 use sear_solver::SatResult;
 
 mod fp_common;
-use fp_common::{check, cores, var};
+use fp_common::{assert_only_result, check, cores, var};
 
 extern "C" {
     fn remainder(x: f64, y: f64) -> f64;
@@ -61,20 +61,8 @@ fn cores_give_glibcs_zero_signs() {
         let r = Expr::constant(expected as u128, width);
         for core in cores().iter_mut() {
             let start = std::time::Instant::now();
-            let mut same = fixed.to_vec();
-            same.push(Expr::eq(r.clone(), node.clone()));
-            let SatResult::Sat(m) = check(core.as_mut(), &same) else {
-                panic!("{px:#x} {py:#x}: {} says unsat", core.name());
-            };
-            assert!(m.satisfies(&same), "{px:#x} {py:#x}: model");
-            let mut other = fixed.to_vec();
-            other.push(Expr::ne(r.clone(), node.clone()));
-            assert_eq!(
-                check(core.as_mut(), &other),
-                SatResult::Unsat,
-                "remainder({px:#x}, {py:#x}): {} allows a result other than {expected:#x}",
-                core.name()
-            );
+            let what = format!("remainder({px:#x}, {py:#x}) = {expected:#x}");
+            assert_only_result(core.as_mut(), &fixed, &node, &r, &what);
             eprintln!("{px:#x} {py:#x} {}: {:?}", core.name(), start.elapsed());
         }
     }

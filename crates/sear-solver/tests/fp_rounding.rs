@@ -9,7 +9,7 @@ use sear_expr::Expr;
 use sear_solver::SatResult;
 
 mod fp_common;
-use fp_common::{check, cores, var};
+use fp_common::{assert_only_result, check, cores, var};
 
 const DIRECTED: [RoundMode; 4] = [
     RoundMode::Zero,
@@ -82,20 +82,8 @@ fn cores_agree_with_the_evaluator_in_directed_modes() {
                     Expr::eq(cz.clone(), z.clone()),
                 ];
                 for core in cores().iter_mut() {
-                    let mut same = fixed.to_vec();
-                    same.push(Expr::eq(expected.clone(), node.clone()));
-                    let SatResult::Sat(model) = check(core.as_mut(), &same) else {
-                        panic!("{name} {m:?} {p:x?}: {} says unsat", core.name());
-                    };
-                    assert!(model.satisfies(&same), "{name} {m:?} {p:x?}: model");
-                    let mut other = fixed.to_vec();
-                    other.push(Expr::ne(expected.clone(), node.clone()));
-                    assert_eq!(
-                        check(core.as_mut(), &other),
-                        SatResult::Unsat,
-                        "{name} {m:?} {p:x?}: {} allows another result",
-                        core.name()
-                    );
+                    let what = format!("{name} {m:?} {p:x?}");
+                    assert_only_result(core.as_mut(), &fixed, &node, &expected, &what);
                     checked += 1;
                 }
             }

@@ -1,5 +1,6 @@
-//! Helpers of the floating-point core tests (`fp_cores.rs`, `fp_rounding.rs`): a symbolic
-//! float input, a satisfiability check, and the two cores.
+//! Helpers of the floating-point core tests (`fp_cores.rs`, `fp_rounding.rs`,
+//! `fp_rem_zero_sign.rs`): a symbolic float input, a satisfiability check, the check that a
+//! core allows exactly one result, and the two cores.
 
 use sear_expr::{Array, ArrayKind, Expr, UpdateList};
 use sear_solver::bitwuzla::{BitwuzlaCore, BitwuzlaMode};
@@ -25,4 +26,29 @@ pub fn cores() -> Vec<Box<dyn SatSolver>> {
         Box::new(Z3Core::new(Z3Mode::Incremental)),
         Box::new(BitwuzlaCore::new(BitwuzlaMode::Incremental)),
     ]
+}
+
+/// With the inputs fixed by `fixed`, `core` finds `node = expected` satisfiable (with a model
+/// that satisfies it) and `node ≠ expected` unsatisfiable; `what` names the case in failures.
+pub fn assert_only_result(
+    core: &mut dyn SatSolver,
+    fixed: &[Expr],
+    node: &Expr,
+    expected: &Expr,
+    what: &str,
+) {
+    let mut same = fixed.to_vec();
+    same.push(Expr::eq(expected.clone(), node.clone()));
+    let SatResult::Sat(model) = check(core, &same) else {
+        panic!("{what}: {} says unsat", core.name());
+    };
+    assert!(model.satisfies(&same), "{what}: model");
+    let mut other = fixed.to_vec();
+    other.push(Expr::ne(expected.clone(), node.clone()));
+    assert_eq!(
+        check(core, &other),
+        SatResult::Unsat,
+        "{what}: {} allows another result",
+        core.name()
+    );
 }
