@@ -7,6 +7,7 @@
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::net::TcpStream;
+use std::ops::Range;
 use std::path::Path;
 use std::sync::mpsc::Receiver;
 
@@ -59,8 +60,7 @@ pub struct WorkerNumbers {
     writer: TcpStream,
     replies: Receiver<(u32, u32)>,
     /// Numbers not used yet, in order.
-    ready: std::collections::VecDeque<(u32, u32)>,
-    left: u32,
+    ready: std::collections::VecDeque<Range<u32>>,
     asked: bool,
     block: u32,
 }
@@ -73,10 +73,14 @@ impl WorkerNumbers {
             writer,
             replies,
             ready: Default::default(),
-            left: 0,
             asked: false,
             block: FIRST_BLOCK,
         }
+    }
+
+    /// How many numbers are ready.
+    fn left(&self) -> usize {
+        self.ready.iter().map(ExactSizeIterator::len).sum()
     }
 
     fn ask(&mut self) -> Option<()> {
@@ -87,7 +91,7 @@ impl WorkerNumbers {
     }
 
     fn take_replies(&mut self, wait: bool) -> Option<()> {
-        let reply = if wait {
+        let (start, count) = if wait {
             self.replies.recv().ok()?
         } else {
             match self.replies.try_recv() {
@@ -96,8 +100,7 @@ impl WorkerNumbers {
             }
         };
         self.asked = false;
-        self.left += reply.1;
-        self.ready.push_back(reply);
+        self.ready.push_back(start..start + count);
         Some(())
     }
 }
@@ -105,22 +108,19 @@ impl WorkerNumbers {
 impl sear_engine::output::TestNumbers for WorkerNumbers {
     fn next(&mut self) -> Option<u32> {
         if self.asked {
-            self.take_replies(self.left == 0)?;
+            self.take_replies(self.left() == 0)?;
         }
-        if !self.asked && self.left <= self.block / 2 {
+        if !self.asked && self.left() <= self.block as usize / 2 {
             self.ask()?;
-            if self.left == 0 {
+            if self.left() == 0 {
                 self.take_replies(true)?;
             }
         }
-        let (start, count) = self.ready.front_mut()?;
-        let number = *start;
-        *start += 1;
-        *count -= 1;
-        if *count == 0 {
+        let range = self.ready.front_mut()?;
+        let number = range.next()?;
+        if range.start == range.end {
             self.ready.pop_front();
         }
-        self.left -= 1;
         Some(number)
     }
 }
