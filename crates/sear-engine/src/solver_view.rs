@@ -68,6 +68,9 @@ pub struct SolverView {
     pub(crate) queries: u64,
     /// Time spent answering them.
     pub(crate) solver_time: Duration,
+    /// Queries and their time by what the engine asked them for (the `during` of each
+    /// call: "fork", "resolve", "allocation size", ...), for `summary.json`.
+    pub(crate) by_purpose: std::collections::BTreeMap<String, (u64, Duration)>,
     /// Warnings for the run's outputs (array-transformation validation failures).
     pub(crate) warnings: Vec<String>,
     /// Substituted and transformed forms of expressions, by (binding generation, value?,
@@ -106,6 +109,7 @@ impl SolverView {
             start: Instant::now(),
             queries: 0,
             solver_time: Duration::ZERO,
+            by_purpose: Default::default(),
             warnings: Vec::new(),
             relocated: FxHashMap::default(),
             agnostic: FxHashMap::default(),
@@ -127,6 +131,7 @@ impl SolverView {
     fn timed<T>(
         &mut self,
         state: &State,
+        during: &str,
         f: impl FnOnce(&mut Self) -> Result<T, SolverError>,
     ) -> Result<T, SolverError> {
         self.apply_deadline();
@@ -135,6 +140,15 @@ impl SolverView {
         let spent = start.elapsed();
         self.queries += 1;
         self.solver_time += spent;
+        match self.by_purpose.get_mut(during) {
+            Some((n, t)) => {
+                *n += 1;
+                *t += spent;
+            }
+            None => {
+                self.by_purpose.insert(during.to_owned(), (1, spent));
+            }
+        }
         state
             .query_cost
             .set(state.query_cost.get() + spent.as_secs_f64());
@@ -195,7 +209,7 @@ impl SolverView {
             };
             let constraints = relevant(&self.solver, state, &e);
             return self
-                .timed(state, |sv| {
+                .timed(state, during, |sv| {
                     let q = Query::new(&constraints, e, &sv.meta).with_addresses(&state.addresses);
                     ask(&mut sv.solver, &q)
                 })
@@ -218,7 +232,7 @@ impl SolverView {
                     .collect();
                 (pc, self.agnostic(state, e))
             });
-        self.timed(state, |sv| {
+        self.timed(state, during, |sv| {
             let mut q = Query::new(&constraints, concrete, &sv.meta);
             if let Some((pc, expr)) = &agnostic {
                 q = q.with_agnostic(AgnosticForm {

@@ -129,6 +129,18 @@ impl Executor<'_> {
         self.run.summary.instructions = self.run.stats.instructions;
         self.run.summary.queries = self.run.stats.queries;
         self.run.summary.solver_time_s = self.run.stats.solver_time.as_secs_f64();
+        self.run.summary.queries_by_purpose = self
+            .sv
+            .by_purpose
+            .iter()
+            .map(|(k, (n, t))| {
+                let q = crate::output::PurposeQueries {
+                    queries: *n,
+                    time_s: t.as_secs_f64(),
+                };
+                (k.clone(), q)
+            })
+            .collect();
         self.run.summary.time_s = self.run.start.elapsed().as_secs_f64();
         let usage = crate::stats::process_usage().unwrap_or_default();
         self.run.summary.user_time_s = usage.user_s;

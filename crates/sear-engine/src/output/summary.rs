@@ -19,6 +19,15 @@ pub struct ErrorRecord {
     pub test: String,
 }
 
+/// The queries asked for one purpose and their solver time (`Summary::queries_by_purpose`).
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct PurposeQueries {
+    /// Queries asked.
+    pub queries: u64,
+    /// Their time in the solver chain, seconds.
+    pub time_s: f64,
+}
+
 /// The run summary. It reads back from `summary.json` (a parallel run's coordinator reads
 /// the merged one for its verdict); what the file lacks is the default.
 #[derive(Clone, Debug, Default, Serialize, Deserialize)]
@@ -43,6 +52,9 @@ pub struct Summary {
     pub queries: u64,
     /// Time spent in the solver chain.
     pub solver_time_s: f64,
+    /// The queries and their solver time by what the engine asked them for ("fork",
+    /// "resolve", "allocation size", ...); the tests' models are not among them.
+    pub queries_by_purpose: std::collections::BTreeMap<String, PurposeQueries>,
     /// Wall time of the run.
     pub time_s: f64,
     /// CPU time of the process in user mode (KLEE's `UserTime`), including the front end's
