@@ -59,6 +59,7 @@ mod scan;
 mod tabulate;
 mod value;
 
+use std::cell::RefCell;
 use std::time::{Duration, Instant};
 
 use rustc_hash::{FxHashMap, FxHashSet};
@@ -416,7 +417,7 @@ impl ArrayOptimizer {
         let ranged = self.range_pass(&e1);
         match (composed, ranged) {
             (None, None) => None,
-            (_, Some(map)) => Some(visit::substitute_with(&e1, &map, self.reads)),
+            (_, Some(rewritten)) => Some(rewritten),
             (Some(_), None) => Some(e1),
         }
     }
@@ -463,11 +464,24 @@ impl ArrayOptimizer {
         (!map.is_empty()).then_some(map)
     }
 
-    /// Replacements for the remaining groups, innermost first (Algorithm 1).
-    fn range_pass(&mut self, e: &Expr) -> Option<FxHashMap<Expr, Expr>> {
+    /// `e` with the remaining groups replaced, innermost first (Algorithm 1); `None` when
+    /// no group was.
+    ///
+    /// One rewriter (one memo) serves every group's offset and then `e` itself. That is
+    /// sound because the groups are taken innermost first: a read inside a group's offset
+    /// is lower than the group's members, so its group came earlier, and every node the memo
+    /// holds already had its final replacement (or none) for each read below it when it
+    /// was rewritten; the replacements added later are for reads it does not contain.
+    /// Rewriting each offset afresh was quadratic on chains of reads whose offsets contain
+    /// the previous read (a pointer moved along `argv` by symbolic counts in coreutils
+    /// `expr`: a tenth of its run time).
+    fn range_pass(&mut self, e: &Expr) -> Option<Expr> {
         let mut groups = group::grouped_reads(e);
         groups.sort_by_key(|g| g.min_depth());
-        let mut map: FxHashMap<Expr, Expr> = FxHashMap::default();
+        let map: RefCell<FxHashMap<Expr, Expr>> = RefCell::new(FxHashMap::default());
+        let mut rewriter =
+            visit::Rewriter::new(|original: &Expr, _: &Expr| map.borrow().get(original).cloned())
+                .with_read_policy(self.reads);
         for g in groups {
             let Some(contents) = self.cells.get(&g.element.updates) else {
                 continue;
@@ -477,29 +491,33 @@ impl ArrayOptimizer {
                 for m in &g.members {
                     let er = match_element(&m.node).expect("a member is an element read");
                     let er = ElementRead {
-                        base: visit::substitute_with(&er.base, &map, self.reads),
+                        base: rewriter.apply(&er.base),
                         ..er
                     };
                     if let Some(t) = self.value_element(&er, &contents) {
-                        map.insert(m.node.clone(), t);
+                        map.borrow_mut().insert(m.node.clone(), t);
                     }
                 }
                 continue;
             }
             // The offset with the inner reads already rewritten.
             let er = ElementRead {
-                base: visit::substitute_with(&g.element.base, &map, self.reads),
+                base: rewriter.apply(&g.element.base),
                 ..g.element.clone()
             };
             let Some(t) = self.value_element(&er, &contents) else {
                 continue;
             };
+            let mut map = map.borrow_mut();
             for m in &g.members {
                 let part = Expr::extract(t.clone(), 8 * m.delta as u32, 8 * m.bytes);
                 map.insert(m.node.clone(), part);
             }
         }
-        (!map.is_empty()).then_some(map)
+        if map.borrow().is_empty() {
+            return None;
+        }
+        Some(rewriter.apply(e))
     }
 
     fn value_element(&mut self, er: &ElementRead, contents: &Cells) -> Option<Expr> {

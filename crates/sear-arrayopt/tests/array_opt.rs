@@ -846,3 +846,23 @@ fn large_value_rewrites_over_three_bytes_are_left_to_the_solver() {
     let t = unlimited.optimize_condition(&cond);
     assert!(!has_array_term([&t]), "{t}");
 }
+
+/// A chain of reads whose offsets hold the previous read (a pointer moved along a table by
+/// symbolic steps, as coreutils `expr` walks `argv`): the reads are replaced innermost
+/// first with one rewriter for every offset, and the result is the original's value.
+#[test]
+fn chained_reads_whose_offsets_hold_the_previous_read() {
+    let t = table("t", &[3, 1, 4, 1, 5, 9, 2, 6, 5, 3, 5, 8, 9, 7, 9, 3]);
+    let xa = input("x", 2);
+    let byte = |i: u64| Expr::read(&UpdateList::new(xa.clone()), c(i as u128, 32));
+    let mut p = Expr::and(Expr::zext(byte(0), 32), c(3, 32));
+    for i in 1..4 {
+        let hit = Expr::eq(Expr::read(&t, p.clone()), byte(i % 2));
+        p = Expr::add(p, Expr::zext(hit, 32));
+    }
+    let cond = Expr::eq(Expr::read(&t, p), c(5, 8));
+    let mut o = opt(OptMode::All);
+    let rewritten = o.optimize_condition(&cond);
+    assert_ne!(rewritten, cond, "the chain's reads were not transformed");
+    assert_equivalent(&cond, &rewritten, &Expr::true_(), &xa, 0..1 << 16);
+}
