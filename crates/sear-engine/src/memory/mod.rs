@@ -35,7 +35,7 @@ pub use segment::{Segment, SegmentId};
 /// The memory model a run's configuration names (`--memory-model`), with its options.
 pub fn build_model(config: &crate::EngineConfig) -> Box<dyn MemoryModel> {
     match config.memory_model {
-        crate::MemoryModelKind::Standard => Box::new(StandardModel),
+        crate::MemoryModelKind::Standard => Box::new(StandardModel::default()),
         crate::MemoryModelKind::Relocatable => Box::new(relocatable::RelocatableModel::new(
             config.relocatable.clone(),
         )),

@@ -136,7 +136,29 @@ pub(crate) fn bump(state: &mut State, request: &AllocRequest) -> u64 {
 /// allocators, and resolution by searching outward from one feasible value of the pointer
 /// (KLEE's `AddressSpace::resolve`).
 #[derive(Debug, Default)]
-pub struct StandardModel;
+pub struct StandardModel {
+    stats: ResolutionStats,
+}
+
+/// How the standard model's resolutions of symbolic pointers went (`summary.json`'s
+/// `memory.stats`).
+#[derive(Debug, Default, Clone, serde::Serialize)]
+pub struct ResolutionStats {
+    /// Accesses through a symbolic pointer resolved.
+    pub resolutions: u64,
+    /// Of them, pointers whose every value lies in one object with the access after it, by
+    /// the pointer's interval (no query).
+    pub by_interval: u64,
+    /// Of them, pointers built as an object's address plus an offset (no search).
+    pub derived: u64,
+    /// Of them, pointers that must be inside the object of one feasible value (KLEE's
+    /// `resolveOne`: two queries).
+    pub single: u64,
+    /// Of them, searches outward from that value.
+    pub searched: u64,
+    /// Objects the searches found.
+    pub searched_objects: u64,
+}
 
 impl MemoryModel for StandardModel {
     fn name(&self) -> &'static str {
@@ -148,6 +170,10 @@ impl MemoryModel for StandardModel {
             address: bump(state, request),
             base: None,
         }
+    }
+
+    fn stats(&self) -> serde_json::Value {
+        serde_json::to_value(&self.stats).unwrap_or_default()
     }
 
     fn candidates(
@@ -169,9 +195,29 @@ impl MemoryModel for StandardModel {
         len: u64,
         max: usize,
     ) -> Exec<Resolution> {
+        self.stats.resolutions += 1;
+        if let Some(address) = contained_by_interval(state, p, len) {
+            self.stats.by_interval += 1;
+            return Ok(Resolution::Single(Hit::object(address)));
+        }
         let candidates = match derived_object(state, p) {
-            Some(address) => vec![address],
-            None => candidates(solver, state, p, len, max)?,
+            Some(address) => {
+                self.stats.derived += 1;
+                vec![address]
+            }
+            None => match search(solver, state, p, len, max)? {
+                Found::Only(address) => {
+                    // `p` must be inside it: `fork_over`'s out-of-bounds query would be
+                    // the negation of the one just answered.
+                    self.stats.single += 1;
+                    return Ok(Resolution::Single(Hit::object(address)));
+                }
+                Found::Some(found) => {
+                    self.stats.searched += 1;
+                    self.stats.searched_objects += found.len() as u64;
+                    found
+                }
+            },
         };
         let hits = candidates.into_iter().map(Hit::object).collect();
         fork_over(solver, state, p, len, hits)
@@ -260,6 +306,25 @@ pub(crate) fn derived_object(state: &State, p: &Expr) -> Option<u64> {
     }
 }
 
+/// The object that an access of `len` bytes at `p` hits whatever `p`'s value, by `p`'s
+/// unsigned interval ([`sear_expr::interval`], read off the syntax): a pointer moved along
+/// an array by symbolic steps that cannot leave it (`args + 8·[c₁] + 8·[c₂]` into `argv`)
+/// needs no query, where the search asks for a value and then whether `p` must be inside
+/// its object. Only objects with a concrete base and size.
+fn contained_by_interval(state: &State, p: &Expr, len: u64) -> Option<u64> {
+    let i = sear_expr::interval::interval(p);
+    let lo = u64::try_from(i.lo).ok()?;
+    let hi = u64::try_from(i.hi).ok()?;
+    let Lookup::Live(entry) = state.memory.lookup(lo) else {
+        return None;
+    };
+    let o = &entry.object;
+    if o.base.is_some() || o.symbolic_size.is_some() {
+        return None;
+    }
+    (o.contains_range(lo, len) && o.contains_range(hi, len)).then_some(o.address)
+}
+
 /// The live objects that an access of `len` bytes at `p` may hit, at most `max`, the most
 /// likely first: the object holding one feasible value of `p` (alone, when `p` must be in
 /// it), then outward from that value until `p` must be above (below) an object.
@@ -270,13 +335,29 @@ pub(crate) fn candidates(
     len: u64,
     max: usize,
 ) -> Exec<Vec<u64>> {
+    Ok(match search(solver, state, p, len, max)? {
+        Found::Only(address) => vec![address],
+        Found::Some(found) => found,
+    })
+}
+
+/// What [`search`] found.
+enum Found {
+    /// The object `p` must be inside.
+    Only(u64),
+    /// The objects `p` may be inside (none, one or several), the most likely first.
+    Some(Vec<u64>),
+}
+
+/// [`candidates`], saying whether the first must be the only one.
+fn search(solver: &mut SolverView, state: &State, p: &Expr, len: u64, max: usize) -> Exec<Found> {
     let example = solver.get_value(state, p, "resolve")? as u64;
     if let Lookup::Live(entry) = state.memory.lookup(example) {
         let address = entry.object.address;
         // The common case: the pointer can only be inside this object.
         let inside = object_in_bounds(state, address, p, len);
         if solver.must_be_true(state, &inside, "resolve")? {
-            return Ok(vec![address]);
+            return Ok(Found::Only(address));
         }
     }
     let mut found: Vec<u64> = Vec::new();
@@ -290,7 +371,7 @@ pub(crate) fn candidates(
         if solver.may_be_true(state, &object_in_bounds(state, address, p, len), "resolve")? {
             found.push(address);
             if found.len() >= max {
-                return Ok(found);
+                return Ok(Found::Some(found));
             }
         }
         let at_or_above_base = Expr::uge(p.clone(), base);
@@ -316,5 +397,5 @@ pub(crate) fn candidates(
             found.push(address);
         }
     }
-    Ok(found)
+    Ok(Found::Some(found))
 }
