@@ -115,7 +115,7 @@ impl Executor<'_> {
         let only = Expr::eq(Expr::constant(second, w), size.clone());
         let huge = Expr::ult(Expr::constant(1u128 << 31, w), size.clone());
         let unexplored = |ex: &mut Self| {
-            ex.warn_once(&format!(
+            ex.report.warn_once(&format!(
                 "concretized symbolic size (tried {example}); the other sizes are not explored"
             ));
             Termination::Early(format!("concretized symbolic size (tried {example})"))

@@ -48,7 +48,10 @@ impl Executor<'_> {
         args: &[Operand],
         arg_types: &[TypeId],
     ) -> Exec<()> {
-        let values: Vec<Value> = args.iter().map(|a| self.operand(state, *a)).collect();
+        let values: Vec<Value> = args
+            .iter()
+            .map(|a| self.program.operand(state, *a))
+            .collect();
         match callee {
             Callee::Direct(f) => self.call_function(module, state, inst, f, values, arg_types),
             Callee::InlineAsm(id) => {
@@ -56,7 +59,7 @@ impl Executor<'_> {
                 self.inline_asm(module, state, inst, &asm, &values)
             }
             Callee::Indirect(op) => {
-                let target = self.operand(state, op);
+                let target = self.program.operand(state, op);
                 self.call_pointer(module, state, inst, &target, values, arg_types)
             }
         }
@@ -78,7 +81,7 @@ impl Executor<'_> {
         args: &[Operand],
         arg_types: &[TypeId],
     ) -> Exec<()> {
-        let symbolic = |op: &Operand| self.operand(state, *op).is_symbolic();
+        let symbolic = |op: &Operand| self.program.operand(state, *op).is_symbolic();
         // Indexify's table calls read string indices from memory behind concrete pointers
         // and may fork per row there (`indexify/lookup.rs`), whatever their arguments.
         let indexify = matches!(callee, Callee::Direct(f)

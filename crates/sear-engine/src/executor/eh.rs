@@ -134,7 +134,7 @@ impl Executor<'_> {
                 };
                 if let Some(selector) = selector {
                     state.eh_landing = Some((object, selector));
-                    self.jump(module, state, unwind);
+                    self.program.jump(module, state, unwind);
                     return Ok(());
                 }
             }
@@ -249,7 +249,7 @@ impl Executor<'_> {
     }
 
     fn operand_address(&mut self, state: &mut State, op: Operand) -> Exec<u64> {
-        let v = self.operand(state, op);
+        let v = self.program.operand(state, op);
         Ok(self.concretize(state, &v, "type info")? as u64)
     }
 

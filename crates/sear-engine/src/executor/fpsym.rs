@@ -127,7 +127,7 @@ impl Executor<'_> {
             return false;
         }
         if !symbolic_format(kind) {
-            self.warn_once(&format!(
+            self.report.warn_once(&format!(
                 "floating-point type {} is not reasoned about symbolically: concretizing",
                 format_name(kind)
             ));

@@ -186,7 +186,8 @@ impl Executor<'_> {
                 f.f64(x, y).to_bits() as u128
             }
             other => {
-                self.warn_once("long double math functions are computed in double precision");
+                self.report
+                    .warn_once("long double math functions are computed in double precision");
                 let as64 = |b: u128| match decode_float(other, b) {
                     Ok(HostFloat::F64(x)) => Ok(x),
                     Ok(HostFloat::F32(x)) => Ok(x as f64),

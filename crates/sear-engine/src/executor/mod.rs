@@ -15,6 +15,7 @@ mod asm;
 mod branch;
 mod calls;
 mod cells;
+mod cx;
 pub(crate) mod cxx;
 mod eh;
 mod fenv;
@@ -64,6 +65,8 @@ use crate::value::Value;
 pub use halt::{halt_budget, trace_digest};
 pub use indexify::{IndexifyRun, RunStats as IndexifyStats};
 pub use special::SpecialFn;
+
+pub(crate) use cx::Cx;
 
 pub use crate::termination::Exec;
 
@@ -503,14 +506,6 @@ impl<'o> Executor<'o> {
         for message in std::mem::take(&mut self.sv.warnings) {
             self.report.observer.warning(&message);
             self.report.output.warning(&message);
-        }
-    }
-
-    /// Prints a warning once per distinct text.
-    pub(crate) fn warn_once(&mut self, text: &str) {
-        if self.report.warned_once.insert(text.to_string()) {
-            self.report.output.warning(text);
-            self.report.observer.warning(text);
         }
     }
 }

@@ -151,7 +151,7 @@ impl Executor<'_> {
             if skipped {
                 self.run.seed_stats.skipped += 1;
             }
-            self.warn_once(&text);
+            self.report.warn_once(&text);
         }
     }
 
@@ -363,7 +363,7 @@ impl Executor<'_> {
             });
             for source in dropped {
                 self.run.seed_stats.violated_assumptions += 1;
-                self.warn_once(&format!(
+                self.report.warn_once(&format!(
                     "seed {source} leaves its path: klee_assume is false under it at {}:{}",
                     place.file, place.line
                 ));
@@ -409,7 +409,7 @@ impl Executor<'_> {
             }
         }
         for text in reports {
-            self.warn_once(&text);
+            self.report.warn_once(&text);
         }
     }
 

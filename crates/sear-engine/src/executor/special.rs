@@ -199,7 +199,8 @@ impl Executor<'_> {
                 let mut name = self.optional_string(state, arg(args, 2)?)?;
                 if name.is_empty() {
                     name = "unnamed".into();
-                    self.warn_once("klee_make_symbolic: renamed empty name to \"unnamed\"");
+                    self.report
+                        .warn_once("klee_make_symbolic: renamed empty name to \"unnamed\"");
                 }
                 let size = self.make_symbolic_size(state, arg(args, 0)?, arg(args, 1)?)?;
                 self.make_symbolic(state, arg(args, 0)?, size, &name)?;
@@ -269,7 +270,7 @@ impl Executor<'_> {
                 let function = module.function(state.frame().func).name.clone();
                 let message = format!("{function}: {text}");
                 if special == WarningOnce {
-                    self.warn_once(&message);
+                    self.report.warn_once(&message);
                 } else {
                     self.report.output.warning(&message);
                     self.report.observer.warning(&message);
@@ -338,7 +339,8 @@ impl Executor<'_> {
             Exit => {
                 let code = match arg(args, 0)? {
                     Value::Symbolic(e) => {
-                        self.warn_once("concretizing symbolic value for exit status");
+                        self.report
+                            .warn_once("concretizing symbolic value for exit status");
                         self.fix_exit_status(state, e)?
                     }
                     other => self.concretize(state, other, "exit status")?,

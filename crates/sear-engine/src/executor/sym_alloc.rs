@@ -117,7 +117,7 @@ impl Executor<'_> {
                 Validity::Unknown => {
                     state.add_constraint(bound);
                     self.run.sym_alloc.capacity_bounded += 1;
-                    self.warn_once(&format!(
+                    self.report.warn_once(&format!(
                         "symbolic allocation size bounded by the capacity {capacity} \
                          (--capacity); larger sizes are not explored"
                     ));

@@ -129,7 +129,7 @@ impl Executor<'_> {
         loop {
             if offset >= object.size {
                 if offset > start {
-                    self.warn_once(
+                    self.report.warn_once(
                         "string not terminated by \\0 passed to one of the klee_ functions",
                     );
                     break;

@@ -42,13 +42,13 @@ impl Executor<'_> {
             Value::Aggregate(_) => return Err(exec("aggregate allocation size")),
         };
         if size > self.config.max_alloc_size {
-            self.warn_once(&format!(
+            self.report.warn_once(&format!(
                 "allocation of {size} bytes exceeds the limit; returning NULL"
             ));
             return Ok(Some(Value::Concrete(0, 64)));
         }
         if !state.heap.fits(size, 16) {
-            self.warn_once(&format!(
+            self.report.warn_once(&format!(
                 "allocation of {size} bytes does not fit in the 32-bit address space; \
                  returning NULL"
             ));

@@ -20,11 +20,11 @@ impl Executor<'_> {
         offset: i64,
         indices: &[(Operand, i64)],
     ) -> Value {
-        let base = self.operand(state, base);
+        let base = self.program.operand(state, base);
         if let Value::Concrete(mut address, _) = base {
             let mut all_concrete = true;
             for (op, scale) in indices {
-                match self.operand(state, *op) {
+                match self.program.operand(state, *op) {
                     Value::Concrete(i, w) => {
                         let i = sear_expr::bits::sext(i, w, 64);
                         address = address.wrapping_add(i.wrapping_mul(*scale as u128));
@@ -42,7 +42,7 @@ impl Executor<'_> {
         }
         let mut e = Expr::add(base.to_expr(), Expr::constant(offset as u128, 64));
         for (op, scale) in indices {
-            let i = Expr::sext_or_trunc(self.operand(state, *op).to_expr(), 64);
+            let i = Expr::sext_or_trunc(self.program.operand(state, *op).to_expr(), 64);
             e = Expr::add(e, Expr::mul(Expr::constant(*scale as u128, 64), i));
         }
         fit_pointer(&self.program.module, Value::from_expr(e))
