@@ -6,6 +6,7 @@ use sear_ir::{BlockId, Module};
 use sear_solver::Validity;
 
 use super::{Exec, Executor};
+use crate::executor::Cx;
 use crate::path::ForkKind;
 use crate::state::State;
 use crate::termination::{ErrorKind, Termination};
@@ -25,7 +26,10 @@ impl Executor<'_> {
             // Rebuilding a path whose seeds decided this check without a query.
             return self.fork_check(state, ok, error);
         }
-        if let Some(choices) = self.seed_choices(state, &[ok.clone(), Expr::not(ok.clone())]) {
+        if let Some(choices) = self
+            .cx()
+            .seed_choices(state, &[ok.clone(), Expr::not(ok.clone())])
+        {
             return self.check_by_seeds(state, ok, error, choices);
         }
         match self.sv.evaluate(state, &ok, "check")? {
@@ -254,7 +258,9 @@ impl Executor<'_> {
         self.program.jump(module, state, blocks[taken]);
         Ok(())
     }
+}
 
+impl Cx<'_, '_> {
     /// A concrete value for `v`, constraining the path to it (with a warning) if symbolic.
     pub(crate) fn concretize(&mut self, state: &mut State, v: &Value, reason: &str) -> Exec<u128> {
         // A value fixed by the address constraints (a pointer with a symbolic base) is that
@@ -272,7 +278,7 @@ impl Executor<'_> {
                     None => self.sv.get_value(state, e, "concretization")?,
                 };
                 state.add_constraint(Expr::eq(Expr::constant(value, e.width()), e.clone()));
-                self.run.stats.concretisations += 1;
+                self.stats.concretisations += 1;
                 self.report
                     .warn_once(&format!("concretizing symbolic value for {reason}"));
                 Ok(value)
@@ -306,7 +312,9 @@ impl Executor<'_> {
             }
         }
     }
+}
 
+impl Executor<'_> {
     /// When the state's seeds decide between `alternatives` (no query, `seeding.rs`): forks
     /// as they say, jumps every new path and this one to its alternative's block in
     /// `blocks`, and answers true; false when the seeds do not decide.
@@ -318,7 +326,7 @@ impl Executor<'_> {
         alternatives: Vec<Expr>,
         blocks: &[BlockId],
     ) -> Exec<bool> {
-        let Some(choices) = self.seed_choices(state, &alternatives) else {
+        let Some(choices) = self.cx().seed_choices(state, &alternatives) else {
             return Ok(false);
         };
         let taken = self.fork_seeded(state, kind, alternatives, choices, |ex, i, mut other| {

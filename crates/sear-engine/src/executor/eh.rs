@@ -160,7 +160,7 @@ impl Executor<'_> {
             _ => None,
         }
         .ok_or_else(|| exec("resume of a value that is not {ptr, i32}"))?;
-        let object = self.concretize(state, &object, "resumed exception")? as u64;
+        let object = self.cx().concretize(state, &object, "resumed exception")? as u64;
         let info = self.read_word(state, object.wrapping_sub(HEADER))?;
         if state.stack.len() == 1 {
             return Err(exec("exception resumed past the entry function"));
@@ -250,7 +250,7 @@ impl Executor<'_> {
 
     fn operand_address(&mut self, state: &mut State, op: Operand) -> Exec<u64> {
         let v = self.program.operand(state, op);
-        Ok(self.concretize(state, &v, "type info")? as u64)
+        Ok(self.cx().concretize(state, &v, "type info")? as u64)
     }
 
     /// The object as a handler for `catch_info` sees an exception of type `thrown` at

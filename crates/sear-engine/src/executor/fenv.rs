@@ -20,7 +20,9 @@ impl Executor<'_> {
         mode: &Value,
         width: u32,
     ) -> Exec<Value> {
-        let v = self.concretize(state, mode, "the rounding mode of fesetround")?;
+        let v = self
+            .cx()
+            .concretize(state, mode, "the rounding mode of fesetround")?;
         let low = (v as u64) & 0xFFFF_FFFF;
         Ok(match RoundMode::from_fenv(low) {
             Some(m) => {

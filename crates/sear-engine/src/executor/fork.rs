@@ -91,7 +91,7 @@ impl Executor<'_> {
             && !state.forking_disabled
             && !self.run.at_memory_limit
         {
-            if let Some(choices) = self.seed_choices(state, &alternatives) {
+            if let Some(choices) = self.cx().seed_choices(state, &alternatives) {
                 return self.fork_by_seeds(state, kind, alternatives, choices, true, &mut each_new);
             }
         }

@@ -170,7 +170,7 @@ impl Executor<'_> {
                 "the argument of the transcendental math function {} (not symbolic)",
                 f.c_name()
             );
-            let v = self.concretize_value(state, a, &reason)?;
+            let v = self.cx().concretize_value(state, a, &reason)?;
             bits[i] = v.as_concrete().unwrap_or(0);
         }
         let unsupported = |e: super::ops::Unsupported| exec(e.0);
@@ -219,12 +219,15 @@ impl Executor<'_> {
         let [x, y, ..] = args else {
             return Err(exec("remainder called with too few arguments"));
         };
-        if let Some(v) = self.fp_multi_fn("remainder", kind, &[x, y], Default::default()) {
+        if let Some(v) = self
+            .cx()
+            .fp_multi_fn("remainder", kind, &[x, y], Default::default())
+        {
             return Ok(v);
         }
         let reason = "the arguments of remainder";
-        let x = self.concretize_value(state, x, reason)?;
-        let y = self.concretize_value(state, y, reason)?;
+        let x = self.cx().concretize_value(state, x, reason)?;
+        let y = self.cx().concretize_value(state, y, reason)?;
         let (a, b) = (x.as_concrete().unwrap_or(0), y.as_concrete().unwrap_or(0));
         let w = super::ops::float_width(kind);
         let bits = match kind {

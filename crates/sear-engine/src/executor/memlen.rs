@@ -41,7 +41,7 @@ impl Executor<'_> {
         if let Value::Symbolic(e) = len {
             self.check_length_fits(state, ptrs, e, what)?;
         }
-        Ok(self.concretize(state, len, what)? as u64)
+        Ok(self.cx().concretize(state, len, what)? as u64)
     }
 
     /// Forks an out-of-bounds error path where the symbolic length `len` may exceed the room

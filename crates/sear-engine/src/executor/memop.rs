@@ -53,7 +53,7 @@ impl Executor<'_> {
                 }
             }
             other => {
-                let count = self.concretize(state, &other, "alloca size")?;
+                let count = self.cx().concretize(state, &other, "alloca size")?;
                 (elem_size.saturating_mul(count as u64), None)
             }
         };

@@ -15,6 +15,7 @@ use rustc_hash::FxHashMap;
 use sear_expr::{ArrayRef, Assignment, Evaluator, Expr};
 
 use super::{Exec, Executor, StopReason};
+use crate::executor::Cx;
 use crate::path::{Decision, ForkKind};
 use crate::seed::{bind, Bind, StateSeed};
 use crate::state::{Deferred, State, StateId};
@@ -154,12 +155,14 @@ impl Executor<'_> {
             self.report.warn_once(&text);
         }
     }
+}
 
+impl Cx<'_, '_> {
     /// The alternative each of the state's seeds takes, in the order of its seeds, when
     /// the seeds decide the fork: the seeding phase, every array the alternatives read
     /// bound by every seed, and one alternative true under each.
     pub(crate) fn seed_choices(&self, state: &State, alternatives: &[Expr]) -> Option<Vec<usize>> {
-        if !self.run.seeding || state.seeds.is_empty() || !state.addresses.is_empty() {
+        if !self.seeding || state.seeds.is_empty() || !state.addresses.is_empty() {
             return None;
         }
         let arrays = sear_expr::visit::collect_symbolic_arrays(alternatives.iter());
@@ -173,7 +176,9 @@ impl Executor<'_> {
         }
         Some(choices)
     }
+}
 
+impl Executor<'_> {
     /// The seeded fork policy (`fork.rs`): the seeds split between the alternatives they
     /// take. `checked`: the site found the alternatives feasible, and the current state
     /// takes the first as usual; otherwise (the site asked no query) it takes the first
@@ -310,11 +315,13 @@ impl Executor<'_> {
             }
         }
     }
+}
 
+impl Cx<'_, '_> {
     /// The value of `e` under the state's seeds, when they decide it (all bind what it
     /// reads); seeds that give another value than the first seed's leave the state.
     pub(crate) fn seed_value(&mut self, state: &mut State, e: &Expr) -> Option<u128> {
-        if !self.run.seeding || state.seeds.is_empty() || !state.addresses.is_empty() {
+        if !self.seeding || state.seeds.is_empty() || !state.addresses.is_empty() {
             return None;
         }
         let arrays = sear_expr::visit::collect_symbolic_arrays([e]);
@@ -338,15 +345,20 @@ impl Executor<'_> {
                 values[i - 1] == value
             });
         }
-        self.run.seed_stats.concretised += 1;
+        self.seed_stats.concretised += 1;
         Some(value)
     }
+}
 
+impl Executor<'_> {
     /// `klee_assume(c)` under the seeds, when they decide it: seeds under which it is false
     /// leave the state (reported once each); if any seed is left, `c` joins the path
     /// condition without a query (true). False: the seeds do not decide it, or none is left.
     pub(crate) fn assume_by_seeds(&mut self, state: &mut State, c: &Expr) -> bool {
-        let Some(choices) = self.seed_choices(state, &[c.clone(), Expr::not(c.clone())]) else {
+        let Some(choices) = self
+            .cx()
+            .seed_choices(state, &[c.clone(), Expr::not(c.clone())])
+        else {
             return false;
         };
         if choices.iter().any(|&choice| choice != 0) {

@@ -213,20 +213,28 @@ impl Executor<'_> {
             MarkGlobal => {
                 // The object no longer counts as the heap's: free of it is "free of global"
                 // (KLEE's POSIX runtime marks the argv it builds this way).
-                let address = self.concretize(state, arg(args, 0)?, "klee_mark_global")?;
+                let address = self
+                    .cx()
+                    .concretize(state, arg(args, 0)?, "klee_mark_global")?;
                 if !state.memory.set_kind(address as u64, ObjectKind::Global) {
                     return Err(user_error("klee_mark_global: not the start of an object"));
                 }
                 None
             }
             DefineFixedObject => {
-                let address = self.concretize(state, arg(args, 0)?, "klee_define_fixed_object")?;
-                let size = self.concretize(state, arg(args, 1)?, "klee_define_fixed_object")?;
+                let address =
+                    self.cx()
+                        .concretize(state, arg(args, 0)?, "klee_define_fixed_object")?;
+                let size =
+                    self.cx()
+                        .concretize(state, arg(args, 1)?, "klee_define_fixed_object")?;
                 self.define_fixed_object(state, address as u64, size as u64)?;
                 None
             }
             SetForking => {
-                let on = self.concretize(state, arg(args, 0)?, "klee_set_forking")?;
+                let on = self
+                    .cx()
+                    .concretize(state, arg(args, 0)?, "klee_set_forking")?;
                 state.forking_disabled = on == 0;
                 None
             }
@@ -236,7 +244,7 @@ impl Executor<'_> {
                 Some(self.fresh_symbolic(state, &name, 32))
             }
             Choose => {
-                let n = self.concretize(state, arg(args, 0)?, "klee_choose")?;
+                let n = self.cx().concretize(state, arg(args, 0)?, "klee_choose")?;
                 if n == 0 {
                     return Err(user_error("klee_choose of zero values"));
                 }
@@ -306,7 +314,10 @@ impl Executor<'_> {
             },
             ReturnZero => Some(Value::Concrete(0, width)),
             GetObjSize => {
-                let address = self.concretize(state, arg(args, 0)?, "klee_get_obj_size")? as u64;
+                let address = self
+                    .cx()
+                    .concretize(state, arg(args, 0)?, "klee_get_obj_size")?
+                    as u64;
                 match state.memory.lookup(address) {
                     Lookup::Live(e) => Some(match &e.object.symbolic_size {
                         Some(sigma) => Value::from_expr(Expr::zext_or_trunc(sigma.clone(), width)),
@@ -320,7 +331,9 @@ impl Executor<'_> {
                 }
             }
             CheckMemoryAccess => {
-                let size = self.concretize(state, arg(args, 1)?, "klee_check_memory_access")?;
+                let size =
+                    self.cx()
+                        .concretize(state, arg(args, 1)?, "klee_check_memory_access")?;
                 self.read_bytes(state, arg(args, 0)?, size as u64)?;
                 None
             }
@@ -343,14 +356,14 @@ impl Executor<'_> {
                             .warn_once("concretizing symbolic value for exit status");
                         self.fix_exit_status(state, e)?
                     }
-                    other => self.concretize(state, other, "exit status")?,
+                    other => self.cx().concretize(state, other, "exit status")?,
                 };
                 return Err(Termination::Exit(code as u32 as i32));
             }
             Malloc => self.malloc(module, state, inst, arg(args, 0)?, Init::Garbage)?,
             Calloc => {
-                let n = self.concretize(state, arg(args, 0)?, "calloc count")?;
-                let m = self.concretize(state, arg(args, 1)?, "calloc size")?;
+                let n = self.cx().concretize(state, arg(args, 0)?, "calloc count")?;
+                let m = self.cx().concretize(state, arg(args, 1)?, "calloc size")?;
                 let size = Value::Concrete(n.saturating_mul(m) & u64::MAX as u128, 64);
                 self.malloc(module, state, inst, &size, Init::Zero)?
             }
@@ -365,12 +378,21 @@ impl Executor<'_> {
                 None
             }
             EhRaise => {
-                let object = self.concretize(state, arg(args, 0)?, "exception object")? as u64;
-                let info = self.concretize(state, arg(args, 1)?, "exception type")? as u64;
+                let object = self
+                    .cx()
+                    .concretize(state, arg(args, 0)?, "exception object")?
+                    as u64;
+                let info = self
+                    .cx()
+                    .concretize(state, arg(args, 1)?, "exception type")?
+                    as u64;
                 return self.raise(module, state, object, info);
             }
             EhTypeidFor => {
-                let info = self.concretize(state, arg(args, 0)?, "llvm.eh.typeid.for")? as u64;
+                let info = self
+                    .cx()
+                    .concretize(state, arg(args, 0)?, "llvm.eh.typeid.for")?
+                    as u64;
                 Some(Value::concrete(super::eh::selector(info) as u128, width))
             }
             AlignedAlloc => self.malloc(module, state, inst, arg(args, 1)?, Init::Garbage)?,
@@ -392,8 +414,12 @@ impl Executor<'_> {
             }
             ReachError => return Err(Termination::error(ErrorKind::Reach, "reach_error() called")),
             CaptureOutput => {
-                let stream = self.concretize(state, arg(args, 0)?, "__sear_write stream")?;
-                let len = self.concretize(state, arg(args, 2)?, "__sear_write length")?;
+                let stream = self
+                    .cx()
+                    .concretize(state, arg(args, 0)?, "__sear_write stream")?;
+                let len = self
+                    .cx()
+                    .concretize(state, arg(args, 2)?, "__sear_write length")?;
                 let bytes = self.read_bytes(state, arg(args, 1)?, len as u64)?;
                 state.output.append(stream as u8, bytes);
                 None

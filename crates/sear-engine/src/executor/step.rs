@@ -67,11 +67,13 @@ impl Executor<'_> {
             InstKind::FNeg(x) => {
                 let a = self.program.operand(state, *x);
                 let kind = float_kind(module, inst.ty).ok_or_else(|| exec("fneg on non-float"))?;
-                if let Some(v) = self.fp_neg(kind, &a) {
+                if let Some(v) = self.cx().fp_neg(kind, &a) {
                     bind(state, inst, v);
                     return Ok(());
                 }
-                let a = self.concretize_value(state, &a, "floating-point negation")?;
+                let a = self
+                    .cx()
+                    .concretize_value(state, &a, "floating-point negation")?;
                 let v = ops::lift1(&a, &mut |x| {
                     ops::float_neg(kind, x.as_concrete().unwrap_or(0))
                         .map(|b| Value::concrete(b, ops::float_width(kind)))
@@ -184,7 +186,7 @@ impl Executor<'_> {
                 let vec = self.program.operand(state, *vector);
                 let elem = self.program.operand(state, *element);
                 let idx = self.program.operand(state, *index);
-                let idx = self.concretize(state, &idx, "vector index")?;
+                let idx = self.cx().concretize(state, &idx, "vector index")?;
                 let mut items: Vec<Value> = vec.elements().to_vec();
                 if (idx as usize) < items.len() {
                     items[idx as usize] = elem;

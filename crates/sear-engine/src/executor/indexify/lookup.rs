@@ -87,9 +87,11 @@ impl Executor<'_> {
                     }
                 }
                 Param::Idx(_) => Got::Index(Expr::zext_or_trunc(v.to_expr(), 32)),
-                Param::Int(_) => {
-                    Got::Int(self.concretize(state, v, "an integer argument of a table")? as u64)
-                }
+                Param::Int(_) => Got::Int(self.cx().concretize(
+                    state,
+                    v,
+                    "an integer argument of a table",
+                )? as u64),
             });
         }
         let width = result_width(module, inst, &op);

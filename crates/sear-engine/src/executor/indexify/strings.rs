@@ -147,7 +147,7 @@ impl Executor<'_> {
                 .collect();
             return self.write_bytes(state, dst, &bytes);
         }
-        let address = self.concretize(state, dst, "a string destination")? as u64;
+        let address = self.cx().concretize(state, dst, "a string destination")? as u64;
         let available = match state.memory.lookup(address) {
             Lookup::Live(e) => e.object.address + e.object.size - address,
             _ => return Err(crate::memory::bad_pointer(state, address)),

@@ -110,7 +110,9 @@ impl Executor<'_> {
                 .unwrap_or_default()
         };
         if values.len() > MAX_CHAIN {
-            let c = self.concretize(state, v, "a float entering the index world")?;
+            let c = self
+                .cx()
+                .concretize(state, v, "a float entering the index world")?;
             return self.delta_value(state, t, &Value::concrete(c, 8 * bytes));
         }
         self.ix().stats.delta_chain += 1;
@@ -213,7 +215,9 @@ impl Executor<'_> {
         name: &str,
         as_index: bool,
     ) -> Exec<()> {
-        let address = self.concretize(state, ptr, "klee_make_symbolic address")? as u64;
+        let address = self
+            .cx()
+            .concretize(state, ptr, "klee_make_symbolic address")? as u64;
         let entry = match state.memory.lookup(address) {
             Lookup::Live(e) => e.clone(),
             _ => return Err(user_error("klee_make_symbolic: invalid pointer")),

@@ -118,7 +118,7 @@ impl Executor<'_> {
         ptr: &Value,
         what: &str,
     ) -> Exec<String> {
-        let address = self.concretize(state, ptr, what)? as u64;
+        let address = self.cx().concretize(state, ptr, what)? as u64;
         let object = match state.memory.lookup(address) {
             Lookup::Live(e) => e.object.clone(),
             _ => return Err(bad_pointer(state, address)),
@@ -144,7 +144,7 @@ impl Executor<'_> {
             let e = self.read_byte_at(state, &target);
             let b = match e.as_constant() {
                 Some(b) => b as u8,
-                None => self.concretize(state, &Value::from_expr(e), what)? as u8,
+                None => self.cx().concretize(state, &Value::from_expr(e), what)? as u8,
             };
             if b == 0 {
                 break;

@@ -74,7 +74,7 @@ impl Executor<'_> {
             Value::Symbolic(p) => {
                 self.exact_base(state, &Expr::zext_or_trunc(p.clone(), 64), "realloc")?
             }
-            _ => self.concretize(state, ptr, "realloc pointer")? as u64,
+            _ => self.cx().concretize(state, ptr, "realloc pointer")? as u64,
         };
         let new_size = match size {
             Value::Symbolic(e) => {
@@ -114,7 +114,7 @@ impl Executor<'_> {
                     }
                 }
             }
-            other => self.concretize(state, other, "realloc size")? as u64,
+            other => self.cx().concretize(state, other, "realloc size")? as u64,
         };
         if address == 0 {
             return Ok(self
@@ -154,7 +154,7 @@ impl Executor<'_> {
             Value::Symbolic(p) => {
                 self.exact_base(state, &Expr::zext_or_trunc(p.clone(), 64), "free")?
             }
-            _ => self.concretize(state, ptr, "free pointer")? as u64,
+            _ => self.cx().concretize(state, ptr, "free pointer")? as u64,
         };
         super::cxx::check_release(state, address, family)?;
         self.memory.free(state, address)

@@ -53,7 +53,9 @@ impl Executor<'_> {
         size: u64,
         name: &str,
     ) -> Exec<()> {
-        let address = self.concretize(state, ptr, "klee_make_symbolic address")? as u64;
+        let address = self
+            .cx()
+            .concretize(state, ptr, "klee_make_symbolic address")? as u64;
         let entry = match state.memory.lookup(address) {
             Lookup::Live(e) => e.clone(),
             _ => return Err(user_error("klee_make_symbolic: invalid pointer")),
@@ -130,7 +132,9 @@ impl Executor<'_> {
                 }
             }
         }
-        Ok(self.concretize(state, size, "klee_make_symbolic size")? as u64)
+        Ok(self
+            .cx()
+            .concretize(state, size, "klee_make_symbolic size")? as u64)
     }
 
     /// `klee_define_fixed_object(addr, n)`: a zeroed object of `n` bytes at exactly `addr`
@@ -227,8 +231,8 @@ impl Executor<'_> {
 
     /// `klee_range(begin, end, name)`: a symbolic int in `[begin, end)`.
     pub(super) fn range(&mut self, state: &mut State, args: &[Value]) -> Exec<Value> {
-        let begin = self.concretize(state, arg(args, 0)?, "klee_range")?;
-        let end = self.concretize(state, arg(args, 1)?, "klee_range")?;
+        let begin = self.cx().concretize(state, arg(args, 0)?, "klee_range")?;
+        let end = self.cx().concretize(state, arg(args, 1)?, "klee_range")?;
         let (b, e) = (begin as u32 as i32, end as u32 as i32);
         if b >= e {
             return Err(user_error("invalid range"));
@@ -259,7 +263,9 @@ impl Executor<'_> {
         args: &[Value],
     ) -> Exec<Termination> {
         let file = self.optional_string(state, arg(args, 0)?)?;
-        let line = self.concretize(state, arg(args, 1)?, "klee_report_error")?;
+        let line = self
+            .cx()
+            .concretize(state, arg(args, 1)?, "klee_report_error")?;
         let message = self.optional_string(state, arg(args, 2)?)?;
         let suffix = self.optional_string(state, arg(args, 3)?)?;
         self.report.reported_location = Some((file, line as u32));

@@ -50,11 +50,15 @@ impl Executor<'_> {
         let kind = float_kind(module, ty)
             .ok_or_else(|| exec("floating-point operation on non-float type"))?;
         let rm = state.rounding;
-        if let Some(v) = self.fp_binary(op, kind, a, b, rm) {
+        if let Some(v) = self.cx().fp_binary(op, kind, a, b, rm) {
             return Ok(v);
         }
-        let a = self.concretize_value(state, a, "floating-point arithmetic")?;
-        let b = self.concretize_value(state, b, "floating-point arithmetic")?;
+        let a = self
+            .cx()
+            .concretize_value(state, a, "floating-point arithmetic")?;
+        let b = self
+            .cx()
+            .concretize_value(state, b, "floating-point arithmetic")?;
         ops::lift2(&a, &b, &mut |x, y| {
             ops::float_binary(
                 op,
@@ -77,11 +81,15 @@ impl Executor<'_> {
         a: &Value,
         b: &Value,
     ) -> Exec<Value> {
-        if let Some(v) = self.fp_cmp(pred, kind, a, b) {
+        if let Some(v) = self.cx().fp_cmp(pred, kind, a, b) {
             return Ok(v);
         }
-        let a = self.concretize_value(state, a, "floating-point comparison")?;
-        let b = self.concretize_value(state, b, "floating-point comparison")?;
+        let a = self
+            .cx()
+            .concretize_value(state, a, "floating-point comparison")?;
+        let b = self
+            .cx()
+            .concretize_value(state, b, "floating-point comparison")?;
         ops::lift2(&a, &b, &mut |x, y| {
             ops::float_cmp(
                 pred,

@@ -52,12 +52,13 @@ impl Executor<'_> {
                 Scalar::Int(w) => w,
                 Scalar::Float(k) => ops::float_width(k),
             };
-            if let Some(r) = self.fp_cast(op, fk, tk, to_width, v, rm) {
+            if let Some(r) = self.cx().fp_cast(op, fk, tk, to_width, v, rm) {
                 return Ok(quirk(v, r));
             }
         }
         let v = if is_float_cast {
-            self.concretize_value(state, v, "floating-point conversion")?
+            self.cx()
+                .concretize_value(state, v, "floating-point conversion")?
         } else {
             v.clone()
         };
