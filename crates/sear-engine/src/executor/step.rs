@@ -1,6 +1,7 @@
 //! The instruction dispatch: one `match` with short arms that call into the other modules.
 //! Binary operations are in `step/binary.rs`, pointer arithmetic and aggregates in
-//! `step/aggregate.rs`.
+//! `step/aggregate.rs`, casts in `step/cast.rs`. Operand values and jumps are `Program`'s; what
+//! queries the solver without forking (casts, `fcmp`) is `Cx`'s (`cx.rs`).
 
 use std::rc::Rc;
 
@@ -16,8 +17,8 @@ mod aggregate;
 mod binary;
 mod cast;
 
-use aggregate::insert_path;
 pub(crate) use aggregate::select_value;
+use aggregate::{extract_element, insert_path};
 
 impl Executor<'_> {
     /// Executes the next instruction of `state`.
@@ -54,6 +55,9 @@ impl Executor<'_> {
         }
     }
 
+    /// Executes `inst`: each arm computes from operand values, calls a `Cx` method when
+    /// it queries the solver or memory without forking, or an executor method when it may
+    /// fork (checks, memory accesses, calls).
     fn execute(&mut self, module: &Module, state: &mut State, inst: &Inst) -> Exec<()> {
         match &inst.kind {
             InstKind::Binary { op, lhs, rhs } => {
@@ -97,7 +101,7 @@ impl Executor<'_> {
                 );
                 let kind = operand_float_kind(module, state, &self.program, *lhs)
                     .ok_or_else(|| exec("fcmp on non-float operands"))?;
-                let v = self.fcmp(state, *pred, kind, &a, &b)?;
+                let v = self.cx().fcmp(state, *pred, kind, &a, &b)?;
                 bind(state, inst, v);
             }
             InstKind::Cast {
@@ -112,7 +116,9 @@ impl Executor<'_> {
             }
             InstKind::Cast { op, value, from } => {
                 let v = self.program.operand(state, *value);
-                let r = self.cast(module, state, *op, &v, *from, inst.ty, true)?;
+                let r = self
+                    .cx()
+                    .cast(module, state, *op, &v, *from, inst.ty, true)?;
                 bind(state, inst, r);
             }
             InstKind::Select {
@@ -152,7 +158,7 @@ impl Executor<'_> {
                 offset,
                 indices,
             } => {
-                let v = self.gep(state, *base, *offset, indices);
+                let v = self.program.gep(state, *base, *offset, indices);
                 bind(state, inst, v);
             }
             InstKind::ExtractValue { agg, indices } => {
@@ -175,7 +181,7 @@ impl Executor<'_> {
             InstKind::ExtractElement { vector, index } => {
                 let vec = self.program.operand(state, *vector);
                 let idx = self.program.operand(state, *index);
-                let v = self.extract_element(state, &vec, &idx)?;
+                let v = extract_element(&vec, &idx)?;
                 bind(state, inst, v);
             }
             InstKind::InsertElement {
@@ -256,6 +262,7 @@ impl Executor<'_> {
         Ok(())
     }
 
+    /// Executes a block's terminator: a jump, a return, or a branch (which may fork).
     fn execute_terminator(
         &mut self,
         module: &Module,

@@ -8,12 +8,16 @@ use sear_ir::{BinaryOp, FloatKind, FloatPredicate, Module, TypeId};
 
 use super::{exec, float_kind, unsupported};
 use crate::executor::ops;
+use crate::executor::Cx;
 use crate::executor::{Exec, Executor};
 use crate::state::State;
 use crate::termination::{ErrorKind, Termination};
 use crate::value::Value;
 
 impl Executor<'_> {
+    /// `op a, b` of type `ty`, integer or floating-point, scalars or vectors. A method of
+    /// the executor, not of [`Cx`]: a symbolic divisor or shift amount is checked through
+    /// [`Executor::require`], which forks the failing side.
     pub(crate) fn binary(
         &mut self,
         module: &Module,
@@ -26,7 +30,7 @@ impl Executor<'_> {
         if let Some(int_op) = ops::int_binop(op) {
             if let (Value::Concrete(x, w), Value::Concrete(y, _)) = (a, b) {
                 // Fast path: concrete scalars.
-                self.check_concrete_operands(op, *x, *y, *w)?;
+                check_concrete_operands(op, *x, *y, *w)?;
                 return Ok(Value::Concrete(
                     sear_expr::fold::fold_binary(int_op, *w, *x, *y),
                     *w,
@@ -71,7 +75,9 @@ impl Executor<'_> {
         })
         .map_err(unsupported)
     }
+}
 
+impl Cx<'_, '_> {
     /// `fcmp pred a, b` on floats of `kind`: a node on symbolic operands, else concrete.
     pub(crate) fn fcmp(
         &mut self,
@@ -81,15 +87,11 @@ impl Executor<'_> {
         a: &Value,
         b: &Value,
     ) -> Exec<Value> {
-        if let Some(v) = self.cx().fp_cmp(pred, kind, a, b) {
+        if let Some(v) = self.fp_cmp(pred, kind, a, b) {
             return Ok(v);
         }
-        let a = self
-            .cx()
-            .concretize_value(state, a, "floating-point comparison")?;
-        let b = self
-            .cx()
-            .concretize_value(state, b, "floating-point comparison")?;
+        let a = self.concretize_value(state, a, "floating-point comparison")?;
+        let b = self.concretize_value(state, b, "floating-point comparison")?;
         ops::lift2(&a, &b, &mut |x, y| {
             ops::float_cmp(
                 pred,
@@ -101,31 +103,9 @@ impl Executor<'_> {
         })
         .map_err(unsupported)
     }
+}
 
-    #[inline]
-    pub(super) fn check_concrete_operands(
-        &self,
-        op: BinaryOp,
-        dividend: u128,
-        divisor: u128,
-        width: u32,
-    ) -> Exec<()> {
-        match op {
-            BinaryOp::UDiv | BinaryOp::SDiv | BinaryOp::URem | BinaryOp::SRem if divisor == 0 => {
-                Err(Termination::error(ErrorKind::Div, "divide by zero"))
-            }
-            BinaryOp::SDiv | BinaryOp::SRem
-                if dividend == signed_min(width) && divisor == all_ones(width) =>
-            {
-                Err(division_overflow())
-            }
-            BinaryOp::Shl | BinaryOp::LShr | BinaryOp::AShr if divisor >= width as u128 => {
-                Err(Termination::error(ErrorKind::Overshift, "overshift error"))
-            }
-            _ => Ok(()),
-        }
-    }
-
+impl Executor<'_> {
     /// Division-by-zero and oversized-shift checks, forking an error path when the
     /// operand may be bad.
     pub(super) fn check_operands(
@@ -139,7 +119,7 @@ impl Executor<'_> {
         match op {
             BinaryOp::UDiv | BinaryOp::SDiv | BinaryOp::URem | BinaryOp::SRem => {
                 if let (Some(n), Some(d)) = (a.as_concrete(), b.as_concrete()) {
-                    return self.check_concrete_operands(op, n, d, width);
+                    return check_concrete_operands(op, n, d, width);
                 }
                 let nonzero = Expr::ne(b.to_expr(), Expr::constant(0, width));
                 if !nonzero.is_true() {
@@ -161,7 +141,7 @@ impl Executor<'_> {
             }
             BinaryOp::Shl | BinaryOp::LShr | BinaryOp::AShr => {
                 if let Some(d) = b.as_concrete() {
-                    return self.check_concrete_operands(op, 0, d, width);
+                    return check_concrete_operands(op, 0, d, width);
                 }
                 let ok = Expr::ult(b.to_expr(), Expr::constant(width as u128, width));
                 self.require(state, ok, || {
@@ -170,6 +150,31 @@ impl Executor<'_> {
             }
             _ => Ok(()),
         }
+    }
+}
+
+/// The division and shift checks on concrete operands: division by zero, `INT_MIN / -1`,
+/// a shift by the width or more.
+#[inline]
+pub(super) fn check_concrete_operands(
+    op: BinaryOp,
+    dividend: u128,
+    divisor: u128,
+    width: u32,
+) -> Exec<()> {
+    match op {
+        BinaryOp::UDiv | BinaryOp::SDiv | BinaryOp::URem | BinaryOp::SRem if divisor == 0 => {
+            Err(Termination::error(ErrorKind::Div, "divide by zero"))
+        }
+        BinaryOp::SDiv | BinaryOp::SRem
+            if dividend == signed_min(width) && divisor == all_ones(width) =>
+        {
+            Err(division_overflow())
+        }
+        BinaryOp::Shl | BinaryOp::LShr | BinaryOp::AShr if divisor >= width as u128 => {
+            Err(Termination::error(ErrorKind::Overshift, "overshift error"))
+        }
+        _ => Ok(()),
     }
 }
 
