@@ -67,7 +67,8 @@ impl Executor<'_> {
             lo as u128
         } else {
             let known = self.sv.get_value(state, size, "allocation size")? as u64;
-            self.smallest_value(state, size, known, "allocation size")? as u128
+            self.cx()
+                .smallest_value(state, size, known, "allocation size")? as u128
         };
         let fixed = Expr::eq(Expr::constant(example, w), size.clone());
         if self.sv.must_be_true(state, &fixed, "allocation size")? {
@@ -207,7 +208,9 @@ impl Executor<'_> {
         allocate_other: &mut dyn FnMut(&mut Self, &mut State, u64) -> Exec<Value>,
     ) -> Exec<Option<u64>> {
         let known = self.sv.get_value(state, size, "allocation size")? as u64;
-        let lo = self.smallest_value(state, size, known, "allocation size")?;
+        let lo = self
+            .cx()
+            .smallest_value(state, size, known, "allocation size")?;
         let least = Expr::eq(Expr::constant(lo as u128, size.width()), size.clone());
         let sides = vec![Expr::not(least.clone()), least];
         let taken = self.fork(state, ForkKind::Size, sides, |ex, _, smallest| {

@@ -6,6 +6,7 @@ use sear_ir::{Callee, FuncId, Inst, Module, Operand, TypeId};
 use super::layout::{scalar_width, write_value};
 use super::step::exec;
 use super::{Exec, Executor, Handler, SpecialFn};
+use crate::executor::Cx;
 use crate::memory::allocator::FUNCTION_BASE;
 use crate::memory::{AllocRequest, Init, ObjectKind};
 use crate::path::ForkKind;
@@ -56,7 +57,7 @@ impl Executor<'_> {
             Callee::Direct(f) => self.call_function(module, state, inst, f, values, arg_types),
             Callee::InlineAsm(id) => {
                 let asm = module.inline_asm[id.0 as usize].clone();
-                self.inline_asm(module, state, inst, &asm, &values)
+                super::asm::inline_asm(module, state, inst, &asm, &values)
             }
             Callee::Indirect(op) => {
                 let target = self.program.operand(state, op);
@@ -316,7 +317,9 @@ impl Executor<'_> {
         }
         Ok(area.base_value())
     }
+}
 
+impl Cx<'_, '_> {
     /// Returns from the current function.
     pub(crate) fn ret(
         &mut self,
@@ -360,7 +363,9 @@ impl Executor<'_> {
         }
         Ok(())
     }
+}
 
+impl Executor<'_> {
     /// `llvm.va_start`: fills the x86-64 `va_list` so that every argument is read from the
     /// overflow area (gp_offset = 48, fp_offset = 304: all registers "used"); i386's is
     /// the address of the area.
@@ -391,7 +396,9 @@ impl Executor<'_> {
         bytes.extend(constant(&0u64.to_le_bytes()));
         self.write_bytes(state, list, &bytes)
     }
+}
 
+impl Cx<'_, '_> {
     /// Fixes a symbolic exit status to one feasible value, chosen under the path's feasible
     /// `klee_prefer_cex` preferences so that the test can still have the preferred values.
     pub(crate) fn fix_exit_status(&mut self, state: &mut State, e: &Expr) -> Exec<u128> {
@@ -405,11 +412,11 @@ impl Executor<'_> {
         state.add_constraint(Expr::eq(Expr::constant(c, e.width()), e.clone()));
         Ok(c)
     }
+}
 
-    /// Bit width of a type's scalar value, for special functions returning values.
-    pub(crate) fn return_width(module: &Module, inst: &Inst) -> u32 {
-        scalar_width(module, inst.ty).unwrap_or(32)
-    }
+/// Bit width of a type's scalar value, for special functions returning values.
+pub(crate) fn return_width(module: &Module, inst: &Inst) -> u32 {
+    scalar_width(module, inst.ty).unwrap_or(32)
 }
 
 fn module_is_32bit(module: &Module) -> bool {

@@ -424,7 +424,7 @@ impl Executor<'_> {
             // for, all ones for the maximum (as LLVM's lowering answers).
             ObjectSize => {
                 let min = a(1)?.as_concrete().unwrap_or(0) == 1;
-                let width = Self::return_width(module, inst);
+                let width = super::calls::return_width(module, inst);
                 let known = a(0)?
                     .as_concrete()
                     .and_then(|p| match state.memory.lookup(p as u64) {

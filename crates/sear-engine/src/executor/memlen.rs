@@ -10,6 +10,7 @@
 use sear_expr::Expr;
 
 use super::{Exec, Executor};
+use crate::executor::Cx;
 use crate::memory::ptr_error;
 use crate::memory::Lookup;
 use crate::state::State;
@@ -127,26 +128,31 @@ impl Executor<'_> {
         if let (Source::Copy(src), true) = (&source, what.starts_with("memcpy")) {
             self.check_no_overlap_expr(state, dst, src, &len64)?;
         }
-        let upper = self.largest_value(state, &len64, room, "length bound")?;
+        let upper = self
+            .cx()
+            .largest_value(state, &len64, room, "length bound")?;
         let (dst_obj, dst_off) = dst_at;
         let new: Vec<Expr> = match &source {
             Source::Copy(_) => {
                 let (src_obj, src_off) = src_at.expect("a source").0;
                 (0..upper)
-                    .map(|i| self.read_cell(state, src_obj, src_off + i))
+                    .map(|i| self.cx().read_cell(state, src_obj, src_off + i))
                     .collect()
             }
             Source::Fill(byte) => vec![byte.clone(); upper as usize],
         };
         for (i, value) in new.into_iter().enumerate() {
             let i = i as u64;
-            let old = self.read_cell(state, dst_obj, dst_off + i);
+            let old = self.cx().read_cell(state, dst_obj, dst_off + i);
             let below = Expr::ult(Expr::constant(i as u128, 64), len64.clone());
-            self.write_cell(state, dst_obj, dst_off + i, Expr::select(below, value, old));
+            self.cx()
+                .write_cell(state, dst_obj, dst_off + i, Expr::select(below, value, old));
         }
         Ok(true)
     }
+}
 
+impl Cx<'_, '_> {
     /// The largest feasible value of `e` up to `max`, which the path condition implies
     /// (binary search: `log2(max)` queries, asked `during` what).
     pub(crate) fn largest_value(
@@ -192,7 +198,9 @@ impl Executor<'_> {
         }
         Ok(lo)
     }
+}
 
+impl Executor<'_> {
     /// `memcpy` of `n` bytes requires disjoint ranges (equal pointers are allowed, as in
     /// LLVM's semantics and ASan's check); a possible overlap forks an `overlap` error.
     pub(crate) fn check_no_overlap(

@@ -151,7 +151,7 @@ impl Executor<'_> {
             }
         }
         self.resolve_access(state, ptr, len, false, &mut |ex, st, target| {
-            let v = ex.read_target(module, st, target, ty);
+            let v = ex.cx().read_target(module, st, target, ty);
             if let Some(d) = dest {
                 st.frame_mut().locals[d.0 as usize] = v;
             }
@@ -187,7 +187,7 @@ impl Executor<'_> {
             }
         }
         self.resolve_access(state, ptr, len, true, &mut |ex, st, target| {
-            ex.write_target(module, st, target, ty, value);
+            ex.cx().write_target(module, st, target, ty, value);
             Ok(())
         })
     }
@@ -206,7 +206,7 @@ impl Executor<'_> {
         let len = module.ty(ty).size.max(1);
         let value = value.clone();
         self.resolve_access(state, ptr, len, true, &mut |ex, st, target| {
-            let old = ex.read_target(module, st, target, ty);
+            let old = ex.cx().read_target(module, st, target, ty);
             let new = match op {
                 RmwOp::Xchg => value.clone(),
                 RmwOp::Add => ops::int_binary(sear_expr::BinOp::Add, &old, &value),
@@ -230,7 +230,7 @@ impl Executor<'_> {
                 }
                 RmwOp::Other => return Err(super::step::exec("unsupported atomicrmw operation")),
             };
-            ex.write_target(module, st, target, ty, &new);
+            ex.cx().write_target(module, st, target, ty, &new);
             if let Some(d) = inst.dest {
                 st.frame_mut().locals[d.0 as usize] = old;
             }
@@ -253,10 +253,10 @@ impl Executor<'_> {
             .ok_or_else(|| super::step::exec("cmpxchg with unexpected result type"))?;
         let len = module.ty(elem_ty).size.max(1);
         self.resolve_access(state, ptr, len, true, &mut |ex, st, target| {
-            let old = ex.read_target(module, st, target, elem_ty);
+            let old = ex.cx().read_target(module, st, target, elem_ty);
             let success = ops::icmp(sear_ir::IntPredicate::Eq, &old, expected);
             let new = super::step::select_value(&success, replacement, &old);
-            ex.write_target(module, st, target, elem_ty, &new);
+            ex.cx().write_target(module, st, target, elem_ty, &new);
             if let Some(d) = inst.dest {
                 st.frame_mut().locals[d.0 as usize] =
                     Value::Aggregate(vec![old.clone(), success].into());

@@ -193,7 +193,7 @@ impl Executor<'_> {
         arg_types: &[TypeId],
     ) -> Exec<()> {
         use SpecialFn::*;
-        let width = Self::return_width(module, inst);
+        let width = super::calls::return_width(module, inst);
         let result: Option<Value> = match special {
             MakeSymbolic => {
                 let mut name = self.optional_string(state, arg(args, 2)?)?;
@@ -354,7 +354,7 @@ impl Executor<'_> {
                     Value::Symbolic(e) => {
                         self.report
                             .warn_once("concretizing symbolic value for exit status");
-                        self.fix_exit_status(state, e)?
+                        self.cx().fix_exit_status(state, e)?
                     }
                     other => self.cx().concretize(state, other, "exit status")?,
                 };

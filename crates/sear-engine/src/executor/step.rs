@@ -252,7 +252,7 @@ impl Executor<'_> {
             InstKind::VaArg { .. } => return Err(exec("unsupported instruction 'va_arg'")),
             InstKind::Nop => {}
             InstKind::LandingPad { .. } => {
-                let v = self.landing_pad_value(state)?;
+                let v = super::eh::landing_pad_value(state)?;
                 bind(state, inst, v);
             }
             InstKind::Unsupported(name) => {
@@ -272,7 +272,7 @@ impl Executor<'_> {
         match term {
             Terminator::Ret(value) => {
                 let v = value.map(|op| self.program.operand(state, op));
-                self.ret(module, state, v)
+                self.cx().ret(module, state, v)
             }
             Terminator::Br(target) => {
                 self.program.jump(module, state, *target);

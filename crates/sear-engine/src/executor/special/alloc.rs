@@ -136,7 +136,7 @@ impl Executor<'_> {
             return Ok(Value::Concrete(0, 64));
         }
         let bytes = if old.symbolic_size.is_some() {
-            self.read_cells(state, address, old.size.min(new_size))
+            self.cx().read_cells(state, address, old.size.min(new_size))
         } else {
             self.read_bytes(state, &old.base_value(), old.size.min(new_size))?
         };

@@ -35,7 +35,8 @@ impl Executor<'_> {
             }
             other => other.clone(),
         };
-        self.read_message_string(state, &ptr, "string argument")
+        self.cx()
+            .read_message_string(state, &ptr, "string argument")
             .map_err(|t| match t {
                 Termination::Error {
                     kind: ErrorKind::Ptr,
