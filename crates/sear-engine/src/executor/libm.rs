@@ -19,7 +19,8 @@ use super::ops::{decode_float, encode_float, HostFloat};
 use sear_expr::fp::{FpArith, FpOp};
 
 use super::step::{exec, float_kind};
-use super::{Exec, Executor};
+use super::Exec;
+use crate::executor::Cx;
 use crate::state::State;
 use crate::value::Value;
 
@@ -148,7 +149,7 @@ impl MathFn {
     }
 }
 
-impl Executor<'_> {
+impl Cx<'_, '_> {
     /// Calls the math function `f` on `args`; the float type is the call's result type.
     pub(crate) fn call_math(
         &mut self,
@@ -170,7 +171,7 @@ impl Executor<'_> {
                 "the argument of the transcendental math function {} (not symbolic)",
                 f.c_name()
             );
-            let v = self.cx().concretize_value(state, a, &reason)?;
+            let v = self.concretize_value(state, a, &reason)?;
             bits[i] = v.as_concrete().unwrap_or(0);
         }
         let unsupported = |e: super::ops::Unsupported| exec(e.0);
@@ -202,7 +203,7 @@ impl Executor<'_> {
     }
 }
 
-impl Executor<'_> {
+impl Cx<'_, '_> {
     /// `remainder(x, y)` (`remainderf`, `remainderl`): the IEEE remainder, exact. Symbolic
     /// operands of `float`/`double` build an `fp.rem` node (under `--fp=symbolic`);
     /// otherwise the operands are concretised (with a warning when symbolic) and the
@@ -219,15 +220,12 @@ impl Executor<'_> {
         let [x, y, ..] = args else {
             return Err(exec("remainder called with too few arguments"));
         };
-        if let Some(v) = self
-            .cx()
-            .fp_multi_fn("remainder", kind, &[x, y], Default::default())
-        {
+        if let Some(v) = self.fp_multi_fn("remainder", kind, &[x, y], Default::default()) {
             return Ok(v);
         }
         let reason = "the arguments of remainder";
-        let x = self.cx().concretize_value(state, x, reason)?;
-        let y = self.cx().concretize_value(state, y, reason)?;
+        let x = self.concretize_value(state, x, reason)?;
+        let y = self.concretize_value(state, y, reason)?;
         let (a, b) = (x.as_concrete().unwrap_or(0), y.as_concrete().unwrap_or(0));
         let w = super::ops::float_width(kind);
         let bits = match kind {

@@ -196,13 +196,15 @@ impl Executor<'_> {
         let width = super::calls::return_width(module, inst);
         let result: Option<Value> = match special {
             MakeSymbolic => {
-                let mut name = self.optional_string(state, arg(args, 2)?)?;
+                let mut name = self.cx().optional_string(state, arg(args, 2)?)?;
                 if name.is_empty() {
                     name = "unnamed".into();
                     self.report
                         .warn_once("klee_make_symbolic: renamed empty name to \"unnamed\"");
                 }
-                let size = self.make_symbolic_size(state, arg(args, 0)?, arg(args, 1)?)?;
+                let size = self
+                    .cx()
+                    .make_symbolic_size(state, arg(args, 0)?, arg(args, 1)?)?;
                 self.make_symbolic(state, arg(args, 0)?, size, &name)?;
                 None
             }
@@ -228,7 +230,8 @@ impl Executor<'_> {
                 let size =
                     self.cx()
                         .concretize(state, arg(args, 1)?, "klee_define_fixed_object")?;
-                self.define_fixed_object(state, address as u64, size as u64)?;
+                self.cx()
+                    .define_fixed_object(state, address as u64, size as u64)?;
                 None
             }
             SetForking => {
@@ -240,7 +243,7 @@ impl Executor<'_> {
             }
             Range => Some(self.range(state, args)?),
             Int => {
-                let name = self.optional_string(state, arg(args, 0)?)?;
+                let name = self.cx().optional_string(state, arg(args, 0)?)?;
                 Some(self.fresh_symbolic(state, &name, 32))
             }
             Choose => {
@@ -272,9 +275,9 @@ impl Executor<'_> {
             }
             SilentExit => return Err(Termination::Silent),
             Abort => return Err(Termination::error(ErrorKind::Abort, "abort failure")),
-            ReportError => return Err(self.klee_report_error(state, args)?),
+            ReportError => return Err(self.cx().klee_report_error(state, args)?),
             Warning | WarningOnce => {
-                let text = self.optional_string(state, arg(args, 0)?)?;
+                let text = self.cx().optional_string(state, arg(args, 0)?)?;
                 let function = module.function(state.frame().func).name.clone();
                 let message = format!("{function}: {text}");
                 if special == WarningOnce {
@@ -286,7 +289,7 @@ impl Executor<'_> {
                 None
             }
             PrintExpr | PrintRange => {
-                let text = self.optional_string(state, arg(args, 0)?)?;
+                let text = self.cx().optional_string(state, arg(args, 0)?)?;
                 let value = arg(args, 1)?;
                 // A constant prints as KLEE prints one: its value (true/false for a bit).
                 let shown = match value {
@@ -343,7 +346,7 @@ impl Executor<'_> {
                 None
             }
             AssertFail => {
-                let text = self.optional_string(state, arg(args, 0)?)?;
+                let text = self.cx().optional_string(state, arg(args, 0)?)?;
                 return Err(Termination::error(
                     ErrorKind::Assert,
                     format!("ASSERTION FAIL: {text}"),
@@ -424,10 +427,10 @@ impl Executor<'_> {
                 state.output.append(stream as u8, bytes);
                 None
             }
-            Math(f) => Some(self.call_math(module, state, inst, f, args)?),
-            Remainder => Some(self.call_remainder(module, state, inst, args)?),
-            FeSetRound => Some(self.call_fesetround(state, arg(args, 0)?, width)?),
-            FeGetRound => Some(self.call_fegetround(state, width)),
+            Math(f) => Some(self.cx().call_math(module, state, inst, f, args)?),
+            Remainder => Some(self.cx().call_remainder(module, state, inst, args)?),
+            FeSetRound => Some(self.cx().call_fesetround(state, arg(args, 0)?, width)?),
+            FeGetRound => Some(super::fenv::call_fegetround(state, width)),
             Indexify => return self.call_indexify(module, state, inst, args, arg_types),
             Intrinsic(intrinsic) => {
                 self.call_intrinsic(module, state, inst, intrinsic, args, arg_types)?

@@ -17,7 +17,7 @@ const CHUNK: u64 = 64;
 impl Executor<'_> {
     /// The name argument of `klee_make_symbolic`.
     pub(super) fn indexify_name(&mut self, state: &mut State, p: &Value) -> Exec<String> {
-        let name = self.optional_string(state, p)?;
+        let name = self.cx().optional_string(state, p)?;
         Ok(if name.is_empty() {
             "unnamed".into()
         } else {

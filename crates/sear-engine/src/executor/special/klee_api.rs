@@ -5,6 +5,7 @@
 use sear_expr::{Expr, UpdateList};
 
 use super::{arg, user_error};
+use crate::executor::Cx;
 use crate::executor::{Exec, Executor};
 use crate::memory::segment::MAX_ARRAY_SIZE;
 use crate::memory::{AllocRequest, Init, Lookup, ObjectKind};
@@ -12,7 +13,7 @@ use crate::state::{State, Symbolic};
 use crate::termination::{ErrorKind, Termination};
 use crate::value::Value;
 
-impl Executor<'_> {
+impl Cx<'_, '_> {
     /// A string argument, or `"unnamed"` for a null pointer. As in KLEE, a pointer with more
     /// than one feasible value, or one into no object, is a user error.
     pub(crate) fn optional_string(&mut self, state: &mut State, ptr: &Value) -> Exec<String> {
@@ -35,8 +36,7 @@ impl Executor<'_> {
             }
             other => other.clone(),
         };
-        self.cx()
-            .read_message_string(state, &ptr, "string argument")
+        self.read_message_string(state, &ptr, "string argument")
             .map_err(|t| match t {
                 Termination::Error {
                     kind: ErrorKind::Ptr,
@@ -45,7 +45,9 @@ impl Executor<'_> {
                 other => other,
             })
     }
+}
 
+impl Executor<'_> {
     /// `klee_make_symbolic(ptr, size, name)`: the bytes become a fresh input array.
     pub(crate) fn make_symbolic(
         &mut self,
@@ -104,7 +106,9 @@ impl Executor<'_> {
         self.bind_seeds(state);
         Ok(())
     }
+}
 
+impl Cx<'_, '_> {
     /// The size of a `klee_make_symbolic` request: the capacity of a symbolic-size object
     /// when the requested size must equal its σ (the whole object becomes symbolic; its test
     /// holds σ's value of bytes), otherwise the size concretised.
@@ -133,9 +137,7 @@ impl Executor<'_> {
                 }
             }
         }
-        Ok(self
-            .cx()
-            .concretize(state, size, "klee_make_symbolic size")? as u64)
+        Ok(self.concretize(state, size, "klee_make_symbolic size")? as u64)
     }
 
     /// `klee_define_fixed_object(addr, n)`: a zeroed object of `n` bytes at exactly `addr`
@@ -163,7 +165,9 @@ impl Executor<'_> {
         self.memory.alloc(state, request);
         Ok(())
     }
+}
 
+impl Executor<'_> {
     /// A fresh symbolic value of `width` bits recorded as a test object named `name`
     /// (`klee_int`, `klee_range`, `klee_choose`, `__VERIFIER_nondet_*`).
     pub(crate) fn fresh_symbolic(&mut self, state: &mut State, name: &str, width: u32) -> Value {
@@ -241,7 +245,7 @@ impl Executor<'_> {
         if b + 1 == e {
             return Ok(Value::concrete(begin, 32));
         }
-        let name = self.optional_string(state, arg(args, 2)?)?;
+        let name = self.cx().optional_string(state, arg(args, 2)?)?;
         let x = self.fresh_symbolic(state, &name, 32).to_expr();
         let low = Expr::sle(Expr::constant(begin, 32), x.clone());
         let high = Expr::slt(x.clone(), Expr::constant(end, 32));
@@ -256,7 +260,9 @@ impl Executor<'_> {
         state.add_constraint(high);
         Ok(Value::from_expr(x))
     }
+}
 
+impl Cx<'_, '_> {
     /// `klee_report_error(file, line, message, suffix)`.
     pub(super) fn klee_report_error(
         &mut self,
@@ -264,9 +270,7 @@ impl Executor<'_> {
         args: &[Value],
     ) -> Exec<Termination> {
         let file = self.optional_string(state, arg(args, 0)?)?;
-        let line = self
-            .cx()
-            .concretize(state, arg(args, 1)?, "klee_report_error")?;
+        let line = self.concretize(state, arg(args, 1)?, "klee_report_error")?;
         let message = self.optional_string(state, arg(args, 2)?)?;
         let suffix = self.optional_string(state, arg(args, 3)?)?;
         self.report.reported_location = Some((file, line as u32));
