@@ -109,7 +109,7 @@ impl Executor<'_> {
         state.frame_mut().allocas.push(pointer.clone());
         if self.config.nondet_uninit_locals
             && small_local(size)
-            && !self.allocated_by_runtime(inst.loc)
+            && !self.program.allocated_by_runtime(inst.loc)
             && !request_had_sigma
         {
             // SV-COMP's older tasks read uninitialised locals as nondeterministic values.

@@ -116,7 +116,7 @@ impl Executor<'_> {
             Some(id) => self.log_merge(&format!("close merge: {id} (state {})", state.id.0)),
             None => {
                 // KLEE's wording, which its users' scripts look for.
-                let place = self.place(state);
+                let place = self.program.place(state);
                 self.report.warn_once(&format!(
                     "ran into a close at {}:{} without a preceding open",
                     place.file, place.line

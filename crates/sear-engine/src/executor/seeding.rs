@@ -362,7 +362,7 @@ impl Executor<'_> {
             return false;
         };
         if choices.iter().any(|&choice| choice != 0) {
-            let place = self.place(state);
+            let place = self.program.place(state);
             let mut dropped = Vec::new();
             let mut i = 0;
             Arc::make_mut(&mut state.seeds).retain(|seed| {

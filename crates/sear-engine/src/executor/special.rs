@@ -341,7 +341,7 @@ impl Executor<'_> {
                 None
             }
             StackTrace => {
-                let stack = self.format_stack(state).join("\n");
+                let stack = self.program.format_stack(state).join("\n");
                 self.report.output.message(&stack);
                 None
             }
