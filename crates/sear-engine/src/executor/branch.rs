@@ -22,7 +22,7 @@ impl Executor<'_> {
         error: impl FnOnce() -> Termination,
     ) -> Exec<()> {
         let ok = self.sv.opt_condition(state, ok)?;
-        if self.unchecked_here(state, ForkKind::Check) {
+        if state.unchecked_here(ForkKind::Check) {
             // Rebuilding a path whose seeds decided this check without a query.
             return self.fork_check(state, ok, error);
         }
@@ -115,7 +115,7 @@ impl Executor<'_> {
             other => other.to_expr(),
         };
         let c = self.sv.opt_condition(state, c)?;
-        if !self.decided_here(state) {
+        if !state.decided_here() {
             let alternatives = vec![c.clone(), Expr::not(c.clone())];
             let blocks = [then_block, else_block];
             if self.jump_seeded(module, state, ForkKind::Branch, alternatives, &blocks)? {
@@ -124,7 +124,7 @@ impl Executor<'_> {
         }
         // A branch is its instruction's only fork: a recorded decision at this instruction
         // is this branch's, and its feasibility query can be skipped.
-        let validity = if self.decided_here(state) {
+        let validity = if state.decided_here() {
             Validity::Unknown
         } else {
             self.sv.evaluate(state, &c, "fork")?
@@ -217,7 +217,7 @@ impl Executor<'_> {
             }
         }
         targets.push((default, none_matches));
-        let unchecked = self.unchecked_here(state, ForkKind::Switch);
+        let unchecked = state.unchecked_here(ForkKind::Switch);
         if unchecked || (self.run.seeding && !state.seeds.is_empty()) {
             let mut conds = Vec::with_capacity(targets.len());
             for (_, cond) in &targets {
