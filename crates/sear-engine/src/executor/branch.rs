@@ -258,6 +258,28 @@ impl Executor<'_> {
         self.program.jump(module, state, blocks[taken]);
         Ok(())
     }
+
+    /// When the state's seeds decide between `alternatives` (no query, `seeding.rs`): forks
+    /// as they say, jumps every new path and this one to its alternative's block in
+    /// `blocks`, and answers true; false when the seeds do not decide.
+    fn jump_seeded(
+        &mut self,
+        module: &Module,
+        state: &mut State,
+        kind: ForkKind,
+        alternatives: Vec<Expr>,
+        blocks: &[BlockId],
+    ) -> Exec<bool> {
+        let Some(choices) = self.cx().seed_choices(state, &alternatives) else {
+            return Ok(false);
+        };
+        let taken = self.fork_seeded(state, kind, alternatives, choices, |ex, i, mut other| {
+            ex.program.jump(module, &mut other, blocks[i]);
+            ex.spawn(other);
+        })?;
+        self.program.jump(module, state, blocks[taken]);
+        Ok(true)
+    }
 }
 
 impl Cx<'_, '_> {
@@ -311,29 +333,5 @@ impl Cx<'_, '_> {
                 Ok(Value::Aggregate(out.into()))
             }
         }
-    }
-}
-
-impl Executor<'_> {
-    /// When the state's seeds decide between `alternatives` (no query, `seeding.rs`): forks
-    /// as they say, jumps every new path and this one to its alternative's block in
-    /// `blocks`, and answers true; false when the seeds do not decide.
-    fn jump_seeded(
-        &mut self,
-        module: &Module,
-        state: &mut State,
-        kind: ForkKind,
-        alternatives: Vec<Expr>,
-        blocks: &[BlockId],
-    ) -> Exec<bool> {
-        let Some(choices) = self.cx().seed_choices(state, &alternatives) else {
-            return Ok(false);
-        };
-        let taken = self.fork_seeded(state, kind, alternatives, choices, |ex, i, mut other| {
-            ex.program.jump(module, &mut other, blocks[i]);
-            ex.spawn(other);
-        })?;
-        self.program.jump(module, state, blocks[taken]);
-        Ok(true)
     }
 }

@@ -317,6 +317,37 @@ impl Executor<'_> {
         }
         Ok(area.base_value())
     }
+
+    /// `llvm.va_start`: fills the x86-64 `va_list` so that every argument is read from the
+    /// overflow area (gp_offset = 48, fp_offset = 304: all registers "used"); i386's is
+    /// the address of the area.
+    pub(crate) fn va_start(&mut self, state: &mut State, list: &Value) -> Exec<()> {
+        let area = state
+            .frame()
+            .varargs
+            .clone()
+            .ok_or_else(|| exec("va_start in a function without variadic arguments"))?;
+        if module_is_32bit(&self.program.module) {
+            // i386's va_list is a pointer to the next argument.
+            let area = area.to_expr();
+            let bytes: Vec<Expr> = (0..4)
+                .map(|i| Expr::extract(area.clone(), 8 * i, 8))
+                .collect();
+            return self.write_bytes(state, list, &bytes);
+        }
+        let constant = |bytes: &[u8]| -> Vec<Expr> {
+            bytes
+                .iter()
+                .map(|b| Expr::constant(*b as u128, 8))
+                .collect()
+        };
+        let mut bytes = constant(&48u32.to_le_bytes());
+        bytes.extend(constant(&304u32.to_le_bytes()));
+        let area = area.to_expr();
+        bytes.extend((0..8).map(|i| Expr::extract(area.clone(), 8 * i, 8)));
+        bytes.extend(constant(&0u64.to_le_bytes()));
+        self.write_bytes(state, list, &bytes)
+    }
 }
 
 impl Cx<'_, '_> {
@@ -363,42 +394,7 @@ impl Cx<'_, '_> {
         }
         Ok(())
     }
-}
 
-impl Executor<'_> {
-    /// `llvm.va_start`: fills the x86-64 `va_list` so that every argument is read from the
-    /// overflow area (gp_offset = 48, fp_offset = 304: all registers "used"); i386's is
-    /// the address of the area.
-    pub(crate) fn va_start(&mut self, state: &mut State, list: &Value) -> Exec<()> {
-        let area = state
-            .frame()
-            .varargs
-            .clone()
-            .ok_or_else(|| exec("va_start in a function without variadic arguments"))?;
-        if module_is_32bit(&self.program.module) {
-            // i386's va_list is a pointer to the next argument.
-            let area = area.to_expr();
-            let bytes: Vec<Expr> = (0..4)
-                .map(|i| Expr::extract(area.clone(), 8 * i, 8))
-                .collect();
-            return self.write_bytes(state, list, &bytes);
-        }
-        let constant = |bytes: &[u8]| -> Vec<Expr> {
-            bytes
-                .iter()
-                .map(|b| Expr::constant(*b as u128, 8))
-                .collect()
-        };
-        let mut bytes = constant(&48u32.to_le_bytes());
-        bytes.extend(constant(&304u32.to_le_bytes()));
-        let area = area.to_expr();
-        bytes.extend((0..8).map(|i| Expr::extract(area.clone(), 8 * i, 8)));
-        bytes.extend(constant(&0u64.to_le_bytes()));
-        self.write_bytes(state, list, &bytes)
-    }
-}
-
-impl Cx<'_, '_> {
     /// Fixes a symbolic exit status to one feasible value, chosen under the path's feasible
     /// `klee_prefer_cex` preferences so that the test can still have the preferred values.
     pub(crate) fn fix_exit_status(&mut self, state: &mut State, e: &Expr) -> Exec<u128> {

@@ -210,16 +210,7 @@ impl Executor<'_> {
             Landing::Pass
         })
     }
-}
 
-impl Cx<'_, '_> {
-    fn operand_address(&mut self, state: &mut State, op: Operand) -> Exec<u64> {
-        let v = self.program.operand(state, op);
-        Ok(self.concretize(state, &v, "type info")? as u64)
-    }
-}
-
-impl Executor<'_> {
     /// The object as a handler for `catch_info` sees an exception of type `thrown` at
     /// `object`, if the handler catches it.
     fn can_catch(
@@ -404,6 +395,13 @@ impl Executor<'_> {
             word |= (b as u64 & 0xff) << (8 * i);
         }
         Ok(word)
+    }
+}
+
+impl Cx<'_, '_> {
+    fn operand_address(&mut self, state: &mut State, op: Operand) -> Exec<u64> {
+        let v = self.program.operand(state, op);
+        Ok(self.concretize(state, &v, "type info")? as u64)
     }
 }
 

@@ -201,9 +201,7 @@ impl Cx<'_, '_> {
         };
         Ok(Value::concrete(result, super::ops::float_width(kind)))
     }
-}
 
-impl Cx<'_, '_> {
     /// `remainder(x, y)` (`remainderf`, `remainderl`): the IEEE remainder, exact. Symbolic
     /// operands of `float`/`double` build an `fp.rem` node (under `--fp=symbolic`);
     /// otherwise the operands are concretised (with a warning when symbolic) and the

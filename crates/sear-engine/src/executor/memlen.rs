@@ -150,6 +150,52 @@ impl Executor<'_> {
         }
         Ok(true)
     }
+
+    /// `memcpy` of `n` bytes requires disjoint ranges (equal pointers are allowed, as in
+    /// LLVM's semantics and ASan's check); a possible overlap forks an `overlap` error.
+    pub(crate) fn check_no_overlap(
+        &mut self,
+        state: &mut State,
+        dst: &Value,
+        src: &Value,
+        n: u64,
+    ) -> Exec<()> {
+        if n == 0 {
+            return Ok(());
+        }
+        self.check_no_overlap_expr(state, dst, src, &Expr::constant(n as u128, 64))
+    }
+
+    /// [`Executor::check_no_overlap`] for a length of `n` bytes (64 bits), symbolic or not.
+    fn check_no_overlap_expr(
+        &mut self,
+        state: &mut State,
+        dst: &Value,
+        src: &Value,
+        n: &Expr,
+    ) -> Exec<()> {
+        if matches!(dst, Value::Aggregate(_)) || matches!(src, Value::Aggregate(_)) {
+            return Ok(());
+        }
+        let d = Expr::zext_or_trunc(dst.to_expr(), 64);
+        let s = Expr::zext_or_trunc(src.to_expr(), 64);
+        let overlap = Expr::and(
+            Expr::ne(d.clone(), s.clone()),
+            Expr::and(
+                Expr::ult(d.clone(), Expr::add(s.clone(), n.clone())),
+                Expr::ult(s, Expr::add(d, n.clone())),
+            ),
+        );
+        if overlap.is_false() {
+            return Ok(());
+        }
+        self.require(state, Expr::not(overlap), || {
+            Termination::error(
+                ErrorKind::Overlap,
+                "memcpy with overlapping source and destination",
+            )
+        })
+    }
 }
 
 impl Cx<'_, '_> {
@@ -197,54 +243,6 @@ impl Cx<'_, '_> {
             }
         }
         Ok(lo)
-    }
-}
-
-impl Executor<'_> {
-    /// `memcpy` of `n` bytes requires disjoint ranges (equal pointers are allowed, as in
-    /// LLVM's semantics and ASan's check); a possible overlap forks an `overlap` error.
-    pub(crate) fn check_no_overlap(
-        &mut self,
-        state: &mut State,
-        dst: &Value,
-        src: &Value,
-        n: u64,
-    ) -> Exec<()> {
-        if n == 0 {
-            return Ok(());
-        }
-        self.check_no_overlap_expr(state, dst, src, &Expr::constant(n as u128, 64))
-    }
-
-    /// [`Executor::check_no_overlap`] for a length of `n` bytes (64 bits), symbolic or not.
-    fn check_no_overlap_expr(
-        &mut self,
-        state: &mut State,
-        dst: &Value,
-        src: &Value,
-        n: &Expr,
-    ) -> Exec<()> {
-        if matches!(dst, Value::Aggregate(_)) || matches!(src, Value::Aggregate(_)) {
-            return Ok(());
-        }
-        let d = Expr::zext_or_trunc(dst.to_expr(), 64);
-        let s = Expr::zext_or_trunc(src.to_expr(), 64);
-        let overlap = Expr::and(
-            Expr::ne(d.clone(), s.clone()),
-            Expr::and(
-                Expr::ult(d.clone(), Expr::add(s.clone(), n.clone())),
-                Expr::ult(s, Expr::add(d, n.clone())),
-            ),
-        );
-        if overlap.is_false() {
-            return Ok(());
-        }
-        self.require(state, Expr::not(overlap), || {
-            Termination::error(
-                ErrorKind::Overlap,
-                "memcpy with overlapping source and destination",
-            )
-        })
     }
 }
 

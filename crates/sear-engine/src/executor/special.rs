@@ -209,7 +209,7 @@ impl Executor<'_> {
                 None
             }
             Assume => {
-                self.assume(state, arg(args, 0)?)?;
+                self.cx().assume(state, arg(args, 0)?)?;
                 None
             }
             MarkGlobal => {

@@ -75,37 +75,7 @@ impl Executor<'_> {
         })
         .map_err(unsupported)
     }
-}
 
-impl Cx<'_, '_> {
-    /// `fcmp pred a, b` on floats of `kind`: a node on symbolic operands, else concrete.
-    pub(crate) fn fcmp(
-        &mut self,
-        state: &mut State,
-        pred: FloatPredicate,
-        kind: FloatKind,
-        a: &Value,
-        b: &Value,
-    ) -> Exec<Value> {
-        if let Some(v) = self.fp_cmp(pred, kind, a, b) {
-            return Ok(v);
-        }
-        let a = self.concretize_value(state, a, "floating-point comparison")?;
-        let b = self.concretize_value(state, b, "floating-point comparison")?;
-        ops::lift2(&a, &b, &mut |x, y| {
-            ops::float_cmp(
-                pred,
-                kind,
-                x.as_concrete().unwrap_or(0),
-                y.as_concrete().unwrap_or(0),
-            )
-            .map(Value::bool)
-        })
-        .map_err(unsupported)
-    }
-}
-
-impl Executor<'_> {
     /// Division-by-zero and oversized-shift checks, forking an error path when the
     /// operand may be bad.
     pub(super) fn check_operands(
@@ -150,6 +120,34 @@ impl Executor<'_> {
             }
             _ => Ok(()),
         }
+    }
+}
+
+impl Cx<'_, '_> {
+    /// `fcmp pred a, b` on floats of `kind`: a node on symbolic operands, else concrete.
+    pub(crate) fn fcmp(
+        &mut self,
+        state: &mut State,
+        pred: FloatPredicate,
+        kind: FloatKind,
+        a: &Value,
+        b: &Value,
+    ) -> Exec<Value> {
+        if let Some(v) = self.fp_cmp(pred, kind, a, b) {
+            return Ok(v);
+        }
+        let a = self.concretize_value(state, a, "floating-point comparison")?;
+        let b = self.concretize_value(state, b, "floating-point comparison")?;
+        ops::lift2(&a, &b, &mut |x, y| {
+            ops::float_cmp(
+                pred,
+                kind,
+                x.as_concrete().unwrap_or(0),
+                y.as_concrete().unwrap_or(0),
+            )
+            .map(Value::bool)
+        })
+        .map_err(unsupported)
     }
 }
 
