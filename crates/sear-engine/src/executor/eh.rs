@@ -18,6 +18,9 @@
 //! vtable), pointers to those, any object pointer for `void *`, and `catch (...)`. The
 //! pointer `__cxa_begin_catch` returns (the object adjusted to the base, or the pointer
 //! value for a pointer type) is written to the header's last word, `object - 8`.
+//!
+//! The unwinder is the executor's: it reads type infos and headers through pointer
+//! resolution (`read_word`), which may fork, and ends paths (`std::terminate`).
 
 use sear_ir::{Clause, Module, Operand, Terminator};
 

@@ -279,7 +279,9 @@ impl Intrinsic {
 }
 
 impl Executor<'_> {
-    /// Runs an intrinsic; returns its result, if it has one.
+    /// Runs an intrinsic; returns its result, if it has one. The dispatch is the executor's:
+    /// `memcpy`, `memmove`, `memset` and the overflow checks may fork; the other arms are
+    /// functions on values (`intrinsics/arith.rs`, `intrinsics/fp.rs`) or `Cx` methods.
     pub(crate) fn call_intrinsic(
         &mut self,
         module: &Module,

@@ -6,7 +6,8 @@
 //! forks once per object, plus once more for the out-of-bounds case, which is an error.
 //!
 //! Here: allocas, loads, stores and atomics; pointer resolution is in `memop/resolve.rs`,
-//! byte-range reads, writes and fills in `memop/bulk.rs`.
+//! byte-range reads, writes and fills in `memop/bulk.rs`. An access through a pointer is
+//! the executor's (resolution may fork); the read or write at a resolved target is `Cx`'s.
 
 use sear_expr::Expr;
 use sear_ir::{Inst, Module, RmwOp, Slot, TypeId};

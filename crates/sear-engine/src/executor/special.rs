@@ -182,7 +182,10 @@ fn arg(args: &[Value], i: usize) -> Exec<&Value> {
 }
 
 impl Executor<'_> {
-    /// Runs an engine-implemented function.
+    /// Runs an engine-implemented function. The dispatch is the executor's: some handlers
+    /// fork or end paths (`malloc` of a symbolic size, `free` of a symbolic pointer, string
+    /// arguments read through pointer resolution); each arm calls its handler on the
+    /// narrowest receiver (a function, `Cx`, or the executor).
     pub(crate) fn call_special(
         &mut self,
         module: &Module,

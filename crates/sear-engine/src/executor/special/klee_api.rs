@@ -13,6 +13,9 @@ use crate::state::{State, Symbolic};
 use crate::termination::{ErrorKind, Termination};
 use crate::value::Value;
 
+/// The executor's part of KLEE's API: new input arrays are named through the run (a worker's
+/// rebuilt paths reuse the arrays of the first, `worker.rs::input_array`) and bound to the
+/// run's seeds, and `klee_make_symbolic` may allocate a symbolic size.
 impl Executor<'_> {
     /// `klee_make_symbolic(ptr, size, name)`: the bytes become a fresh input array.
     pub(crate) fn make_symbolic(
