@@ -15,12 +15,14 @@ exit status. Two such records are then compared run by run.
 
 `collect` appends one JSON line per run to OUT.jsonl (run it once per binary, from any
 directory; the repository is this script's). `compare` prints the runs that differ and a
-count. `time` runs the named bench/programs.toml programs (their manifest size, args and
-`--seed 1`) with the two binaries interleaved (A, B, A, B, ...) and prints the best and the
+count. `time` runs the named bench/programs.toml programs (their manifest size or `NAME:SIZE`,
+their args and `--seed 1`; or C files such as bench/engine/concrete_loop.c) with the two
+binaries interleaved (A, B, A, B, ...) and prints the best and the
 median `time_s` of each, and B's median over A's.
 
-Budgets: 30 s per tests/c run, 20 s per bench run (`--max-time`); a run that stops at its
-budget is compared on what it did, which depends on timing: the caller should look at those.
+Budgets: 30 s per tests/c run, 20 s per bench run (`--max-time`, unless the program's own
+arguments set one); a run that stops at its budget is compared on what it did, which depends
+on timing: the caller should look at those (`compare` counts the runs that exhausted).
 """
 import argparse
 import concurrent.futures
@@ -85,7 +87,9 @@ def run(sear, label, args, program, program_args, budget):
     cmd = [sear, "run", "--no-progress", "--output-dir", out, "--write-trace-hash"]
     if not any(a.startswith("--search") for a in args):
         cmd += ["--search", "dfs"]
-    cmd += ["--max-time", str(budget)] + args + [program] + program_args
+    if not any(a.startswith("--max-time") for a in args):
+        cmd += ["--max-time", str(budget)]
+    cmd += args + [program] + program_args
     try:
         rc = subprocess.run(cmd, cwd=REPO, capture_output=True, timeout=budget * 3 + 60).returncode
     except subprocess.TimeoutExpired:
@@ -153,11 +157,22 @@ def compare(a):
     return 0 if equal == len(common) else 1
 
 
+def timed_program(spec, programs):
+    """(source, args) of a `time` argument: a C file, a manifest name, or `NAME:SIZE`."""
+    if spec.endswith(".c"):
+        return spec, []
+    name, _, size = spec.partition(":")
+    source, args, manifest_size = programs[name]
+    if size:
+        args = [a.replace(f"SIZE={manifest_size}", f"SIZE={size}") for a in args]
+    return source, args
+
+
 def time(a):
     programs = bench_programs()
     times = {"A": {}, "B": {}}
     for name in a.programs:
-        source, args, _ = programs[name]
+        source, args = timed_program(name, programs)
         for _ in range(a.reps):
             for side, sear in (("A", a.sear_a), ("B", a.sear_b)):
                 r = run(os.path.abspath(sear), name, args, source, [], 300)
