@@ -1,5 +1,5 @@
 //! KLEE's concretisation of a symbolic allocation size (`malloc` and friends, and `alloca`
-//! of a variable-length array).
+//! of a variable-length array). The executor's: it forks one path per size tried.
 
 use sear_expr::Expr;
 use sear_ir::Slot;

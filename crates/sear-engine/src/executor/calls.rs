@@ -1,4 +1,8 @@
 //! Calls, returns, function pointers and variadic arguments.
+//!
+//! Calls are the executor's (a symbolic function pointer forks, a call's arguments are
+//! written through pointer resolution); a return is `Cx`'s (`ret`), since it only pops the
+//! frame and fixes a symbolic exit status.
 
 use sear_expr::Expr;
 use sear_ir::{Callee, FuncId, Inst, Module, Operand, TypeId};

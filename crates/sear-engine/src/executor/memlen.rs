@@ -1,6 +1,7 @@
 //! Lengths of the memory intrinsics (`memcpy`, `memmove`, `memset`): a symbolic length is
 //! checked against the room left in the objects it reaches before it is concretised, and
-//! `memcpy`'s source and destination must not overlap.
+//! `memcpy`'s source and destination must not overlap. The checks fork their failing side
+//! (`require`), so they are the executor's; the extreme values of a length are `Cx`'s.
 //!
 //! In the symbolic-size modes (`--sym-size-mode=fork-lazy|sm|smopt`), a symbolic length
 //! between concrete pointers is not concretised (that would fix the size of a symbolic-size

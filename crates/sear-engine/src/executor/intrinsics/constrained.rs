@@ -122,7 +122,8 @@ fn predicate(text: &str) -> Option<FloatPredicate> {
 
 impl Executor<'_> {
     /// A constrained intrinsic: its plain operation in the mode its metadata names (the
-    /// state's mode for `"round.dynamic"`, which the state keeps).
+    /// state's mode for `"round.dynamic"`, which the state keeps). The executor's: the plain
+    /// operation may be a division, whose checks fork (`binary`).
     pub(crate) fn call_constrained(
         &mut self,
         module: &Module,

@@ -1,5 +1,7 @@
 //! Allocation among the special functions: `malloc`, `realloc` and `free` (and their C++
 //! and aligned forms through `AllocFamily`), with KLEE's concretisation of a symbolic size.
+//! They are the executor's: a symbolic size forks one path per size, and a symbolic pointer
+//! given to `free` or `realloc` forks one path per object it may point to.
 
 use sear_expr::Expr;
 use sear_ir::{Inst, Module};
