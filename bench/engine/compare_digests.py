@@ -18,7 +18,8 @@ directory; the repository is this script's). `compare` prints the runs that diff
 count. `time` runs the named bench/programs.toml programs (their manifest size or `NAME:SIZE`,
 their args and `--seed 1`; or C files such as bench/engine/concrete_loop.c) with the two
 binaries interleaved (A, B, A, B, ...) and prints the best and the
-median `time_s` of each, and B's median over A's.
+median `time_s` (wall) and CPU time of each, and B's over A's: on a shared machine the CPU
+time is the steadier of the two.
 
 Budgets: 30 s per tests/c run, 20 s per bench run (`--max-time`, unless the program's own
 arguments set one); a run that stops at its budget is compared on what it did, which depends
@@ -29,6 +30,7 @@ import concurrent.futures
 import json
 import os
 import re
+import resource
 import shutil
 import statistics
 import subprocess
@@ -90,11 +92,14 @@ def run(sear, label, args, program, program_args, budget):
     if not any(a.startswith("--max-time") for a in args):
         cmd += ["--max-time", str(budget)]
     cmd += args + [program] + program_args
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     try:
         rc = subprocess.run(cmd, cwd=REPO, capture_output=True, timeout=budget * 3 + 60).returncode
     except subprocess.TimeoutExpired:
         rc = "timeout"
-    record = {"label": label, "rc": rc}
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime
+    record = {"label": label, "rc": rc, "cpu_s": cpu}
     try:
         s = json.load(open(os.path.join(out, "summary.json")))
         record.update({k: s.get(k) for k in COMPARED if k != "rc"})
@@ -170,19 +175,22 @@ def timed_program(spec, programs):
 
 def time(a):
     programs = bench_programs()
-    times = {"A": {}, "B": {}}
+    times = {(side, kind): {} for side in "AB" for kind in ("time_s", "cpu_s")}
     for name in a.programs:
         source, args = timed_program(name, programs)
         for _ in range(a.reps):
             for side, sear in (("A", a.sear_a), ("B", a.sear_b)):
                 r = run(os.path.abspath(sear), name, args, source, [], 300)
-                times[side].setdefault(name, []).append(r.get("time_s") or float("nan"))
-    print("| program | A best | A median | B best | B median | B/A median |")
-    print("|---|---|---|---|---|---|")
-    for name in a.programs:
-        ta, tb = times["A"][name], times["B"][name]
-        ma, mb = statistics.median(ta), statistics.median(tb)
-        print(f"| {name} | {min(ta):.3f} | {ma:.3f} | {min(tb):.3f} | {mb:.3f} | {mb / ma:.3f} |")
+                for kind in ("time_s", "cpu_s"):
+                    times[side, kind].setdefault(name, []).append(r.get(kind) or float("nan"))
+    for kind, what in (("time_s", "summary.json's time_s (wall)"), ("cpu_s", "CPU time of the process and its children (clang too)")):
+        print(f"\n{what}\n")
+        print("| program | A best | A median | B best | B median | B/A best | B/A median |")
+        print("|---|---|---|---|---|---|---|")
+        for name in a.programs:
+            ta, tb = times["A", kind][name], times["B", kind][name]
+            ma, mb = statistics.median(ta), statistics.median(tb)
+            print(f"| {name} | {min(ta):.3f} | {ma:.3f} | {min(tb):.3f} | {mb:.3f} | {min(tb) / min(ta):.3f} | {mb / ma:.3f} |")
 
 
 def main():
