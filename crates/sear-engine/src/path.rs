@@ -20,7 +20,7 @@
 //! An **unchecked** decision numbers its alternatives as the fork site lists them before any
 //! query (every `switch` target, both sides of a check), where a checked one numbers only the
 //! feasible ones; a site that rebuilds the path takes the same list when the record says
-//! unchecked ([`Executor::unchecked_here`](crate::executor::Executor)).
+//! unchecked ([`State::unchecked_here`](crate::state::State::unchecked_here)).
 
 use std::fmt;
 use std::str::FromStr;

@@ -142,7 +142,7 @@ pub struct State {
     pub seed_fixed: bool,
     /// The allocation family of heap objects made by `operator new`/`new[]` (by object id;
     /// objects from `malloc` are not recorded).
-    pub alloc_families: imbl::HashMap<crate::memory::ObjectId, crate::executor::cxx::AllocFamily>,
+    pub alloc_families: imbl::HashMap<crate::memory::ObjectId, AllocFamily>,
     /// The exception object and selector the next `landingpad` yields (set by the
     /// unwinder when it enters a landing pad).
     pub eh_landing: Option<(u64, u32)>,
@@ -235,4 +235,16 @@ pub fn conjuncts(c: &Expr) -> Vec<Expr> {
         out.push(e);
     }
     out
+}
+
+/// Which allocation function made a heap object (objects from `malloc` and friends are
+/// not recorded).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum AllocFamily {
+    /// `malloc`, `calloc`, `realloc`, `aligned_alloc`, ...
+    Malloc,
+    /// `operator new`.
+    New,
+    /// `operator new[]`.
+    NewArray,
 }

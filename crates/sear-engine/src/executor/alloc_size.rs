@@ -1,5 +1,5 @@
 //! KLEE's concretisation of a symbolic allocation size (`malloc` and friends, and `alloca`
-//! of a variable-length array).
+//! of a variable-length array). The executor's: it forks one path per size tried.
 
 use sear_expr::Expr;
 use sear_ir::Slot;
@@ -67,7 +67,8 @@ impl Executor<'_> {
             lo as u128
         } else {
             let known = self.sv.get_value(state, size, "allocation size")? as u64;
-            self.smallest_value(state, size, known, "allocation size")? as u128
+            self.cx()
+                .smallest_value(state, size, known, "allocation size")? as u128
         };
         let fixed = Expr::eq(Expr::constant(example, w), size.clone());
         if self.sv.must_be_true(state, &fixed, "allocation size")? {
@@ -115,7 +116,7 @@ impl Executor<'_> {
         let only = Expr::eq(Expr::constant(second, w), size.clone());
         let huge = Expr::ult(Expr::constant(1u128 << 31, w), size.clone());
         let unexplored = |ex: &mut Self| {
-            ex.warn_once(&format!(
+            ex.report.warn_once(&format!(
                 "concretized symbolic size (tried {example}); the other sizes are not explored"
             ));
             Termination::Early(format!("concretized symbolic size (tried {example})"))
@@ -207,7 +208,9 @@ impl Executor<'_> {
         allocate_other: &mut dyn FnMut(&mut Self, &mut State, u64) -> Exec<Value>,
     ) -> Exec<Option<u64>> {
         let known = self.sv.get_value(state, size, "allocation size")? as u64;
-        let lo = self.smallest_value(state, size, known, "allocation size")?;
+        let lo = self
+            .cx()
+            .smallest_value(state, size, known, "allocation size")?;
         let least = Expr::eq(Expr::constant(lo as u128, size.width()), size.clone());
         let sides = vec![Expr::not(least.clone()), least];
         let taken = self.fork(state, ForkKind::Size, sides, |ex, _, smallest| {

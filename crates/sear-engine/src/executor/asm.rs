@@ -23,7 +23,7 @@ use sear_ir::{InlineAsm, Inst, Module};
 use super::intrinsics::{unary_bits, Intrinsic};
 use super::layout::{scalar_width, zero_value};
 use super::step::exec;
-use super::{Exec, Executor};
+use super::Exec;
 use crate::state::State;
 use crate::value::Value;
 
@@ -196,101 +196,98 @@ fn is_cpuid(template: &str) -> bool {
     only_cpuid && saw_cpuid
 }
 
-impl Executor<'_> {
-    /// Executes an inline-assembly call.
-    pub(crate) fn inline_asm(
-        &mut self,
-        module: &Module,
-        state: &mut State,
-        inst: &Inst,
-        asm: &InlineAsm,
-        args: &[Value],
-    ) -> Exec<()> {
-        let refuse = || {
-            exec(format!(
-                "inline assembly '{}' is not supported",
-                asm.template
-            ))
-        };
-        if is_cpuid(&asm.template) {
-            // The modelled processor reports no cpuid leaves (eax = 0 for leaf 0) and no
-            // features: programs probing for extensions (cksum's pclmul) take their
-            // generic code, deterministically.
-            if let Some(dest) = inst.dest {
-                state.frame_mut().locals[dest.0 as usize] = zero_value(module, inst.ty);
-            }
-            return Ok(());
-        }
-        let width = scalar_width(module, inst.ty).ok_or_else(refuse)?;
-        let constraints: Vec<&str> = asm
-            .constraints
-            .split(',')
-            .filter(|c| !c.starts_with('~'))
-            .collect();
-        // operand 0: the output; operands 1..: the inputs, in argument order
-        if constraints.first() != Some(&"=r") || constraints.len() != args.len() + 1 {
-            return Err(refuse());
-        }
-        let operand = |n: usize| -> Option<Expr> {
-            if n == 0 {
-                // the output's value before the instruction: its tied input
-                let tied = constraints.iter().skip(1).position(|c| *c == "0")?;
-                return Some(args[tied].to_expr());
-            }
-            args.get(n - 1).map(Value::to_expr)
-        };
-        // An output without a tied input ("=r") starts undefined: 0 here.
-        let tied = constraints.iter().skip(1).any(|c| *c == "0");
-        let x = if tied {
-            operand(0).ok_or_else(refuse)?
-        } else {
-            Expr::constant(0, width)
-        };
-        if x.width() != width {
-            return Err(refuse());
-        }
-        // instructions separated by ';' or new lines, each on operand 0
-        let mut cur = x;
-        for line in asm.template.split([';', '\n']) {
-            let line = line.trim();
-            if line.is_empty() {
-                continue;
-            }
-            let (op, rest) = line.split_once(char::is_whitespace).unwrap_or((line, ""));
-            let op = mnemonic(op).ok_or_else(refuse)?;
-            let parts: Vec<&str> = rest
-                .split(',')
-                .map(str::trim)
-                .filter(|p| !p.is_empty())
-                .collect();
-            let (dest, sub) = parts
-                .last()
-                .and_then(|d| operand_ref(d))
-                .ok_or_else(refuse)?;
-            // A wider register than the output (`${0:q}` of an `int`): the program sees
-            // the low bits.
-            let sub = sub.unwrap_or(width).min(width);
-            if dest != 0 {
-                return Err(refuse());
-            }
-            let low = if sub < width {
-                Expr::extract(cur.clone(), 0, sub)
-            } else {
-                cur.clone()
-            };
-            let r = apply(op, &parts, low, &operand).ok_or_else(refuse)?;
-            cur = if sub == width {
-                r
-            } else if sub == 32 {
-                Expr::zext(r, width) // a 32-bit result clears the register's upper half
-            } else {
-                Expr::concat(Expr::extract(cur, sub, width - sub), r)
-            };
-        }
-        let result = cur;
+/// Executes an inline-assembly call.
+pub(crate) fn inline_asm(
+    module: &Module,
+    state: &mut State,
+    inst: &Inst,
+    asm: &InlineAsm,
+    args: &[Value],
+) -> Exec<()> {
+    let refuse = || {
+        exec(format!(
+            "inline assembly '{}' is not supported",
+            asm.template
+        ))
+    };
+    if is_cpuid(&asm.template) {
+        // The modelled processor reports no cpuid leaves (eax = 0 for leaf 0) and no
+        // features: programs probing for extensions (cksum's pclmul) take their
+        // generic code, deterministically.
         if let Some(dest) = inst.dest {
-            state.frame_mut().locals[dest.0 as usize] = Value::from_expr(result);
+            state.frame_mut().locals[dest.0 as usize] = zero_value(module, inst.ty);
         }
-        Ok(())
+        return Ok(());
     }
+    let width = scalar_width(module, inst.ty).ok_or_else(refuse)?;
+    let constraints: Vec<&str> = asm
+        .constraints
+        .split(',')
+        .filter(|c| !c.starts_with('~'))
+        .collect();
+    // operand 0: the output; operands 1..: the inputs, in argument order
+    if constraints.first() != Some(&"=r") || constraints.len() != args.len() + 1 {
+        return Err(refuse());
+    }
+    let operand = |n: usize| -> Option<Expr> {
+        if n == 0 {
+            // the output's value before the instruction: its tied input
+            let tied = constraints.iter().skip(1).position(|c| *c == "0")?;
+            return Some(args[tied].to_expr());
+        }
+        args.get(n - 1).map(Value::to_expr)
+    };
+    // An output without a tied input ("=r") starts undefined: 0 here.
+    let tied = constraints.iter().skip(1).any(|c| *c == "0");
+    let x = if tied {
+        operand(0).ok_or_else(refuse)?
+    } else {
+        Expr::constant(0, width)
+    };
+    if x.width() != width {
+        return Err(refuse());
+    }
+    // instructions separated by ';' or new lines, each on operand 0
+    let mut cur = x;
+    for line in asm.template.split([';', '\n']) {
+        let line = line.trim();
+        if line.is_empty() {
+            continue;
+        }
+        let (op, rest) = line.split_once(char::is_whitespace).unwrap_or((line, ""));
+        let op = mnemonic(op).ok_or_else(refuse)?;
+        let parts: Vec<&str> = rest
+            .split(',')
+            .map(str::trim)
+            .filter(|p| !p.is_empty())
+            .collect();
+        let (dest, sub) = parts
+            .last()
+            .and_then(|d| operand_ref(d))
+            .ok_or_else(refuse)?;
+        // A wider register than the output (`${0:q}` of an `int`): the program sees
+        // the low bits.
+        let sub = sub.unwrap_or(width).min(width);
+        if dest != 0 {
+            return Err(refuse());
+        }
+        let low = if sub < width {
+            Expr::extract(cur.clone(), 0, sub)
+        } else {
+            cur.clone()
+        };
+        let r = apply(op, &parts, low, &operand).ok_or_else(refuse)?;
+        cur = if sub == width {
+            r
+        } else if sub == 32 {
+            Expr::zext(r, width) // a 32-bit result clears the register's upper half
+        } else {
+            Expr::concat(Expr::extract(cur, sub, width - sub), r)
+        };
+    }
+    let result = cur;
+    if let Some(dest) = inst.dest {
+        state.frame_mut().locals[dest.0 as usize] = Value::from_expr(result);
+    }
+    Ok(())
 }

@@ -6,6 +6,7 @@ use sear_ir::{BlockId, Module};
 use sear_solver::Validity;
 
 use super::{Exec, Executor};
+use crate::executor::Cx;
 use crate::path::ForkKind;
 use crate::state::State;
 use crate::termination::{ErrorKind, Termination};
@@ -21,11 +22,14 @@ impl Executor<'_> {
         error: impl FnOnce() -> Termination,
     ) -> Exec<()> {
         let ok = self.sv.opt_condition(state, ok)?;
-        if self.unchecked_here(state, ForkKind::Check) {
+        if state.unchecked_here(ForkKind::Check) {
             // Rebuilding a path whose seeds decided this check without a query.
             return self.fork_check(state, ok, error);
         }
-        if let Some(choices) = self.seed_choices(state, &[ok.clone(), Expr::not(ok.clone())]) {
+        if let Some(choices) = self
+            .cx()
+            .seed_choices(state, &[ok.clone(), Expr::not(ok.clone())])
+        {
             return self.check_by_seeds(state, ok, error, choices);
         }
         match self.sv.evaluate(state, &ok, "check")? {
@@ -105,13 +109,13 @@ impl Executor<'_> {
         let c = match cond {
             Value::Concrete(c, _) => {
                 let target = if *c == 1 { then_block } else { else_block };
-                self.jump(module, state, target);
+                self.program.jump(module, state, target);
                 return Ok(());
             }
             other => other.to_expr(),
         };
         let c = self.sv.opt_condition(state, c)?;
-        if !self.decided_here(state) {
+        if !state.decided_here() {
             let alternatives = vec![c.clone(), Expr::not(c.clone())];
             let blocks = [then_block, else_block];
             if self.jump_seeded(module, state, ForkKind::Branch, alternatives, &blocks)? {
@@ -120,23 +124,23 @@ impl Executor<'_> {
         }
         // A branch is its instruction's only fork: a recorded decision at this instruction
         // is this branch's, and its feasibility query can be skipped.
-        let validity = if self.decided_here(state) {
+        let validity = if state.decided_here() {
             Validity::Unknown
         } else {
             self.sv.evaluate(state, &c, "fork")?
         };
         match validity {
-            Validity::True => self.jump(module, state, then_block),
-            Validity::False => self.jump(module, state, else_block),
+            Validity::True => self.program.jump(module, state, then_block),
+            Validity::False => self.program.jump(module, state, else_block),
             Validity::Unknown => {
                 let blocks = [then_block, else_block];
                 let alternatives = vec![c.clone(), Expr::not(c)];
                 let taken =
                     self.fork(state, ForkKind::Branch, alternatives, |ex, i, mut other| {
-                        ex.jump(module, &mut other, blocks[i]);
+                        ex.program.jump(module, &mut other, blocks[i]);
                         ex.spawn(other);
                     })?;
-                self.jump(module, state, blocks[taken]);
+                self.program.jump(module, state, blocks[taken]);
             }
         }
         Ok(())
@@ -192,7 +196,7 @@ impl Executor<'_> {
                 .iter()
                 .find(|(c, _)| *c == v)
                 .map_or(default, |(_, b)| *b);
-            self.jump(module, state, target);
+            self.program.jump(module, state, target);
             return Ok(());
         }
         let e = value.to_expr();
@@ -213,7 +217,7 @@ impl Executor<'_> {
             }
         }
         targets.push((default, none_matches));
-        let unchecked = self.unchecked_here(state, ForkKind::Switch);
+        let unchecked = state.unchecked_here(ForkKind::Switch);
         if unchecked || (self.run.seeding && !state.seeds.is_empty()) {
             let mut conds = Vec::with_capacity(targets.len());
             for (_, cond) in &targets {
@@ -223,10 +227,10 @@ impl Executor<'_> {
             if unchecked {
                 // Rebuilding a path whose seeds chose among every target without a query.
                 let taken = self.fork(state, ForkKind::Switch, conds, |ex, i, mut other| {
-                    ex.jump(module, &mut other, blocks[i]);
+                    ex.program.jump(module, &mut other, blocks[i]);
                     ex.spawn(other);
                 })?;
-                self.jump(module, state, blocks[taken]);
+                self.program.jump(module, state, blocks[taken]);
                 return Ok(());
             }
             if self.jump_seeded(module, state, ForkKind::Switch, conds, &blocks)? {
@@ -248,13 +252,37 @@ impl Executor<'_> {
         }
         let (blocks, conds): (Vec<BlockId>, Vec<Expr>) = feasible.into_iter().unzip();
         let taken = self.fork(state, ForkKind::Switch, conds, |ex, i, mut other| {
-            ex.jump(module, &mut other, blocks[i]);
+            ex.program.jump(module, &mut other, blocks[i]);
             ex.spawn(other);
         })?;
-        self.jump(module, state, blocks[taken]);
+        self.program.jump(module, state, blocks[taken]);
         Ok(())
     }
 
+    /// When the state's seeds decide between `alternatives` (no query, `seeding.rs`): forks
+    /// as they say, jumps every new path and this one to its alternative's block in
+    /// `blocks`, and answers true; false when the seeds do not decide.
+    fn jump_seeded(
+        &mut self,
+        module: &Module,
+        state: &mut State,
+        kind: ForkKind,
+        alternatives: Vec<Expr>,
+        blocks: &[BlockId],
+    ) -> Exec<bool> {
+        let Some(choices) = self.cx().seed_choices(state, &alternatives) else {
+            return Ok(false);
+        };
+        let taken = self.fork_seeded(state, kind, alternatives, choices, |ex, i, mut other| {
+            ex.program.jump(module, &mut other, blocks[i]);
+            ex.spawn(other);
+        })?;
+        self.program.jump(module, state, blocks[taken]);
+        Ok(true)
+    }
+}
+
+impl Cx<'_, '_> {
     /// A concrete value for `v`, constraining the path to it (with a warning) if symbolic.
     pub(crate) fn concretize(&mut self, state: &mut State, v: &Value, reason: &str) -> Exec<u128> {
         // A value fixed by the address constraints (a pointer with a symbolic base) is that
@@ -272,8 +300,9 @@ impl Executor<'_> {
                     None => self.sv.get_value(state, e, "concretization")?,
                 };
                 state.add_constraint(Expr::eq(Expr::constant(value, e.width()), e.clone()));
-                self.run.stats.concretisations += 1;
-                self.warn_once(&format!("concretizing symbolic value for {reason}"));
+                self.stats.concretisations += 1;
+                self.report
+                    .warn_once(&format!("concretizing symbolic value for {reason}"));
                 Ok(value)
             }
             Value::Aggregate(_) => Err(Termination::error(
@@ -304,27 +333,5 @@ impl Executor<'_> {
                 Ok(Value::Aggregate(out.into()))
             }
         }
-    }
-
-    /// When the state's seeds decide between `alternatives` (no query, `seeding.rs`): forks
-    /// as they say, jumps every new path and this one to its alternative's block in
-    /// `blocks`, and answers true; false when the seeds do not decide.
-    fn jump_seeded(
-        &mut self,
-        module: &Module,
-        state: &mut State,
-        kind: ForkKind,
-        alternatives: Vec<Expr>,
-        blocks: &[BlockId],
-    ) -> Exec<bool> {
-        let Some(choices) = self.seed_choices(state, &alternatives) else {
-            return Ok(false);
-        };
-        let taken = self.fork_seeded(state, kind, alternatives, choices, |ex, i, mut other| {
-            ex.jump(module, &mut other, blocks[i]);
-            ex.spawn(other);
-        })?;
-        self.jump(module, state, blocks[taken]);
-        Ok(true)
     }
 }

@@ -1,4 +1,8 @@
 //! Calls, returns, function pointers and variadic arguments.
+//!
+//! Calls are the executor's (a symbolic function pointer forks, a call's arguments are
+//! written through pointer resolution); a return is `Cx`'s (`ret`), since it only pops the
+//! frame and fixes a symbolic exit status.
 
 use sear_expr::Expr;
 use sear_ir::{Callee, FuncId, Inst, Module, Operand, TypeId};
@@ -6,6 +10,7 @@ use sear_ir::{Callee, FuncId, Inst, Module, Operand, TypeId};
 use super::layout::{scalar_width, write_value};
 use super::step::exec;
 use super::{Exec, Executor, Handler, SpecialFn};
+use crate::executor::Cx;
 use crate::memory::allocator::FUNCTION_BASE;
 use crate::memory::{AllocRequest, Init, ObjectKind};
 use crate::path::ForkKind;
@@ -48,15 +53,18 @@ impl Executor<'_> {
         args: &[Operand],
         arg_types: &[TypeId],
     ) -> Exec<()> {
-        let values: Vec<Value> = args.iter().map(|a| self.operand(state, *a)).collect();
+        let values: Vec<Value> = args
+            .iter()
+            .map(|a| self.program.operand(state, *a))
+            .collect();
         match callee {
             Callee::Direct(f) => self.call_function(module, state, inst, f, values, arg_types),
             Callee::InlineAsm(id) => {
                 let asm = module.inline_asm[id.0 as usize].clone();
-                self.inline_asm(module, state, inst, &asm, &values)
+                super::asm::inline_asm(module, state, inst, &asm, &values)
             }
             Callee::Indirect(op) => {
-                let target = self.operand(state, op);
+                let target = self.program.operand(state, op);
                 self.call_pointer(module, state, inst, &target, values, arg_types)
             }
         }
@@ -78,7 +86,7 @@ impl Executor<'_> {
         args: &[Operand],
         arg_types: &[TypeId],
     ) -> Exec<()> {
-        let symbolic = |op: &Operand| self.operand(state, *op).is_symbolic();
+        let symbolic = |op: &Operand| self.program.operand(state, *op).is_symbolic();
         // Indexify's table calls read string indices from memory behind concrete pointers
         // and may fork per row there (`indexify/lookup.rs`), whatever their arguments.
         let indexify = matches!(callee, Callee::Direct(f)
@@ -314,6 +322,39 @@ impl Executor<'_> {
         Ok(area.base_value())
     }
 
+    /// `llvm.va_start`: fills the x86-64 `va_list` so that every argument is read from the
+    /// overflow area (gp_offset = 48, fp_offset = 304: all registers "used"); i386's is
+    /// the address of the area.
+    pub(crate) fn va_start(&mut self, state: &mut State, list: &Value) -> Exec<()> {
+        let area = state
+            .frame()
+            .varargs
+            .clone()
+            .ok_or_else(|| exec("va_start in a function without variadic arguments"))?;
+        if module_is_32bit(&self.program.module) {
+            // i386's va_list is a pointer to the next argument.
+            let area = area.to_expr();
+            let bytes: Vec<Expr> = (0..4)
+                .map(|i| Expr::extract(area.clone(), 8 * i, 8))
+                .collect();
+            return self.write_bytes(state, list, &bytes);
+        }
+        let constant = |bytes: &[u8]| -> Vec<Expr> {
+            bytes
+                .iter()
+                .map(|b| Expr::constant(*b as u128, 8))
+                .collect()
+        };
+        let mut bytes = constant(&48u32.to_le_bytes());
+        bytes.extend(constant(&304u32.to_le_bytes()));
+        let area = area.to_expr();
+        bytes.extend((0..8).map(|i| Expr::extract(area.clone(), 8 * i, 8)));
+        bytes.extend(constant(&0u64.to_le_bytes()));
+        self.write_bytes(state, list, &bytes)
+    }
+}
+
+impl Cx<'_, '_> {
     /// Returns from the current function.
     pub(crate) fn ret(
         &mut self,
@@ -358,37 +399,6 @@ impl Executor<'_> {
         Ok(())
     }
 
-    /// `llvm.va_start`: fills the x86-64 `va_list` so that every argument is read from the
-    /// overflow area (gp_offset = 48, fp_offset = 304: all registers "used"); i386's is
-    /// the address of the area.
-    pub(crate) fn va_start(&mut self, state: &mut State, list: &Value) -> Exec<()> {
-        let area = state
-            .frame()
-            .varargs
-            .clone()
-            .ok_or_else(|| exec("va_start in a function without variadic arguments"))?;
-        if module_is_32bit(&self.program.module) {
-            // i386's va_list is a pointer to the next argument.
-            let area = area.to_expr();
-            let bytes: Vec<Expr> = (0..4)
-                .map(|i| Expr::extract(area.clone(), 8 * i, 8))
-                .collect();
-            return self.write_bytes(state, list, &bytes);
-        }
-        let constant = |bytes: &[u8]| -> Vec<Expr> {
-            bytes
-                .iter()
-                .map(|b| Expr::constant(*b as u128, 8))
-                .collect()
-        };
-        let mut bytes = constant(&48u32.to_le_bytes());
-        bytes.extend(constant(&304u32.to_le_bytes()));
-        let area = area.to_expr();
-        bytes.extend((0..8).map(|i| Expr::extract(area.clone(), 8 * i, 8)));
-        bytes.extend(constant(&0u64.to_le_bytes()));
-        self.write_bytes(state, list, &bytes)
-    }
-
     /// Fixes a symbolic exit status to one feasible value, chosen under the path's feasible
     /// `klee_prefer_cex` preferences so that the test can still have the preferred values.
     pub(crate) fn fix_exit_status(&mut self, state: &mut State, e: &Expr) -> Exec<u128> {
@@ -402,11 +412,11 @@ impl Executor<'_> {
         state.add_constraint(Expr::eq(Expr::constant(c, e.width()), e.clone()));
         Ok(c)
     }
+}
 
-    /// Bit width of a type's scalar value, for special functions returning values.
-    pub(crate) fn return_width(module: &Module, inst: &Inst) -> u32 {
-        scalar_width(module, inst.ty).unwrap_or(32)
-    }
+/// Bit width of a type's scalar value, for special functions returning values.
+pub(crate) fn return_width(module: &Module, inst: &Inst) -> u32 {
+    scalar_width(module, inst.ty).unwrap_or(32)
 }
 
 fn module_is_32bit(module: &Module) -> bool {

@@ -6,6 +6,7 @@
 use sear_expr::Expr;
 
 use super::{Exec, Executor};
+use crate::executor::Cx;
 use crate::memory::{ptr_error, Offset, Target};
 use crate::state::State;
 
@@ -33,7 +34,9 @@ impl Executor<'_> {
         let ok = Expr::ule(end, sigma);
         self.require(state, ok, || ptr_error("out of bound pointer"))
     }
+}
 
+impl Cx<'_, '_> {
     /// The first `n` bytes of the object at `address`, read from its cells without a bounds
     /// check (`realloc` of a symbolic-size object copies its capacity's cells: those beyond
     /// σ are the new object's uninitialised bytes).

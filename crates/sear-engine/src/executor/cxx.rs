@@ -11,17 +11,7 @@ use crate::state::State;
 use crate::termination::{ErrorKind, Termination};
 use crate::value::Value;
 
-/// Which allocation function made a heap object (objects from `malloc` and friends are
-/// not recorded).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum AllocFamily {
-    /// `malloc`, `calloc`, `realloc`, `aligned_alloc`, ...
-    Malloc,
-    /// `operator new`.
-    New,
-    /// `operator new[]`.
-    NewArray,
-}
+pub use crate::state::AllocFamily;
 
 impl AllocFamily {
     /// The allocation function's name, as ASan words it.

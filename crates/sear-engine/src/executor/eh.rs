@@ -18,10 +18,14 @@
 //! vtable), pointers to those, any object pointer for `void *`, and `catch (...)`. The
 //! pointer `__cxa_begin_catch` returns (the object adjusted to the base, or the pointer
 //! value for a pointer type) is written to the header's last word, `object - 8`.
+//!
+//! The unwinder is the executor's: it reads type infos and headers through pointer
+//! resolution (`read_word`), which may fork, and ends paths (`std::terminate`).
 
 use sear_ir::{Clause, Module, Operand, Terminator};
 
 use super::{Exec, Executor};
+use crate::executor::Cx;
 use crate::state::State;
 use crate::termination::{ErrorKind, Termination};
 use crate::value::Value;
@@ -78,7 +82,7 @@ impl Executor<'_> {
                 barrier = true;
                 break;
             }
-            let Some(clauses) = self.pad_at(module, state, depth).map(|(_, c, _)| c) else {
+            let Some(clauses) = pad_at(module, state, depth).map(|(_, c, _)| c) else {
                 continue;
             };
             if let Landing::Catch(..) = self.match_clauses(state, &clauses, false, object, info)? {
@@ -116,7 +120,7 @@ impl Executor<'_> {
         // Phase 2: unwind to the first pad that catches or cleans up.
         loop {
             let depth = state.stack.len() - 1;
-            if let Some((unwind, clauses, cleanup)) = self.pad_at(module, state, depth) {
+            if let Some((unwind, clauses, cleanup)) = pad_at(module, state, depth) {
                 let landing = self.match_clauses(state, &clauses, cleanup, object, info)?;
                 let selector = match landing {
                     Landing::Catch(selector, adjusted) => {
@@ -134,7 +138,7 @@ impl Executor<'_> {
                 };
                 if let Some(selector) = selector {
                     state.eh_landing = Some((object, selector));
-                    self.jump(module, state, unwind);
+                    self.program.jump(module, state, unwind);
                     return Ok(());
                 }
             }
@@ -144,7 +148,7 @@ impl Executor<'_> {
                     "exception unwound past the entry function",
                 ));
             }
-            self.ret(module, state, None)?;
+            self.cx().ret(module, state, None)?;
         }
     }
 
@@ -160,51 +164,13 @@ impl Executor<'_> {
             _ => None,
         }
         .ok_or_else(|| exec("resume of a value that is not {ptr, i32}"))?;
-        let object = self.concretize(state, &object, "resumed exception")? as u64;
+        let object = self.cx().concretize(state, &object, "resumed exception")? as u64;
         let info = self.read_word(state, object.wrapping_sub(HEADER))?;
         if state.stack.len() == 1 {
             return Err(exec("exception resumed past the entry function"));
         }
-        self.ret(module, state, None)?;
+        self.cx().ret(module, state, None)?;
         self.raise(module, state, object, info)
-    }
-
-    /// The `landingpad`'s value: the exception and selector the unwinder entered with.
-    pub(crate) fn landing_pad_value(&mut self, state: &mut State) -> Exec<Value> {
-        let (object, selector) = state
-            .eh_landing
-            .take()
-            .ok_or_else(|| exec("landingpad reached without an exception"))?;
-        Ok(Value::Aggregate(std::rc::Rc::from(vec![
-            Value::Concrete(object as u128, 64),
-            Value::Concrete(selector as u128, 32),
-        ])))
-    }
-
-    /// The landing pad of the frame at `depth`, if it is suspended in an `invoke`: the
-    /// pad's block, its clauses and its cleanup flag.
-    fn pad_at(
-        &self,
-        module: &Module,
-        state: &State,
-        depth: usize,
-    ) -> Option<(sear_ir::BlockId, Vec<Clause>, bool)> {
-        let frame = &state.stack[depth];
-        let function = module.function(frame.func);
-        let block = &function.blocks[frame.block.0 as usize];
-        let Terminator::Invoke { unwind, .. } = block.term else {
-            return None;
-        };
-        if frame.inst != block.insts.len() {
-            return None;
-        }
-        let pad = &function.blocks[unwind.0 as usize];
-        match pad.insts.first().map(|i| &i.kind) {
-            Some(sear_ir::InstKind::LandingPad { cleanup, clauses }) => {
-                Some((unwind, clauses.clone(), *cleanup))
-            }
-            _ => None,
-        }
     }
 
     /// Matches the clauses of a pad in order against an exception of type `info`.
@@ -219,7 +185,7 @@ impl Executor<'_> {
         for clause in clauses {
             match clause {
                 Clause::Catch(op) => {
-                    let catch = self.operand_address(state, *op)?;
+                    let catch = self.cx().operand_address(state, *op)?;
                     if let Some(adjusted) = self.can_catch(state, catch, info, object)? {
                         return Ok(Landing::Catch(selector(catch), adjusted));
                     }
@@ -229,7 +195,7 @@ impl Executor<'_> {
                     // it, with a negative selector (the code calls __cxa_call_unexpected).
                     let mut permitted = false;
                     for op in allowed {
-                        let t = self.operand_address(state, *op)?;
+                        let t = self.cx().operand_address(state, *op)?;
                         if self.can_catch(state, t, info, object)?.is_some() {
                             permitted = true;
                             break;
@@ -246,11 +212,6 @@ impl Executor<'_> {
         } else {
             Landing::Pass
         })
-    }
-
-    fn operand_address(&mut self, state: &mut State, op: Operand) -> Exec<u64> {
-        let v = self.operand(state, op);
-        Ok(self.concretize(state, &v, "type info")? as u64)
     }
 
     /// The object as a handler for `catch_info` sees an exception of type `thrown` at
@@ -347,6 +308,7 @@ impl Executor<'_> {
         let text = self.read_word(state, object + 8)?;
         let text = Value::Concrete(text as u128, 64);
         Ok(self
+            .cx()
             .read_message_string(state, &text, "exception message")
             .ok())
     }
@@ -385,8 +347,11 @@ impl Executor<'_> {
     /// The mangled type name of a type info (`St12out_of_range`).
     fn type_name(&mut self, state: &mut State, info: u64) -> Exec<String> {
         let name = self.read_word(state, info.wrapping_add(8))?;
-        let name =
-            self.read_message_string(state, &Value::Concrete(name as u128, 64), "type name")?;
+        let name = self.cx().read_message_string(
+            state,
+            &Value::Concrete(name as u128, 64),
+            "type name",
+        )?;
         // libc++ marks names that are not unique across modules with a leading '*'.
         Ok(name.trim_start_matches('*').to_string())
     }
@@ -434,6 +399,50 @@ impl Executor<'_> {
         }
         Ok(word)
     }
+}
+
+impl Cx<'_, '_> {
+    fn operand_address(&mut self, state: &mut State, op: Operand) -> Exec<u64> {
+        let v = self.program.operand(state, op);
+        Ok(self.concretize(state, &v, "type info")? as u64)
+    }
+}
+
+/// The landing pad of the frame at `depth`, if it is suspended in an `invoke`: the
+/// pad's block, its clauses and its cleanup flag.
+fn pad_at(
+    module: &Module,
+    state: &State,
+    depth: usize,
+) -> Option<(sear_ir::BlockId, Vec<Clause>, bool)> {
+    let frame = &state.stack[depth];
+    let function = module.function(frame.func);
+    let block = &function.blocks[frame.block.0 as usize];
+    let Terminator::Invoke { unwind, .. } = block.term else {
+        return None;
+    };
+    if frame.inst != block.insts.len() {
+        return None;
+    }
+    let pad = &function.blocks[unwind.0 as usize];
+    match pad.insts.first().map(|i| &i.kind) {
+        Some(sear_ir::InstKind::LandingPad { cleanup, clauses }) => {
+            Some((unwind, clauses.clone(), *cleanup))
+        }
+        _ => None,
+    }
+}
+
+/// The `landingpad`'s value: the exception and selector the unwinder entered with.
+pub(crate) fn landing_pad_value(state: &mut State) -> Exec<Value> {
+    let (object, selector) = state
+        .eh_landing
+        .take()
+        .ok_or_else(|| exec("landingpad reached without an exception"))?;
+    Ok(Value::Aggregate(std::rc::Rc::from(vec![
+        Value::Concrete(object as u128, 64),
+        Value::Concrete(selector as u128, 32),
+    ])))
 }
 
 fn exec(message: &str) -> Termination {

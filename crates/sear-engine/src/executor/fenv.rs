@@ -6,11 +6,12 @@
 
 use sear_expr::fp::RoundMode;
 
-use super::{Exec, Executor};
+use super::Exec;
+use crate::executor::Cx;
 use crate::state::State;
 use crate::value::Value;
 
-impl Executor<'_> {
+impl Cx<'_, '_> {
     /// `fesetround(mode)`: 0 and the state's mode set for one of the four values, else
     /// non-zero (glibc's 1) with the mode unchanged. A symbolic mode is concretised (with a
     /// warning).
@@ -30,9 +31,9 @@ impl Executor<'_> {
             None => Value::concrete(1, width),
         })
     }
+}
 
-    /// `fegetround()`: the state's mode as its `FE_*` value.
-    pub(crate) fn call_fegetround(&self, state: &State, width: u32) -> Value {
-        Value::concrete(state.rounding.fenv() as u128, width)
-    }
+/// `fegetround()`: the state's mode as its `FE_*` value.
+pub(crate) fn call_fegetround(state: &State, width: u32) -> Value {
+    Value::concrete(state.rounding.fenv() as u128, width)
 }

@@ -91,7 +91,7 @@ impl Executor<'_> {
             && !state.forking_disabled
             && !self.run.at_memory_limit
         {
-            if let Some(choices) = self.seed_choices(state, &alternatives) {
+            if let Some(choices) = self.cx().seed_choices(state, &alternatives) {
                 return self.fork_by_seeds(state, kind, alternatives, choices, true, &mut each_new);
             }
         }
@@ -211,31 +211,6 @@ impl Executor<'_> {
             )));
         }
         Ok(Some(decision))
-    }
-
-    /// True when `state` follows a recorded path whose next decision is at the instruction
-    /// it is executing: a fork site that is its instruction's only one (a branch) may skip
-    /// its feasibility queries (the decision says which side is taken, and both were
-    /// feasible when it was recorded). Sites inside instructions that may fork more than
-    /// once (memory operations, calls) ask as usual; the fork point checks the decision.
-    pub(crate) fn decided_here(&self, state: &State) -> bool {
-        state.follow.as_ref().is_some_and(|f| {
-            f.record
-                .get(state.path.len())
-                .is_some_and(|d| d.at == state.instructions)
-        })
-    }
-
-    /// True when `state` follows a record whose decision at this instruction is an
-    /// unchecked one of `kind` (seeds decided the fork without queries when it was recorded,
-    /// `path.rs`): the site must list its alternatives as it did then, without feasibility
-    /// queries, for the decision's numbering to hold.
-    pub(crate) fn unchecked_here(&self, state: &State, kind: ForkKind) -> bool {
-        state.follow.as_ref().is_some_and(|f| {
-            f.record
-                .get(state.path.len())
-                .is_some_and(|d| d.unchecked && d.kind == kind && d.at == state.instructions)
-        })
     }
 
     /// True when `state`'s last fork put it on a side that a new path took when the
@@ -377,4 +352,32 @@ fn diverged(what: String) -> Termination {
         crate::termination::ErrorKind::Exec,
         format!("path replay diverged: {what}"),
     )
+}
+
+/// The state's questions about the recorded path it follows, asked by the fork sites.
+impl State {
+    /// True when the state follows a recorded path whose next decision is at the instruction
+    /// it is executing: a fork site that is its instruction's only one (a branch) may skip
+    /// its feasibility queries (the decision says which side is taken, and both were
+    /// feasible when it was recorded). Sites inside instructions that may fork more than
+    /// once (memory operations, calls) ask as usual; the fork point checks the decision.
+    pub(crate) fn decided_here(&self) -> bool {
+        self.follow.as_ref().is_some_and(|f| {
+            f.record
+                .get(self.path.len())
+                .is_some_and(|d| d.at == self.instructions)
+        })
+    }
+
+    /// True when the state follows a record whose decision at this instruction is an
+    /// unchecked one of `kind` (seeds decided the fork without queries when it was recorded,
+    /// `path.rs`): the site must list its alternatives as it did then, without feasibility
+    /// queries, for the decision's numbering to hold.
+    pub(crate) fn unchecked_here(&self, kind: ForkKind) -> bool {
+        self.follow.as_ref().is_some_and(|f| {
+            f.record
+                .get(self.path.len())
+                .is_some_and(|d| d.unchecked && d.kind == kind && d.at == self.instructions)
+        })
+    }
 }

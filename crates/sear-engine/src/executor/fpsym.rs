@@ -12,8 +12,8 @@ use sear_expr::Expr;
 use sear_ir::{BinaryOp, CastOp, FloatKind, FloatPredicate};
 
 use super::intrinsics::FloatFn;
-use super::Executor;
 use crate::config::FpMode;
+use crate::executor::Cx;
 use crate::value::Value;
 
 /// True when a scalar inside `v` is symbolic.
@@ -120,14 +120,14 @@ pub(crate) fn format_name(kind: FloatKind) -> &'static str {
     }
 }
 
-impl Executor<'_> {
+impl Cx<'_, '_> {
     /// Whether operations on `kind` with these operands are built symbolically.
     pub(crate) fn fp_applies(&mut self, kind: FloatKind, args: &[&Value]) -> bool {
         if self.config.fp != FpMode::Symbolic || !args.iter().any(|a| has_symbolic(a)) {
             return false;
         }
         if !symbolic_format(kind) {
-            self.warn_once(&format!(
+            self.report.warn_once(&format!(
                 "floating-point type {} is not reasoned about symbolically: concretizing",
                 format_name(kind)
             ));
@@ -365,7 +365,7 @@ impl Executor<'_> {
 
     fn count_fp(&mut self, r: Option<Value>) -> Option<Value> {
         if r.is_some() {
-            self.run.stats.fp_symbolic_ops += 1;
+            self.stats.fp_symbolic_ops += 1;
         }
         r
     }

@@ -132,7 +132,7 @@ impl Executor<'_> {
                         g.name,
                         g.size.unwrap_or(8)
                     );
-                    self.warn_once(&text);
+                    self.report.warn_once(&text);
                 }
             }
         }
@@ -241,7 +241,7 @@ impl Executor<'_> {
             Constant::Metadata(_) => Value::Concrete(0, 64),
             Constant::Unsupported(what) => {
                 let text = format!("unsupported constant expression '{what}' evaluates to 0");
-                self.warn_once(&text);
+                self.report.warn_once(&text);
                 Value::Concrete(0, 64)
             }
         }

@@ -279,7 +279,9 @@ impl Intrinsic {
 }
 
 impl Executor<'_> {
-    /// Runs an intrinsic; returns its result, if it has one.
+    /// Runs an intrinsic; returns its result, if it has one. The dispatch is the executor's:
+    /// `memcpy`, `memmove`, `memset` and the overflow checks may fork; the other arms are
+    /// functions on values (`intrinsics/arith.rs`, `intrinsics/fp.rs`) or `Cx` methods.
     pub(crate) fn call_intrinsic(
         &mut self,
         module: &Module,
@@ -381,10 +383,12 @@ impl Executor<'_> {
                 let mask = a(1)?.as_concrete().unwrap_or(0) as u32;
                 let kind = arg_types.first().and_then(|t| float_kind(module, *t));
                 let x = a(0)?;
-                if let Some(v) = kind.and_then(|k| self.fp_class(k, x, mask)) {
+                if let Some(v) = kind.and_then(|k| self.cx().fp_class(k, x, mask)) {
                     return Ok(Some(v));
                 }
-                let x = self.concretize_value(state, a(0)?, "floating-point class test")?;
+                let x = self
+                    .cx()
+                    .concretize_value(state, a(0)?, "floating-point class test")?;
                 Some(ops::lift1(&x, &mut |v| fp_class_test(v, mask)).map_err(unsupported)?)
             }
             LoadRelative => {
@@ -422,7 +426,7 @@ impl Executor<'_> {
             // for, all ones for the maximum (as LLVM's lowering answers).
             ObjectSize => {
                 let min = a(1)?.as_concrete().unwrap_or(0) == 1;
-                let width = Self::return_width(module, inst);
+                let width = super::calls::return_width(module, inst);
                 let known = a(0)?
                     .as_concrete()
                     .and_then(|p| match state.memory.lookup(p as u64) {
@@ -441,13 +445,16 @@ impl Executor<'_> {
                 let kind = float_kind(module, inst.ty)
                     .ok_or_else(|| exec("float intrinsic on non-float"))?;
                 let rm = state.rounding;
-                if let Some(v) = self.fp_intrinsic(f, kind, args, rm) {
+                if let Some(v) = self.cx().fp_intrinsic(f, kind, args, rm) {
                     return Ok(Some(v));
                 }
-                let x = self.concretize_value(state, a(0)?, "floating-point intrinsic")?;
+                let x = self
+                    .cx()
+                    .concretize_value(state, a(0)?, "floating-point intrinsic")?;
                 let y = match intrinsic {
                     FloatBinary(_) => {
-                        self.concretize_value(state, a(1)?, "floating-point intrinsic")?
+                        self.cx()
+                            .concretize_value(state, a(1)?, "floating-point intrinsic")?
                     }
                     _ => x.clone(),
                 };
@@ -464,12 +471,15 @@ impl Executor<'_> {
                 let kind = float_kind(module, inst.ty).ok_or_else(|| exec("fma on non-float"))?;
                 let name = if intrinsic == Fma { "fma" } else { "fmuladd" };
                 let rm = state.rounding;
-                if let Some(v) = self.fp_multi_fn(name, kind, &[a(0)?, a(1)?, a(2)?], rm) {
+                if let Some(v) = self
+                    .cx()
+                    .fp_multi_fn(name, kind, &[a(0)?, a(1)?, a(2)?], rm)
+                {
                     return Ok(Some(v));
                 }
-                let x = self.concretize_value(state, a(0)?, "fma")?;
-                let y = self.concretize_value(state, a(1)?, "fma")?;
-                let z = self.concretize_value(state, a(2)?, "fma")?;
+                let x = self.cx().concretize_value(state, a(0)?, "fma")?;
+                let y = self.cx().concretize_value(state, a(1)?, "fma")?;
+                let z = self.cx().concretize_value(state, a(2)?, "fma")?;
                 let bits = |v: &Value| v.as_concrete().unwrap_or(0);
                 let w = ops::float_width(kind);
                 if intrinsic == Fma && fpsym::symbolic_format(kind) {

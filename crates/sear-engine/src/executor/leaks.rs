@@ -14,7 +14,7 @@
 
 use std::collections::HashSet;
 
-use super::Executor;
+use super::Program;
 use crate::memory::address_space::Lookup;
 use crate::memory::object::ObjectKind;
 use crate::state::State;
@@ -22,11 +22,11 @@ use crate::state::State;
 /// Objects larger than this are not scanned (the check then reports nothing).
 const MAX_SCANNED: u64 = 64 << 20;
 
-impl Executor<'_> {
+impl Program {
     /// The leak report of a path that exits, or `None` when no heap object is lost (or the
     /// scan cannot tell).
     pub(crate) fn leaked(&self, state: &State) -> Option<String> {
-        let module = &self.program.module;
+        let module = &self.module;
         let word: u64 = match module.data_model {
             sear_ir::DataModel::Ilp32 => 4,
             sear_ir::DataModel::Lp64 => 8,
@@ -86,7 +86,7 @@ impl Executor<'_> {
     /// program's leaks, nor its locals the program's uninitialised variables).
     pub(crate) fn allocated_by_runtime(&self, site: Option<sear_ir::Loc>) -> bool {
         site.is_some_and(|l| {
-            let file = self.program.module.file_name(l.file);
+            let file = self.module.file_name(l.file);
             file.contains("/runtime/") && !file.contains("/tests/")
         })
     }

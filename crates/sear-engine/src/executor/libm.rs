@@ -19,7 +19,8 @@ use super::ops::{decode_float, encode_float, HostFloat};
 use sear_expr::fp::{FpArith, FpOp};
 
 use super::step::{exec, float_kind};
-use super::{Exec, Executor};
+use super::Exec;
+use crate::executor::Cx;
 use crate::state::State;
 use crate::value::Value;
 
@@ -148,7 +149,7 @@ impl MathFn {
     }
 }
 
-impl Executor<'_> {
+impl Cx<'_, '_> {
     /// Calls the math function `f` on `args`; the float type is the call's result type.
     pub(crate) fn call_math(
         &mut self,
@@ -186,7 +187,8 @@ impl Executor<'_> {
                 f.f64(x, y).to_bits() as u128
             }
             other => {
-                self.warn_once("long double math functions are computed in double precision");
+                self.report
+                    .warn_once("long double math functions are computed in double precision");
                 let as64 = |b: u128| match decode_float(other, b) {
                     Ok(HostFloat::F64(x)) => Ok(x),
                     Ok(HostFloat::F32(x)) => Ok(x as f64),
@@ -199,9 +201,7 @@ impl Executor<'_> {
         };
         Ok(Value::concrete(result, super::ops::float_width(kind)))
     }
-}
 
-impl Executor<'_> {
     /// `remainder(x, y)` (`remainderf`, `remainderl`): the IEEE remainder, exact. Symbolic
     /// operands of `float`/`double` build an `fp.rem` node (under `--fp=symbolic`);
     /// otherwise the operands are concretised (with a warning when symbolic) and the

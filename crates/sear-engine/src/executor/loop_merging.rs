@@ -104,7 +104,7 @@ impl Executor<'_> {
                 None => self.program.module.function(func).name.clone(),
             };
             self.run.loop_stats.unsupported_loop_forks += 1;
-            self.warn_once(&format!(
+            self.report.warn_once(&format!(
                 "size-dependent loop at {at} not merged: it {reason}"
             ));
             return;
@@ -366,7 +366,8 @@ impl Executor<'_> {
         self.run.loop_stats.validated_merges += 1;
         if !ok {
             self.run.loop_stats.validation_failures += 1;
-            self.warn_once("a loop merge failed validation (--validate-merge)");
+            self.report
+                .warn_once("a loop merge failed validation (--validate-merge)");
         }
     }
 }

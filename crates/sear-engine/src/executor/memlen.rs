@@ -1,6 +1,7 @@
 //! Lengths of the memory intrinsics (`memcpy`, `memmove`, `memset`): a symbolic length is
 //! checked against the room left in the objects it reaches before it is concretised, and
-//! `memcpy`'s source and destination must not overlap.
+//! `memcpy`'s source and destination must not overlap. The checks fork their failing side
+//! (`require`), so they are the executor's; the extreme values of a length are `Cx`'s.
 //!
 //! In the symbolic-size modes (`--sym-size-mode=fork-lazy|sm|smopt`), a symbolic length
 //! between concrete pointers is not concretised (that would fix the size of a symbolic-size
@@ -10,6 +11,7 @@
 use sear_expr::Expr;
 
 use super::{Exec, Executor};
+use crate::executor::Cx;
 use crate::memory::ptr_error;
 use crate::memory::Lookup;
 use crate::state::State;
@@ -41,7 +43,7 @@ impl Executor<'_> {
         if let Value::Symbolic(e) = len {
             self.check_length_fits(state, ptrs, e, what)?;
         }
-        Ok(self.concretize(state, len, what)? as u64)
+        Ok(self.cx().concretize(state, len, what)? as u64)
     }
 
     /// Forks an out-of-bounds error path where the symbolic length `len` may exceed the room
@@ -127,70 +129,27 @@ impl Executor<'_> {
         if let (Source::Copy(src), true) = (&source, what.starts_with("memcpy")) {
             self.check_no_overlap_expr(state, dst, src, &len64)?;
         }
-        let upper = self.largest_value(state, &len64, room, "length bound")?;
+        let upper = self
+            .cx()
+            .largest_value(state, &len64, room, "length bound")?;
         let (dst_obj, dst_off) = dst_at;
         let new: Vec<Expr> = match &source {
             Source::Copy(_) => {
                 let (src_obj, src_off) = src_at.expect("a source").0;
                 (0..upper)
-                    .map(|i| self.read_cell(state, src_obj, src_off + i))
+                    .map(|i| self.cx().read_cell(state, src_obj, src_off + i))
                     .collect()
             }
             Source::Fill(byte) => vec![byte.clone(); upper as usize],
         };
         for (i, value) in new.into_iter().enumerate() {
             let i = i as u64;
-            let old = self.read_cell(state, dst_obj, dst_off + i);
+            let old = self.cx().read_cell(state, dst_obj, dst_off + i);
             let below = Expr::ult(Expr::constant(i as u128, 64), len64.clone());
-            self.write_cell(state, dst_obj, dst_off + i, Expr::select(below, value, old));
+            self.cx()
+                .write_cell(state, dst_obj, dst_off + i, Expr::select(below, value, old));
         }
         Ok(true)
-    }
-
-    /// The largest feasible value of `e` up to `max`, which the path condition implies
-    /// (binary search: `log2(max)` queries, asked `during` what).
-    pub(crate) fn largest_value(
-        &mut self,
-        state: &State,
-        e: &Expr,
-        max: u64,
-        during: &str,
-    ) -> Exec<u64> {
-        let (mut lo, mut hi) = (0u64, max);
-        // Invariant: e ≥ lo is feasible; e > hi is not.
-        while lo < hi {
-            let mid = lo + (hi - lo).div_ceil(2);
-            let at_least = Expr::uge(e.clone(), Expr::constant(mid as u128, e.width()));
-            if self.sv.may_be_true(state, &at_least, during)? {
-                lo = mid;
-            } else {
-                hi = mid - 1;
-            }
-        }
-        Ok(lo)
-    }
-
-    /// The smallest feasible value of `e`, given a feasible value `known` (binary search:
-    /// `log2(known)` queries, asked `during` what).
-    pub(crate) fn smallest_value(
-        &mut self,
-        state: &State,
-        e: &Expr,
-        known: u64,
-        during: &str,
-    ) -> Exec<u64> {
-        let (mut lo, mut hi) = (0u64, known);
-        // Invariant: e ≤ hi is feasible; e < lo is not.
-        while lo < hi {
-            let mid = lo + (hi - lo) / 2;
-            let at_most = Expr::ule(e.clone(), Expr::constant(mid as u128, e.width()));
-            if self.sv.may_be_true(state, &at_most, during)? {
-                hi = mid;
-            } else {
-                lo = mid + 1;
-            }
-        }
-        Ok(lo)
     }
 
     /// `memcpy` of `n` bytes requires disjoint ranges (equal pointers are allowed, as in
@@ -237,6 +196,54 @@ impl Executor<'_> {
                 "memcpy with overlapping source and destination",
             )
         })
+    }
+}
+
+impl Cx<'_, '_> {
+    /// The largest feasible value of `e` up to `max`, which the path condition implies
+    /// (binary search: `log2(max)` queries, asked `during` what).
+    pub(crate) fn largest_value(
+        &mut self,
+        state: &State,
+        e: &Expr,
+        max: u64,
+        during: &str,
+    ) -> Exec<u64> {
+        let (mut lo, mut hi) = (0u64, max);
+        // Invariant: e ≥ lo is feasible; e > hi is not.
+        while lo < hi {
+            let mid = lo + (hi - lo).div_ceil(2);
+            let at_least = Expr::uge(e.clone(), Expr::constant(mid as u128, e.width()));
+            if self.sv.may_be_true(state, &at_least, during)? {
+                lo = mid;
+            } else {
+                hi = mid - 1;
+            }
+        }
+        Ok(lo)
+    }
+
+    /// The smallest feasible value of `e`, given a feasible value `known` (binary search:
+    /// `log2(known)` queries, asked `during` what).
+    pub(crate) fn smallest_value(
+        &mut self,
+        state: &State,
+        e: &Expr,
+        known: u64,
+        during: &str,
+    ) -> Exec<u64> {
+        let (mut lo, mut hi) = (0u64, known);
+        // Invariant: e ≤ hi is feasible; e < lo is not.
+        while lo < hi {
+            let mid = lo + (hi - lo) / 2;
+            let at_most = Expr::ule(e.clone(), Expr::constant(mid as u128, e.width()));
+            if self.sv.may_be_true(state, &at_most, during)? {
+                hi = mid;
+            } else {
+                lo = mid + 1;
+            }
+        }
+        Ok(lo)
     }
 }
 

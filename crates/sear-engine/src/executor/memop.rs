@@ -6,7 +6,8 @@
 //! forks once per object, plus once more for the out-of-bounds case, which is an error.
 //!
 //! Here: allocas, loads, stores and atomics; pointer resolution is in `memop/resolve.rs`,
-//! byte-range reads, writes and fills in `memop/bulk.rs`.
+//! byte-range reads, writes and fills in `memop/bulk.rs`. An access through a pointer is
+//! the executor's (resolution may fork); the read or write at a resolved target is `Cx`'s.
 
 use sear_expr::Expr;
 use sear_ir::{Inst, Module, RmwOp, Slot, TypeId};
@@ -53,7 +54,7 @@ impl Executor<'_> {
                 }
             }
             other => {
-                let count = self.concretize(state, &other, "alloca size")?;
+                let count = self.cx().concretize(state, &other, "alloca size")?;
                 (elem_size.saturating_mul(count as u64), None)
             }
         };
@@ -109,7 +110,7 @@ impl Executor<'_> {
         state.frame_mut().allocas.push(pointer.clone());
         if self.config.nondet_uninit_locals
             && small_local(size)
-            && !self.allocated_by_runtime(inst.loc)
+            && !self.program.allocated_by_runtime(inst.loc)
             && !request_had_sigma
         {
             // SV-COMP's older tasks read uninitialised locals as nondeterministic values.
@@ -151,7 +152,7 @@ impl Executor<'_> {
             }
         }
         self.resolve_access(state, ptr, len, false, &mut |ex, st, target| {
-            let v = ex.read_target(module, st, target, ty);
+            let v = ex.cx().read_target(module, st, target, ty);
             if let Some(d) = dest {
                 st.frame_mut().locals[d.0 as usize] = v;
             }
@@ -187,7 +188,7 @@ impl Executor<'_> {
             }
         }
         self.resolve_access(state, ptr, len, true, &mut |ex, st, target| {
-            ex.write_target(module, st, target, ty, value);
+            ex.cx().write_target(module, st, target, ty, value);
             Ok(())
         })
     }
@@ -206,7 +207,7 @@ impl Executor<'_> {
         let len = module.ty(ty).size.max(1);
         let value = value.clone();
         self.resolve_access(state, ptr, len, true, &mut |ex, st, target| {
-            let old = ex.read_target(module, st, target, ty);
+            let old = ex.cx().read_target(module, st, target, ty);
             let new = match op {
                 RmwOp::Xchg => value.clone(),
                 RmwOp::Add => ops::int_binary(sear_expr::BinOp::Add, &old, &value),
@@ -230,7 +231,7 @@ impl Executor<'_> {
                 }
                 RmwOp::Other => return Err(super::step::exec("unsupported atomicrmw operation")),
             };
-            ex.write_target(module, st, target, ty, &new);
+            ex.cx().write_target(module, st, target, ty, &new);
             if let Some(d) = inst.dest {
                 st.frame_mut().locals[d.0 as usize] = old;
             }
@@ -253,10 +254,10 @@ impl Executor<'_> {
             .ok_or_else(|| super::step::exec("cmpxchg with unexpected result type"))?;
         let len = module.ty(elem_ty).size.max(1);
         self.resolve_access(state, ptr, len, true, &mut |ex, st, target| {
-            let old = ex.read_target(module, st, target, elem_ty);
+            let old = ex.cx().read_target(module, st, target, elem_ty);
             let success = ops::icmp(sear_ir::IntPredicate::Eq, &old, expected);
             let new = super::step::select_value(&success, replacement, &old);
-            ex.write_target(module, st, target, elem_ty, &new);
+            ex.cx().write_target(module, st, target, elem_ty, &new);
             if let Some(d) = inst.dest {
                 st.frame_mut().locals[d.0 as usize] =
                     Value::Aggregate(vec![old.clone(), success].into());

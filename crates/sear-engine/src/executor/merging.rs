@@ -77,7 +77,8 @@ impl Executor<'_> {
     /// `klee_open_merge`: `state` enters a new merge group.
     pub(crate) fn open_merge(&mut self, state: &mut State) {
         if !self.config.use_merge {
-            self.warn_once("klee_open_merge ignored, use '--use-merge'");
+            self.report
+                .warn_once("klee_open_merge ignored, use '--use-merge'");
             return;
         }
         let merges = &mut self.run.merges;
@@ -106,7 +107,8 @@ impl Executor<'_> {
     /// suspends the state in it).
     pub(crate) fn close_merge_group(&mut self, state: &mut State) -> Option<u32> {
         if !self.config.use_merge {
-            self.warn_once("klee_close_merge ignored, use '--use-merge'");
+            self.report
+                .warn_once("klee_close_merge ignored, use '--use-merge'");
             return None;
         }
         let id = state.open_merges.pop();
@@ -114,8 +116,8 @@ impl Executor<'_> {
             Some(id) => self.log_merge(&format!("close merge: {id} (state {})", state.id.0)),
             None => {
                 // KLEE's wording, which its users' scripts look for.
-                let place = self.place(state);
-                self.warn_once(&format!(
+                let place = self.program.place(state);
+                self.report.warn_once(&format!(
                     "ran into a close at {}:{} without a preceding open",
                     place.file, place.line
                 ));

@@ -1,11 +1,15 @@
 //! The executor: runs states until every path has ended or a limit is hit.
 //!
-//! The pieces live in submodules, each taking the executor and the state it works on:
-//! `step` (the one instruction dispatch), `ops` (value arithmetic), `memop` (loads, stores,
-//! pointer resolution and checks), `calls` (calls, returns, varargs), `special` (the klee.h
-//! API and libc functions the engine implements), `intrinsics` (`llvm.*`), `branch` (forking
-//! and concretisation), `init` (globals and the entry state), `terminate` (tests and error
-//! reports).
+//! The pieces live in submodules: `step` (the one instruction dispatch), `ops` (value
+//! arithmetic), `memop` (loads, stores, pointer resolution and checks), `calls` (calls,
+//! returns, varargs), `special` (the klee.h API and libc functions the engine implements),
+//! `intrinsics` (`llvm.*`), `branch` (forking and checks), `init` (globals and the entry
+//! state), `terminate` (tests and error reports). Each function takes the narrowest receiver
+//! that does its work (docs/architecture.md, "The executor"): none for pure work on values,
+//! [`Program`] for operand values and jumps, [`Cx`] (`cx.rs`: the configuration, program,
+//! memory, solver view, counters and report, borrowed from the executor) for work on one
+//! state that makes no new path, and the [`Executor`] only for what may fork or end a path
+//! and for the run itself.
 //!
 //! Program errors end a path through `Err(Termination)` from the step functions; only
 //! failures of sear itself are reported as `EngineError`.
@@ -15,6 +19,7 @@ mod asm;
 mod branch;
 mod calls;
 mod cells;
+mod cx;
 pub(crate) mod cxx;
 mod eh;
 mod fenv;
@@ -64,6 +69,8 @@ use crate::value::Value;
 pub use halt::{halt_budget, trace_digest};
 pub use indexify::{IndexifyRun, RunStats as IndexifyStats};
 pub use special::SpecialFn;
+
+pub(crate) use cx::Cx;
 
 pub use crate::termination::Exec;
 
@@ -503,14 +510,6 @@ impl<'o> Executor<'o> {
         for message in std::mem::take(&mut self.sv.warnings) {
             self.report.observer.warning(&message);
             self.report.output.warning(&message);
-        }
-    }
-
-    /// Prints a warning once per distinct text.
-    pub(crate) fn warn_once(&mut self, text: &str) {
-        if self.report.warned_once.insert(text.to_string()) {
-            self.report.output.warning(text);
-            self.report.observer.warning(text);
         }
     }
 }

@@ -202,7 +202,8 @@ impl Executor<'_> {
         self.run.pat_stats.validated_merges += 1;
         if !ok {
             self.run.pat_stats.validation_failures += 1;
-            self.warn_once("a pattern merge failed validation (--validate-merge)");
+            self.report
+                .warn_once("a pattern merge failed validation (--validate-merge)");
         }
     }
 }

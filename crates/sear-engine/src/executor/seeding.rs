@@ -15,6 +15,7 @@ use rustc_hash::FxHashMap;
 use sear_expr::{ArrayRef, Assignment, Evaluator, Expr};
 
 use super::{Exec, Executor, StopReason};
+use crate::executor::Cx;
 use crate::path::{Decision, ForkKind};
 use crate::seed::{bind, Bind, StateSeed};
 use crate::state::{Deferred, State, StateId};
@@ -151,27 +152,8 @@ impl Executor<'_> {
             if skipped {
                 self.run.seed_stats.skipped += 1;
             }
-            self.warn_once(&text);
+            self.report.warn_once(&text);
         }
-    }
-
-    /// The alternative each of the state's seeds takes, in the order of its seeds, when
-    /// the seeds decide the fork: the seeding phase, every array the alternatives read
-    /// bound by every seed, and one alternative true under each.
-    pub(crate) fn seed_choices(&self, state: &State, alternatives: &[Expr]) -> Option<Vec<usize>> {
-        if !self.run.seeding || state.seeds.is_empty() || !state.addresses.is_empty() {
-            return None;
-        }
-        let arrays = sear_expr::visit::collect_symbolic_arrays(alternatives.iter());
-        let mut choices = Vec::with_capacity(state.seeds.len());
-        for seed in state.seeds.iter() {
-            if !arrays.iter().all(|a| seed.binds(a)) {
-                return None;
-            }
-            let mut eval = Evaluator::new(&seed.assignment);
-            choices.push(alternatives.iter().position(|a| eval.eval(a) == 1)?);
-        }
-        Some(choices)
     }
 
     /// The seeded fork policy (`fork.rs`): the seeds split between the alternatives they
@@ -311,71 +293,6 @@ impl Executor<'_> {
         }
     }
 
-    /// The value of `e` under the state's seeds, when they decide it (all bind what it
-    /// reads); seeds that give another value than the first seed's leave the state.
-    pub(crate) fn seed_value(&mut self, state: &mut State, e: &Expr) -> Option<u128> {
-        if !self.run.seeding || state.seeds.is_empty() || !state.addresses.is_empty() {
-            return None;
-        }
-        let arrays = sear_expr::visit::collect_symbolic_arrays([e]);
-        if !state
-            .seeds
-            .iter()
-            .all(|s| arrays.iter().all(|a| s.binds(a)))
-        {
-            return None;
-        }
-        let values: Vec<u128> = state
-            .seeds
-            .iter()
-            .map(|s| s.assignment.evaluate(e))
-            .collect();
-        let value = values[0];
-        if values.iter().any(|v| *v != value) {
-            let mut i = 0;
-            Arc::make_mut(&mut state.seeds).retain(|_| {
-                i += 1;
-                values[i - 1] == value
-            });
-        }
-        self.run.seed_stats.concretised += 1;
-        Some(value)
-    }
-
-    /// `klee_assume(c)` under the seeds, when they decide it: seeds under which it is false
-    /// leave the state (reported once each); if any seed is left, `c` joins the path
-    /// condition without a query (true). False: the seeds do not decide it, or none is left.
-    pub(crate) fn assume_by_seeds(&mut self, state: &mut State, c: &Expr) -> bool {
-        let Some(choices) = self.seed_choices(state, &[c.clone(), Expr::not(c.clone())]) else {
-            return false;
-        };
-        if choices.iter().any(|&choice| choice != 0) {
-            let place = self.place(state);
-            let mut dropped = Vec::new();
-            let mut i = 0;
-            Arc::make_mut(&mut state.seeds).retain(|seed| {
-                i += 1;
-                let keep = choices[i - 1] == 0;
-                if !keep {
-                    dropped.push(seed.input.source.clone());
-                }
-                keep
-            });
-            for source in dropped {
-                self.run.seed_stats.violated_assumptions += 1;
-                self.warn_once(&format!(
-                    "seed {source} leaves its path: klee_assume is false under it at {}:{}",
-                    place.file, place.line
-                ));
-            }
-            if state.seeds.is_empty() {
-                return false;
-            }
-        }
-        state.add_constraint(c.clone());
-        true
-    }
-
     /// Reports, once per seed, the seeds of an ending path that have objects the path never
     /// made symbolic (the seed has more objects than the program makes).
     pub(super) fn report_unused_seed_objects(&mut self, state: &State) {
@@ -409,7 +326,7 @@ impl Executor<'_> {
             }
         }
         for text in reports {
-            self.warn_once(&text);
+            self.report.warn_once(&text);
         }
     }
 
@@ -438,6 +355,92 @@ impl Executor<'_> {
             Some(seed) => Some(Arc::new(seed.assignment.clone())),
             None => state.seed_hint.clone(),
         }
+    }
+}
+
+impl Cx<'_, '_> {
+    /// The alternative each of the state's seeds takes, in the order of its seeds, when
+    /// the seeds decide the fork: the seeding phase, every array the alternatives read
+    /// bound by every seed, and one alternative true under each.
+    pub(crate) fn seed_choices(&self, state: &State, alternatives: &[Expr]) -> Option<Vec<usize>> {
+        if !self.seeding || state.seeds.is_empty() || !state.addresses.is_empty() {
+            return None;
+        }
+        let arrays = sear_expr::visit::collect_symbolic_arrays(alternatives.iter());
+        let mut choices = Vec::with_capacity(state.seeds.len());
+        for seed in state.seeds.iter() {
+            if !arrays.iter().all(|a| seed.binds(a)) {
+                return None;
+            }
+            let mut eval = Evaluator::new(&seed.assignment);
+            choices.push(alternatives.iter().position(|a| eval.eval(a) == 1)?);
+        }
+        Some(choices)
+    }
+
+    /// The value of `e` under the state's seeds, when they decide it (all bind what it
+    /// reads); seeds that give another value than the first seed's leave the state.
+    pub(crate) fn seed_value(&mut self, state: &mut State, e: &Expr) -> Option<u128> {
+        if !self.seeding || state.seeds.is_empty() || !state.addresses.is_empty() {
+            return None;
+        }
+        let arrays = sear_expr::visit::collect_symbolic_arrays([e]);
+        if !state
+            .seeds
+            .iter()
+            .all(|s| arrays.iter().all(|a| s.binds(a)))
+        {
+            return None;
+        }
+        let values: Vec<u128> = state
+            .seeds
+            .iter()
+            .map(|s| s.assignment.evaluate(e))
+            .collect();
+        let value = values[0];
+        if values.iter().any(|v| *v != value) {
+            let mut i = 0;
+            Arc::make_mut(&mut state.seeds).retain(|_| {
+                i += 1;
+                values[i - 1] == value
+            });
+        }
+        self.seed_stats.concretised += 1;
+        Some(value)
+    }
+
+    /// `klee_assume(c)` under the seeds, when they decide it: seeds under which it is false
+    /// leave the state (reported once each); if any seed is left, `c` joins the path
+    /// condition without a query (true). False: the seeds do not decide it, or none is left.
+    pub(crate) fn assume_by_seeds(&mut self, state: &mut State, c: &Expr) -> bool {
+        let Some(choices) = self.seed_choices(state, &[c.clone(), Expr::not(c.clone())]) else {
+            return false;
+        };
+        if choices.iter().any(|&choice| choice != 0) {
+            let place = self.program.place(state);
+            let mut dropped = Vec::new();
+            let mut i = 0;
+            Arc::make_mut(&mut state.seeds).retain(|seed| {
+                i += 1;
+                let keep = choices[i - 1] == 0;
+                if !keep {
+                    dropped.push(seed.input.source.clone());
+                }
+                keep
+            });
+            for source in dropped {
+                self.seed_stats.violated_assumptions += 1;
+                self.report.warn_once(&format!(
+                    "seed {source} leaves its path: klee_assume is false under it at {}:{}",
+                    place.file, place.line
+                ));
+            }
+            if state.seeds.is_empty() {
+                return false;
+            }
+        }
+        state.add_constraint(c.clone());
+        true
     }
 }
 

@@ -182,7 +182,10 @@ fn arg(args: &[Value], i: usize) -> Exec<&Value> {
 }
 
 impl Executor<'_> {
-    /// Runs an engine-implemented function.
+    /// Runs an engine-implemented function. The dispatch is the executor's: some handlers
+    /// fork or end paths (`malloc` of a symbolic size, `free` of a symbolic pointer, string
+    /// arguments read through pointer resolution); each arm calls its handler on the
+    /// narrowest receiver (a function, `Cx`, or the executor).
     pub(crate) fn call_special(
         &mut self,
         module: &Module,
@@ -193,49 +196,61 @@ impl Executor<'_> {
         arg_types: &[TypeId],
     ) -> Exec<()> {
         use SpecialFn::*;
-        let width = Self::return_width(module, inst);
+        let width = super::calls::return_width(module, inst);
         let result: Option<Value> = match special {
             MakeSymbolic => {
-                let mut name = self.optional_string(state, arg(args, 2)?)?;
+                let mut name = self.cx().optional_string(state, arg(args, 2)?)?;
                 if name.is_empty() {
                     name = "unnamed".into();
-                    self.warn_once("klee_make_symbolic: renamed empty name to \"unnamed\"");
+                    self.report
+                        .warn_once("klee_make_symbolic: renamed empty name to \"unnamed\"");
                 }
-                let size = self.make_symbolic_size(state, arg(args, 0)?, arg(args, 1)?)?;
+                let size = self
+                    .cx()
+                    .make_symbolic_size(state, arg(args, 0)?, arg(args, 1)?)?;
                 self.make_symbolic(state, arg(args, 0)?, size, &name)?;
                 None
             }
             Assume => {
-                self.assume(state, arg(args, 0)?)?;
+                self.cx().assume(state, arg(args, 0)?)?;
                 None
             }
             MarkGlobal => {
                 // The object no longer counts as the heap's: free of it is "free of global"
                 // (KLEE's POSIX runtime marks the argv it builds this way).
-                let address = self.concretize(state, arg(args, 0)?, "klee_mark_global")?;
+                let address = self
+                    .cx()
+                    .concretize(state, arg(args, 0)?, "klee_mark_global")?;
                 if !state.memory.set_kind(address as u64, ObjectKind::Global) {
                     return Err(user_error("klee_mark_global: not the start of an object"));
                 }
                 None
             }
             DefineFixedObject => {
-                let address = self.concretize(state, arg(args, 0)?, "klee_define_fixed_object")?;
-                let size = self.concretize(state, arg(args, 1)?, "klee_define_fixed_object")?;
-                self.define_fixed_object(state, address as u64, size as u64)?;
+                let address =
+                    self.cx()
+                        .concretize(state, arg(args, 0)?, "klee_define_fixed_object")?;
+                let size =
+                    self.cx()
+                        .concretize(state, arg(args, 1)?, "klee_define_fixed_object")?;
+                self.cx()
+                    .define_fixed_object(state, address as u64, size as u64)?;
                 None
             }
             SetForking => {
-                let on = self.concretize(state, arg(args, 0)?, "klee_set_forking")?;
+                let on = self
+                    .cx()
+                    .concretize(state, arg(args, 0)?, "klee_set_forking")?;
                 state.forking_disabled = on == 0;
                 None
             }
             Range => Some(self.range(state, args)?),
             Int => {
-                let name = self.optional_string(state, arg(args, 0)?)?;
+                let name = self.cx().optional_string(state, arg(args, 0)?)?;
                 Some(self.fresh_symbolic(state, &name, 32))
             }
             Choose => {
-                let n = self.concretize(state, arg(args, 0)?, "klee_choose")?;
+                let n = self.cx().concretize(state, arg(args, 0)?, "klee_choose")?;
                 if n == 0 {
                     return Err(user_error("klee_choose of zero values"));
                 }
@@ -263,13 +278,13 @@ impl Executor<'_> {
             }
             SilentExit => return Err(Termination::Silent),
             Abort => return Err(Termination::error(ErrorKind::Abort, "abort failure")),
-            ReportError => return Err(self.klee_report_error(state, args)?),
+            ReportError => return Err(self.cx().klee_report_error(state, args)?),
             Warning | WarningOnce => {
-                let text = self.optional_string(state, arg(args, 0)?)?;
+                let text = self.cx().optional_string(state, arg(args, 0)?)?;
                 let function = module.function(state.frame().func).name.clone();
                 let message = format!("{function}: {text}");
                 if special == WarningOnce {
-                    self.warn_once(&message);
+                    self.report.warn_once(&message);
                 } else {
                     self.report.output.warning(&message);
                     self.report.observer.warning(&message);
@@ -277,7 +292,7 @@ impl Executor<'_> {
                 None
             }
             PrintExpr | PrintRange => {
-                let text = self.optional_string(state, arg(args, 0)?)?;
+                let text = self.cx().optional_string(state, arg(args, 0)?)?;
                 let value = arg(args, 1)?;
                 // A constant prints as KLEE prints one: its value (true/false for a bit).
                 let shown = match value {
@@ -305,7 +320,10 @@ impl Executor<'_> {
             },
             ReturnZero => Some(Value::Concrete(0, width)),
             GetObjSize => {
-                let address = self.concretize(state, arg(args, 0)?, "klee_get_obj_size")? as u64;
+                let address = self
+                    .cx()
+                    .concretize(state, arg(args, 0)?, "klee_get_obj_size")?
+                    as u64;
                 match state.memory.lookup(address) {
                     Lookup::Live(e) => Some(match &e.object.symbolic_size {
                         Some(sigma) => Value::from_expr(Expr::zext_or_trunc(sigma.clone(), width)),
@@ -319,17 +337,19 @@ impl Executor<'_> {
                 }
             }
             CheckMemoryAccess => {
-                let size = self.concretize(state, arg(args, 1)?, "klee_check_memory_access")?;
+                let size =
+                    self.cx()
+                        .concretize(state, arg(args, 1)?, "klee_check_memory_access")?;
                 self.read_bytes(state, arg(args, 0)?, size as u64)?;
                 None
             }
             StackTrace => {
-                let stack = self.format_stack(state).join("\n");
+                let stack = self.program.format_stack(state).join("\n");
                 self.report.output.message(&stack);
                 None
             }
             AssertFail => {
-                let text = self.optional_string(state, arg(args, 0)?)?;
+                let text = self.cx().optional_string(state, arg(args, 0)?)?;
                 return Err(Termination::error(
                     ErrorKind::Assert,
                     format!("ASSERTION FAIL: {text}"),
@@ -338,17 +358,18 @@ impl Executor<'_> {
             Exit => {
                 let code = match arg(args, 0)? {
                     Value::Symbolic(e) => {
-                        self.warn_once("concretizing symbolic value for exit status");
-                        self.fix_exit_status(state, e)?
+                        self.report
+                            .warn_once("concretizing symbolic value for exit status");
+                        self.cx().fix_exit_status(state, e)?
                     }
-                    other => self.concretize(state, other, "exit status")?,
+                    other => self.cx().concretize(state, other, "exit status")?,
                 };
                 return Err(Termination::Exit(code as u32 as i32));
             }
             Malloc => self.malloc(module, state, inst, arg(args, 0)?, Init::Garbage)?,
             Calloc => {
-                let n = self.concretize(state, arg(args, 0)?, "calloc count")?;
-                let m = self.concretize(state, arg(args, 1)?, "calloc size")?;
+                let n = self.cx().concretize(state, arg(args, 0)?, "calloc count")?;
+                let m = self.cx().concretize(state, arg(args, 1)?, "calloc size")?;
                 let size = Value::Concrete(n.saturating_mul(m) & u64::MAX as u128, 64);
                 self.malloc(module, state, inst, &size, Init::Zero)?
             }
@@ -363,12 +384,21 @@ impl Executor<'_> {
                 None
             }
             EhRaise => {
-                let object = self.concretize(state, arg(args, 0)?, "exception object")? as u64;
-                let info = self.concretize(state, arg(args, 1)?, "exception type")? as u64;
+                let object = self
+                    .cx()
+                    .concretize(state, arg(args, 0)?, "exception object")?
+                    as u64;
+                let info = self
+                    .cx()
+                    .concretize(state, arg(args, 1)?, "exception type")?
+                    as u64;
                 return self.raise(module, state, object, info);
             }
             EhTypeidFor => {
-                let info = self.concretize(state, arg(args, 0)?, "llvm.eh.typeid.for")? as u64;
+                let info = self
+                    .cx()
+                    .concretize(state, arg(args, 0)?, "llvm.eh.typeid.for")?
+                    as u64;
                 Some(Value::concrete(super::eh::selector(info) as u128, width))
             }
             AlignedAlloc => self.malloc(module, state, inst, arg(args, 1)?, Init::Garbage)?,
@@ -390,16 +420,20 @@ impl Executor<'_> {
             }
             ReachError => return Err(Termination::error(ErrorKind::Reach, "reach_error() called")),
             CaptureOutput => {
-                let stream = self.concretize(state, arg(args, 0)?, "__sear_write stream")?;
-                let len = self.concretize(state, arg(args, 2)?, "__sear_write length")?;
+                let stream = self
+                    .cx()
+                    .concretize(state, arg(args, 0)?, "__sear_write stream")?;
+                let len = self
+                    .cx()
+                    .concretize(state, arg(args, 2)?, "__sear_write length")?;
                 let bytes = self.read_bytes(state, arg(args, 1)?, len as u64)?;
                 state.output.append(stream as u8, bytes);
                 None
             }
-            Math(f) => Some(self.call_math(module, state, inst, f, args)?),
-            Remainder => Some(self.call_remainder(module, state, inst, args)?),
-            FeSetRound => Some(self.call_fesetround(state, arg(args, 0)?, width)?),
-            FeGetRound => Some(self.call_fegetround(state, width)),
+            Math(f) => Some(self.cx().call_math(module, state, inst, f, args)?),
+            Remainder => Some(self.cx().call_remainder(module, state, inst, args)?),
+            FeSetRound => Some(self.cx().call_fesetround(state, arg(args, 0)?, width)?),
+            FeGetRound => Some(super::fenv::call_fegetround(state, width)),
             Indexify => return self.call_indexify(module, state, inst, args, arg_types),
             Intrinsic(intrinsic) => {
                 self.call_intrinsic(module, state, inst, intrinsic, args, arg_types)?

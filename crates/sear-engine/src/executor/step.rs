@@ -1,13 +1,14 @@
 //! The instruction dispatch: one `match` with short arms that call into the other modules.
 //! Binary operations are in `step/binary.rs`, pointer arithmetic and aggregates in
-//! `step/aggregate.rs`.
+//! `step/aggregate.rs`, casts in `step/cast.rs`. Operand values and jumps are `Program`'s; what
+//! queries the solver without forking (casts, `fcmp`) is `Cx`'s (`cx.rs`).
 
 use std::rc::Rc;
 
 use sear_ir::{BlockId, CastOp, Inst, InstKind, Module, Operand, Terminator, TypeId, TypeKind};
 
 use super::ops::{self, Scalar, Unsupported};
-use super::{Exec, Executor};
+use super::{Exec, Executor, Program};
 use crate::state::State;
 use crate::termination::{ErrorKind, Termination};
 use crate::value::Value;
@@ -16,8 +17,8 @@ mod aggregate;
 mod binary;
 mod cast;
 
-use aggregate::insert_path;
 pub(crate) use aggregate::select_value;
+use aggregate::{extract_element, insert_path};
 
 impl Executor<'_> {
     /// Executes the next instruction of `state`.
@@ -54,57 +55,54 @@ impl Executor<'_> {
         }
     }
 
-    /// The value of an operand in the current frame.
-    #[inline]
-    pub(crate) fn operand(&self, state: &State, op: Operand) -> Value {
-        match op {
-            Operand::Slot(s) => state.frame().locals[s.0 as usize].clone(),
-            Operand::Const(c) => self.program.consts[c.0 as usize].clone(),
-        }
-    }
-
-    /// Writes the result of the current instruction.
-    #[inline]
-    pub(crate) fn bind(&self, state: &mut State, inst: &Inst, value: Value) {
-        if let Some(dest) = inst.dest {
-            state.frame_mut().locals[dest.0 as usize] = value;
-        }
-    }
-
+    /// Executes `inst`: each arm computes from operand values, calls a `Cx` method when
+    /// it queries the solver or memory without forking, or an executor method when it may
+    /// fork (checks, memory accesses, calls).
     fn execute(&mut self, module: &Module, state: &mut State, inst: &Inst) -> Exec<()> {
         match &inst.kind {
             InstKind::Binary { op, lhs, rhs } => {
-                let (a, b) = (self.operand(state, *lhs), self.operand(state, *rhs));
+                let (a, b) = (
+                    self.program.operand(state, *lhs),
+                    self.program.operand(state, *rhs),
+                );
                 let v = self.binary(module, state, *op, inst.ty, &a, &b)?;
-                self.bind(state, inst, v);
+                bind(state, inst, v);
             }
             InstKind::FNeg(x) => {
-                let a = self.operand(state, *x);
+                let a = self.program.operand(state, *x);
                 let kind = float_kind(module, inst.ty).ok_or_else(|| exec("fneg on non-float"))?;
-                if let Some(v) = self.fp_neg(kind, &a) {
-                    self.bind(state, inst, v);
+                if let Some(v) = self.cx().fp_neg(kind, &a) {
+                    bind(state, inst, v);
                     return Ok(());
                 }
-                let a = self.concretize_value(state, &a, "floating-point negation")?;
+                let a = self
+                    .cx()
+                    .concretize_value(state, &a, "floating-point negation")?;
                 let v = ops::lift1(&a, &mut |x| {
                     ops::float_neg(kind, x.as_concrete().unwrap_or(0))
                         .map(|b| Value::concrete(b, ops::float_width(kind)))
                 })
                 .map_err(unsupported)?;
-                self.bind(state, inst, v);
+                bind(state, inst, v);
             }
             InstKind::ICmp { pred, lhs, rhs } => {
-                let (a, b) = (self.operand(state, *lhs), self.operand(state, *rhs));
+                let (a, b) = (
+                    self.program.operand(state, *lhs),
+                    self.program.operand(state, *rhs),
+                );
                 let v = ops::lift2(&a, &b, &mut |x, y| Ok(ops::icmp(*pred, x, y)))
                     .map_err(unsupported)?;
-                self.bind(state, inst, v);
+                bind(state, inst, v);
             }
             InstKind::FCmp { pred, lhs, rhs } => {
-                let (a, b) = (self.operand(state, *lhs), self.operand(state, *rhs));
-                let kind = operand_float_kind(module, state, self, *lhs)
+                let (a, b) = (
+                    self.program.operand(state, *lhs),
+                    self.program.operand(state, *rhs),
+                );
+                let kind = operand_float_kind(module, state, &self.program, *lhs)
                     .ok_or_else(|| exec("fcmp on non-float operands"))?;
-                let v = self.fcmp(state, *pred, kind, &a, &b)?;
-                self.bind(state, inst, v);
+                let v = self.cx().fcmp(state, *pred, kind, &a, &b)?;
+                bind(state, inst, v);
             }
             InstKind::Cast {
                 op: CastOp::BitCast,
@@ -112,35 +110,37 @@ impl Executor<'_> {
                 from,
             } if vector_shape(module, *from) != vector_shape(module, inst.ty) => {
                 // Vector <-> scalar (e.g. `<4 x i1>` to `i4`) or a change of element count.
-                let v = self.operand(state, *value);
+                let v = self.program.operand(state, *value);
                 let shape = vector_shape(module, inst.ty);
-                self.bind(state, inst, ops::repack_bits(&v, shape));
+                bind(state, inst, ops::repack_bits(&v, shape));
             }
             InstKind::Cast { op, value, from } => {
-                let v = self.operand(state, *value);
-                let r = self.cast(module, state, *op, &v, *from, inst.ty, true)?;
-                self.bind(state, inst, r);
+                let v = self.program.operand(state, *value);
+                let r = self
+                    .cx()
+                    .cast(module, state, *op, &v, *from, inst.ty, true)?;
+                bind(state, inst, r);
             }
             InstKind::Select {
                 cond,
                 then_value,
                 else_value,
             } => {
-                let c = self.operand(state, *cond);
+                let c = self.program.operand(state, *cond);
                 let (t, e) = (
-                    self.operand(state, *then_value),
-                    self.operand(state, *else_value),
+                    self.program.operand(state, *then_value),
+                    self.program.operand(state, *else_value),
                 );
                 let v = select_value(&c, &t, &e);
-                self.bind(state, inst, v);
+                bind(state, inst, v);
             }
             InstKind::Alloca { elem, count, align } => {
-                let count = self.operand(state, *count);
+                let count = self.program.operand(state, *count);
                 let v = self.alloca(module, state, inst, *elem, count, *align)?;
-                self.bind(state, inst, v);
+                bind(state, inst, v);
             }
             InstKind::Load { ptr, .. } => {
-                let p = self.operand(state, *ptr);
+                let p = self.program.operand(state, *ptr);
                 self.load(module, state, &p, inst.ty, inst.dest)?;
             }
             InstKind::Store {
@@ -149,8 +149,8 @@ impl Executor<'_> {
                 value_ty,
                 ..
             } => {
-                let p = self.operand(state, *ptr);
-                let v = self.operand(state, *value);
+                let p = self.program.operand(state, *ptr);
+                let v = self.program.operand(state, *value);
                 self.store(module, state, &p, &v, *value_ty)?;
             }
             InstKind::Gep {
@@ -158,49 +158,52 @@ impl Executor<'_> {
                 offset,
                 indices,
             } => {
-                let v = self.gep(state, *base, *offset, indices);
-                self.bind(state, inst, v);
+                let v = self.program.gep(state, *base, *offset, indices);
+                bind(state, inst, v);
             }
             InstKind::ExtractValue { agg, indices } => {
-                let mut v = self.operand(state, *agg);
+                let mut v = self.program.operand(state, *agg);
                 for i in indices {
                     v = v.elements()[*i as usize].clone();
                 }
-                self.bind(state, inst, v);
+                bind(state, inst, v);
             }
             InstKind::InsertValue {
                 agg,
                 value,
                 indices,
             } => {
-                let a = self.operand(state, *agg);
-                let v = self.operand(state, *value);
+                let a = self.program.operand(state, *agg);
+                let v = self.program.operand(state, *value);
                 let r = insert_path(&a, indices, v);
-                self.bind(state, inst, r);
+                bind(state, inst, r);
             }
             InstKind::ExtractElement { vector, index } => {
-                let vec = self.operand(state, *vector);
-                let idx = self.operand(state, *index);
-                let v = self.extract_element(state, &vec, &idx)?;
-                self.bind(state, inst, v);
+                let vec = self.program.operand(state, *vector);
+                let idx = self.program.operand(state, *index);
+                let v = extract_element(&vec, &idx)?;
+                bind(state, inst, v);
             }
             InstKind::InsertElement {
                 vector,
                 element,
                 index,
             } => {
-                let vec = self.operand(state, *vector);
-                let elem = self.operand(state, *element);
-                let idx = self.operand(state, *index);
-                let idx = self.concretize(state, &idx, "vector index")?;
+                let vec = self.program.operand(state, *vector);
+                let elem = self.program.operand(state, *element);
+                let idx = self.program.operand(state, *index);
+                let idx = self.cx().concretize(state, &idx, "vector index")?;
                 let mut items: Vec<Value> = vec.elements().to_vec();
                 if (idx as usize) < items.len() {
                     items[idx as usize] = elem;
                 }
-                self.bind(state, inst, Value::Aggregate(Rc::from(items)));
+                bind(state, inst, Value::Aggregate(Rc::from(items)));
             }
             InstKind::ShuffleVector { a, b, mask } => {
-                let (va, vb) = (self.operand(state, *a), self.operand(state, *b));
+                let (va, vb) = (
+                    self.program.operand(state, *a),
+                    self.program.operand(state, *b),
+                );
                 let all: Vec<&Value> = va.elements().iter().chain(vb.elements().iter()).collect();
                 let elem_zero = match all.first() {
                     Some(v) => Value::Concrete(0, v.width().max(1)),
@@ -217,7 +220,7 @@ impl Executor<'_> {
                         }
                     })
                     .collect();
-                self.bind(state, inst, Value::Aggregate(Rc::from(items)));
+                bind(state, inst, Value::Aggregate(Rc::from(items)));
             }
             InstKind::Call {
                 callee,
@@ -228,8 +231,8 @@ impl Executor<'_> {
                 self.call_whole(module, state, inst, *callee, args, arg_types)?;
             }
             InstKind::AtomicRmw { op, ptr, value } => {
-                let p = self.operand(state, *ptr);
-                let v = self.operand(state, *value);
+                let p = self.program.operand(state, *ptr);
+                let v = self.program.operand(state, *value);
                 self.atomic_rmw(module, state, inst, *op, &p, &v)?;
             }
             InstKind::CmpXchg {
@@ -237,20 +240,20 @@ impl Executor<'_> {
                 expected,
                 replacement,
             } => {
-                let p = self.operand(state, *ptr);
-                let e = self.operand(state, *expected);
-                let r = self.operand(state, *replacement);
+                let p = self.program.operand(state, *ptr);
+                let e = self.program.operand(state, *expected);
+                let r = self.program.operand(state, *replacement);
                 self.cmpxchg(module, state, inst, &p, &e, &r)?;
             }
             InstKind::Freeze(x) => {
-                let v = self.operand(state, *x);
-                self.bind(state, inst, v);
+                let v = self.program.operand(state, *x);
+                bind(state, inst, v);
             }
             InstKind::VaArg { .. } => return Err(exec("unsupported instruction 'va_arg'")),
             InstKind::Nop => {}
             InstKind::LandingPad { .. } => {
-                let v = self.landing_pad_value(state)?;
-                self.bind(state, inst, v);
+                let v = super::eh::landing_pad_value(state)?;
+                bind(state, inst, v);
             }
             InstKind::Unsupported(name) => {
                 return Err(exec(format!("unsupported instruction '{name}'")));
@@ -259,6 +262,7 @@ impl Executor<'_> {
         Ok(())
     }
 
+    /// Executes a block's terminator: a jump, a return, or a branch (which may fork).
     fn execute_terminator(
         &mut self,
         module: &Module,
@@ -267,11 +271,11 @@ impl Executor<'_> {
     ) -> Exec<()> {
         match term {
             Terminator::Ret(value) => {
-                let v = value.map(|op| self.operand(state, op));
-                self.ret(module, state, v)
+                let v = value.map(|op| self.program.operand(state, op));
+                self.cx().ret(module, state, v)
             }
             Terminator::Br(target) => {
-                self.jump(module, state, *target);
+                self.program.jump(module, state, *target);
                 Ok(())
             }
             Terminator::CondBr {
@@ -279,7 +283,7 @@ impl Executor<'_> {
                 then_block,
                 else_block,
             } => {
-                let c = self.operand(state, *cond);
+                let c = self.program.operand(state, *cond);
                 self.cond_branch(module, state, &c, *then_block, *else_block)
             }
             Terminator::Switch {
@@ -287,11 +291,11 @@ impl Executor<'_> {
                 default,
                 cases,
             } => {
-                let v = self.operand(state, *value);
+                let v = self.program.operand(state, *value);
                 self.switch(module, state, &v, *default, cases)
             }
             Terminator::IndirectBr { address, targets } => {
-                let v = self.operand(state, *address);
+                let v = self.program.operand(state, *address);
                 self.indirect_branch(module, state, &v, targets)
             }
             Terminator::Unreachable => Err(Termination::error(
@@ -299,19 +303,30 @@ impl Executor<'_> {
                 "reached \"unreachable\" instruction",
             )),
             Terminator::Invoke { normal, .. } => {
-                self.jump(module, state, *normal);
+                self.program.jump(module, state, *normal);
                 Ok(())
             }
             Terminator::Resume(value) => {
-                let v = self.operand(state, *value);
+                let v = self.program.operand(state, *value);
                 self.eh_resume(module, state, &v)
             }
             Terminator::Unsupported(name) => Err(exec(format!("unsupported instruction '{name}'"))),
         }
     }
+}
+
+impl Program {
+    /// The value of an operand in the current frame.
+    #[inline]
+    pub(crate) fn operand(&self, state: &State, op: Operand) -> Value {
+        match op {
+            Operand::Slot(s) => state.frame().locals[s.0 as usize].clone(),
+            Operand::Const(c) => self.consts[c.0 as usize].clone(),
+        }
+    }
 
     /// Moves to `target`, evaluating its phis for the edge from the current block.
-    pub(crate) fn jump(&mut self, module: &Module, state: &mut State, target: BlockId) {
+    pub(crate) fn jump(&self, module: &Module, state: &mut State, target: BlockId) {
         let frame = state.frame();
         let from = frame.block;
         let block = &module.function(frame.func).blocks[target.0 as usize];
@@ -341,6 +356,14 @@ impl Executor<'_> {
         frame.prev_block = Some(from);
         frame.block = target;
         frame.inst = 0;
+    }
+}
+
+/// Writes the result of the current instruction.
+#[inline]
+pub(crate) fn bind(state: &mut State, inst: &Inst, value: Value) {
+    if let Some(dest) = inst.dest {
+        state.frame_mut().locals[dest.0 as usize] = value;
     }
 }
 
@@ -387,11 +410,11 @@ pub(crate) fn scalar_of(module: &Module, ty: TypeId) -> Option<Scalar> {
 fn operand_float_kind(
     module: &Module,
     state: &State,
-    exec: &Executor<'_>,
+    program: &Program,
     op: Operand,
 ) -> Option<sear_ir::FloatKind> {
     // Comparisons do not record operand types; infer the format from the operand width.
-    let v = exec.operand(state, op);
+    let v = program.operand(state, op);
     let width = match &v {
         Value::Aggregate(items) => items.first().map_or(0, Value::width),
         other => other.width(),

@@ -8,6 +8,7 @@ use sear_ir::Slot;
 use sear_solver::Validity;
 
 use super::{Exec, Executor};
+use crate::executor::Cx;
 use crate::path::ForkKind;
 use crate::state::State;
 use crate::sym_size::{defaults, SymSizeMode};
@@ -57,13 +58,15 @@ impl Executor<'_> {
         match mode {
             SymSizeMode::Concretize => unreachable!("handled above"),
             SymSizeMode::Max => {
-                let max = self.largest_value(state, &sigma, capacity, "max size")?;
+                let max = self
+                    .cx()
+                    .largest_value(state, &sigma, capacity, "max size")?;
                 state.add_constraint(Expr::eq(sigma, Expr::constant(max as u128, 64)));
                 self.run.sym_alloc.max_concretisations += 1;
                 Ok(SizeDecision::Concrete(max))
             }
             SymSizeMode::ForkEager => {
-                let values = self.feasible_sizes(state, &sigma, capacity)?;
+                let values = self.cx().feasible_sizes(state, &sigma, capacity)?;
                 let Some(&first) = values.first() else {
                     return Err(crate::termination::Termination::Early(
                         "no feasible allocation size".into(),
@@ -108,7 +111,9 @@ impl Executor<'_> {
                     // The path bounds σ below the capacity already: the cells above its
                     // largest value would never be accessed (spec §4.6), so the object
                     // gets only as many (log2(capacity) queries).
-                    let max = self.largest_value(state, sigma, capacity, "max size")?;
+                    let max = self
+                        .cx()
+                        .largest_value(state, sigma, capacity, "max size")?;
                     if max < capacity {
                         self.run.sym_alloc.tightened_capacities += 1;
                     }
@@ -117,7 +122,7 @@ impl Executor<'_> {
                 Validity::Unknown => {
                     state.add_constraint(bound);
                     self.run.sym_alloc.capacity_bounded += 1;
-                    self.warn_once(&format!(
+                    self.report.warn_once(&format!(
                         "symbolic allocation size bounded by the capacity {capacity} \
                          (--capacity); larger sizes are not explored"
                     ));
@@ -131,7 +136,9 @@ impl Executor<'_> {
             }
         }
     }
+}
 
+impl Cx<'_, '_> {
     /// Every feasible value of `sigma` (≤ `capacity`), largest first (the thesis's artifact
     /// order): one query per candidate.
     fn feasible_sizes(&mut self, state: &State, sigma: &Expr, capacity: u64) -> Exec<Vec<u64>> {

@@ -3,8 +3,8 @@
 use sear_expr::Expr;
 use sear_ir::Loc;
 
-use super::Executor;
 use super::StopReason;
+use super::{Executor, Program};
 use crate::output::{ErrReport, ErrorRecord};
 use crate::state::State;
 use crate::termination::{ErrorKind, Termination};
@@ -49,7 +49,8 @@ impl Executor<'_> {
         }
         self.run.trace_hashes.push(state.trace_hash);
         let termination = match termination {
-            Termination::Exit(code) if self.config.check_leaks => match self.leaked(&state) {
+            Termination::Exit(code) if self.config.check_leaks => match self.program.leaked(&state)
+            {
                 Some(message) => Termination::Error {
                     kind: ErrorKind::Custom("leak".into()),
                     message,
@@ -103,7 +104,7 @@ impl Executor<'_> {
     }
 
     fn report_error(&mut self, state: &State, kind: ErrorKind, message: String) {
-        let mut place = self.place(state);
+        let mut place = self.program.place(state);
         if let Some((file, line)) = self.report.reported_location.take() {
             place.file = file;
             place.line = line;
@@ -123,7 +124,7 @@ impl Executor<'_> {
         let Some(test) = self.write_test(state) else {
             return;
         };
-        let stack = self.format_stack(state);
+        let stack = self.program.format_stack(state);
         let report = ErrReport {
             message: &message,
             file: &place.file,
@@ -324,10 +325,12 @@ impl Executor<'_> {
             }
         }
     }
+}
 
+impl Program {
     /// The location of the instruction `state` is executing.
     pub(crate) fn place(&self, state: &State) -> Place {
-        let module = &self.program.module;
+        let module = &self.module;
         let Some(frame) = state.stack.last() else {
             return Place {
                 file: String::new(),
@@ -355,7 +358,7 @@ impl Executor<'_> {
 
     /// The call stack, innermost first: `function at file:line`.
     pub(crate) fn format_stack(&self, state: &State) -> Vec<String> {
-        let module = &self.program.module;
+        let module = &self.module;
         let mut out = Vec::new();
         let n = state.stack.len();
         for (depth, frame) in state.stack.iter().enumerate().rev() {

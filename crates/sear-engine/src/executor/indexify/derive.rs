@@ -11,7 +11,7 @@ use sear_expr::Expr;
 use sear_indexify::encode::{self, Decode, Matrix};
 use sear_indexify::{Ty, BOTTOM, NULL};
 
-use super::out_of_garden;
+use super::{out_of_garden, IndexifyState};
 use crate::executor::{Exec, Executor};
 use crate::state::State;
 
@@ -73,10 +73,10 @@ pub(crate) fn out_of_band(i: u32) -> bool {
     i == BOTTOM || i == NULL
 }
 
-impl Executor<'_> {
+impl IndexifyState {
     /// How `e` (an index of type `ty`) derives from a source.
     pub(super) fn derivation(&mut self, e: &Expr, ty: Ty) -> Derived {
-        match self.ix().derived.get(e) {
+        match self.derived.get(e) {
             Some(d) => d.clone(),
             None => Derived {
                 source: e.clone(),
@@ -95,10 +95,10 @@ impl Executor<'_> {
         // equal maps share one allocation, so equal lookups hit the column cache and give
         // equal expressions
         let map: Arc<[u32]> = map.into();
-        let map = match self.ix().maps.get(&map) {
+        let map = match self.maps.get(&map) {
             Some(m) => m.clone(),
             None => {
-                self.ix().maps.insert(map.clone());
+                self.maps.insert(map.clone());
                 map
             }
         };
@@ -109,16 +109,18 @@ impl Executor<'_> {
         };
         let stored = through_memory(result);
         if stored != *result {
-            self.ix().derived.insert(stored, d.clone());
+            self.derived.insert(stored, d.clone());
         }
-        self.ix().derived.insert(result.clone(), d);
+        self.derived.insert(result.clone(), d);
     }
 
     /// The size of `ty`'s garden now.
     pub(super) fn garden_len(&mut self, ty: Ty) -> usize {
-        self.ix().tables().garden(ty).map_or(0, |g| g.len())
+        self.tables().garden(ty).map_or(0, |g| g.len())
     }
+}
 
+impl Executor<'_> {
     /// Ends (or splits off) the paths on which the source stands at a position in `bad`
     /// (where an argument is ⊥ or NULL): ⊥ has become observable.
     pub(super) fn guard_positions(
@@ -150,7 +152,9 @@ impl Executor<'_> {
         self.fork_check(state, Expr::not(cond), out_of_garden)?;
         Ok(())
     }
+}
 
+impl IndexifyState {
     /// The value matrix of `d`: row `i` holds the `width` bytes of the value at source
     /// position `i` (zeros where it is out of band).
     pub(super) fn derived_matrix(&mut self, t: Ty, d: &Derived, width: u32) -> Matrix {
@@ -158,11 +162,11 @@ impl Executor<'_> {
             return self.matrix(t, width);
         }
         let key = (t, width, d.map_id());
-        if let Some(m) = self.ix().composed_matrices.get(&key) {
+        if let Some(m) = self.composed_matrices.get(&key) {
             return m.clone();
         }
         let rows: Vec<Vec<u8>> = {
-            let s = self.ix();
+            let s = &mut *self;
             let tables = s.tables();
             (0..d.len(0))
                 .map(|i| {
@@ -174,7 +178,7 @@ impl Executor<'_> {
                 .collect()
         };
         let m = encode::matrix_of_rows(&format!("garden_{t}_{width}_composed"), &rows, width);
-        self.ix().composed_matrices.insert(key, m.clone());
+        self.composed_matrices.insert(key, m.clone());
         m
     }
 }

@@ -87,9 +87,11 @@ impl Executor<'_> {
                     }
                 }
                 Param::Idx(_) => Got::Index(Expr::zext_or_trunc(v.to_expr(), 32)),
-                Param::Int(_) => {
-                    Got::Int(self.concretize(state, v, "an integer argument of a table")? as u64)
-                }
+                Param::Int(_) => Got::Int(self.cx().concretize(
+                    state,
+                    v,
+                    "an integer argument of a table",
+                )? as u64),
             });
         }
         let width = result_width(module, inst, &op);
@@ -165,7 +167,7 @@ impl Executor<'_> {
                     Some(c) => {
                         self.exclude_out_of_band(state, e, *t, op)?;
                         let pos = (c as u32).wrapping_sub(t.base());
-                        if pos as usize >= self.garden_len(*t) {
+                        if pos as usize >= self.ix().garden_len(*t) {
                             tracing::debug!("indexify: {op}: index {c:#x} is not a {t} index");
                             self.ix().stats.out_of_garden += 1;
                             return Err(out_of_garden());
@@ -173,7 +175,7 @@ impl Executor<'_> {
                         Arg::Fixed(Key::Pos(pos))
                     }
                     None => {
-                        let d = self.derivation(e, *t);
+                        let d = self.ix().derivation(e, *t);
                         if d.map.is_none() {
                             self.exclude_out_of_band(state, e, *t, op)?;
                         }
@@ -189,7 +191,7 @@ impl Executor<'_> {
             let sources = sources(&args);
             let too_many = match sources.as_slice() {
                 [a, b] => {
-                    let (la, lb) = (self.garden_len(a.ty), self.garden_len(b.ty));
+                    let (la, lb) = (self.ix().garden_len(a.ty), self.ix().garden_len(b.ty));
                     a.len(la) * b.len(lb) > MAX_2D_CELLS
                 }
                 s => s.len() > 2,
@@ -225,7 +227,7 @@ impl Executor<'_> {
         let dims: Vec<usize> = sources
             .iter()
             .map(|d| {
-                let n = self.garden_len(d.ty);
+                let n = self.ix().garden_len(d.ty);
                 d.len(n)
             })
             .collect();
@@ -307,7 +309,7 @@ impl Executor<'_> {
         let v = encode::read(&col, position, width);
         if index_result && sources.len() == 1 {
             let map = cells.iter().map(|&c| c as u32).collect();
-            self.record_derived(&v, &sources[0], map);
+            self.ix().record_derived(&v, &sources[0], map);
         }
         Ok(v)
     }

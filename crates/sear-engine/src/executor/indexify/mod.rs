@@ -196,7 +196,10 @@ impl Executor<'_> {
             Helper::Undelta(Ty::Str) => Some(self.materialize(state, &arg(0)?.to_expr())?),
             Helper::Undelta(t) => Some(self.undelta_value(state, t, arg(0)?)?),
             Helper::SymbolicValue(t) | Helper::SymbolicIndex(t) => {
-                let size = self.concretize(state, arg(1)?, "klee_make_symbolic size")? as u64;
+                let size = self
+                    .cx()
+                    .concretize(state, arg(1)?, "klee_make_symbolic size")?
+                    as u64;
                 let name = match arg(2) {
                     Ok(p) => self.indexify_name(state, p)?,
                     Err(_) => "unnamed".into(),

@@ -5,7 +5,7 @@ use sear_expr::Expr;
 use sear_indexify::encode;
 use sear_indexify::{GValue, Ty, BOTTOM, NULL};
 
-use super::out_of_garden;
+use super::{out_of_garden, IndexifyState};
 use crate::executor::{Exec, Executor};
 use crate::memory::{ptr_error, AllocRequest, Init, Lookup, ObjectKind};
 use crate::state::State;
@@ -17,7 +17,7 @@ const CHUNK: u64 = 64;
 impl Executor<'_> {
     /// The name argument of `klee_make_symbolic`.
     pub(super) fn indexify_name(&mut self, state: &mut State, p: &Value) -> Exec<String> {
-        let name = self.optional_string(state, p)?;
+        let name = self.cx().optional_string(state, p)?;
         Ok(if name.is_empty() {
             "unnamed".into()
         } else {
@@ -65,7 +65,7 @@ impl Executor<'_> {
                             let rest = self.read_bytes(state, &at, width - bytes.len() as u64)?;
                             bytes.extend(rest);
                         }
-                        let found = self.pattern_index(Ty::Str, &bytes);
+                        let found = self.ix().pattern_index(Ty::Str, &bytes);
                         if found.is_some() {
                             self.ix().stats.delta_pattern += 1;
                         }
@@ -106,8 +106,8 @@ impl Executor<'_> {
             None => {
                 self.exclude_bottom(state, &e)?;
                 self.ix().stats.undelta_symbolic += 1;
-                let width = self.widest_string() + 1;
-                let b = self.value_bytes(Ty::Str, &e, width as u32, width - 1);
+                let width = self.ix().widest_string() + 1;
+                let b = self.ix().value_bytes(Ty::Str, &e, width as u32, width - 1);
                 (b, width as usize)
             }
         };
@@ -121,15 +121,18 @@ impl Executor<'_> {
         self.write_bytes(state, &p, &bytes)?;
         Ok(p)
     }
+}
 
+impl IndexifyState {
     /// The longest string in the garden.
     fn widest_string(&mut self) -> u64 {
-        self.ix()
-            .tables()
+        self.tables()
             .garden(Ty::Str)
             .map_or(0, |g| g.max_str_len() as u64)
     }
+}
 
+impl Executor<'_> {
     /// Writes the string of index `r` (not ⊥ or NULL) into the buffer at `dst`, with its NUL
     /// (`strcpy`/`strcat`); a string longer than the buffer is a `ptr` error there.
     pub(super) fn write_string(&mut self, state: &mut State, dst: &Value, r: &Expr) -> Exec<()> {
@@ -147,12 +150,12 @@ impl Executor<'_> {
                 .collect();
             return self.write_bytes(state, dst, &bytes);
         }
-        let address = self.concretize(state, dst, "a string destination")? as u64;
+        let address = self.cx().concretize(state, dst, "a string destination")? as u64;
         let available = match state.memory.lookup(address) {
             Lookup::Live(e) => e.object.address + e.object.size - address,
             _ => return Err(crate::memory::bad_pointer(state, address)),
         };
-        let lengths = self.length_column();
+        let lengths = self.ix().length_column();
         let len = encode::read(&lengths, encode::position(r, Ty::Str), 64);
         let over = Expr::uge(len, Expr::constant(available as u128, 64));
         if self
@@ -168,8 +171,10 @@ impl Executor<'_> {
             }
             self.fork_check(state, Expr::not(over), || error)?;
         }
-        let width = (self.widest_string() + 1).min(available);
-        let bytes = self.value_bytes(Ty::Str, r, width as u32, available - 1);
+        let width = (self.ix().widest_string() + 1).min(available);
+        let bytes = self
+            .ix()
+            .value_bytes(Ty::Str, r, width as u32, available - 1);
         self.write_bytes(state, &Value::Concrete(address as u128, 64), &bytes)
     }
 }

@@ -8,7 +8,7 @@ use sear_expr::{Expr, UpdateList};
 use sear_indexify::encode::{self, Column, Decode, Matrix};
 use sear_indexify::{GValue, Ty, BOTTOM};
 
-use super::{out_of_garden, Pattern};
+use super::{out_of_garden, IndexifyState, Pattern};
 use crate::executor::{Exec, Executor};
 use crate::memory::Lookup;
 use crate::state::{Deindex, State, Symbolic};
@@ -23,10 +23,10 @@ fn user_error(message: impl Into<String>) -> Termination {
     Termination::error(ErrorKind::User, message)
 }
 
-impl Executor<'_> {
+impl IndexifyState {
     /// The value matrix of `t`'s garden with `width` bytes per value.
     pub(super) fn matrix(&mut self, t: Ty, width: u32) -> Matrix {
-        let s = self.ix();
+        let s = &mut *self;
         let len = s.tables().garden(t).map_or(0, |g| g.len());
         if let Some(m) = s.matrices.get(&(t, width, len)) {
             return m.clone();
@@ -49,7 +49,7 @@ impl Executor<'_> {
             .collect();
         if let Some(b0) = bytes.first() {
             if b0.as_constant().is_none() {
-                self.ix().patterns.insert(
+                self.patterns.insert(
                     b0.clone(),
                     Pattern {
                         index: e.clone(),
@@ -67,7 +67,7 @@ impl Executor<'_> {
 
     /// The index whose δ⁻¹ the bytes are (a pattern), if they are one.
     pub(super) fn pattern_index(&mut self, t: Ty, bytes: &[Expr]) -> Option<Expr> {
-        let p = self.ix().patterns.get(bytes.first()?)?.clone();
+        let p = self.patterns.get(bytes.first()?)?.clone();
         if p.ty != t || bytes.len() < p.width as usize {
             return None;
         }
@@ -78,7 +78,9 @@ impl Executor<'_> {
         });
         ok.then_some(p.index)
     }
+}
 
+impl Executor<'_> {
     /// δ of a float value (`__indexify_delta.<ty>`).
     pub(super) fn delta_value(&mut self, state: &mut State, t: Ty, v: &Value) -> Exec<Value> {
         let bytes = t.float_bytes();
@@ -97,7 +99,7 @@ impl Executor<'_> {
         let parts: Vec<Expr> = (0..bytes)
             .map(|j| Expr::extract(e.clone(), 8 * j, 8))
             .collect();
-        if let Some(i) = self.pattern_index(t, &parts) {
+        if let Some(i) = self.ix().pattern_index(t, &parts) {
             self.ix().stats.delta_pattern += 1;
             return Ok(Value::from_expr(i));
         }
@@ -110,7 +112,9 @@ impl Executor<'_> {
                 .unwrap_or_default()
         };
         if values.len() > MAX_CHAIN {
-            let c = self.concretize(state, v, "a float entering the index world")?;
+            let c = self
+                .cx()
+                .concretize(state, v, "a float entering the index world")?;
             return self.delta_value(state, t, &Value::concrete(c, 8 * bytes));
         }
         self.ix().stats.delta_chain += 1;
@@ -138,7 +142,7 @@ impl Executor<'_> {
         }
         self.exclude_bottom(state, &e)?;
         self.ix().stats.undelta_symbolic += 1;
-        let bytes = self.value_bytes(t, &e, t.float_bytes(), 0);
+        let bytes = self.ix().value_bytes(t, &e, t.float_bytes(), 0);
         let value = bytes
             .into_iter()
             .rev()
@@ -153,7 +157,7 @@ impl Executor<'_> {
         if self.ix().in_garden.contains(e) {
             return Ok(());
         }
-        let d = self.derivation(e, Ty::Str);
+        let d = self.ix().derivation(e, Ty::Str);
         if let Some(map) = &d.map {
             let bad: Vec<bool> = map.iter().map(|&i| super::derive::out_of_band(i)).collect();
             return self.guard_positions(state, d.position(), &bad);
@@ -177,10 +181,12 @@ impl Executor<'_> {
         }
         Ok(())
     }
+}
 
+impl IndexifyState {
     /// The lengths of the garden's strings, as a column.
     pub(super) fn length_column(&mut self) -> Column {
-        let s = self.ix();
+        let s = &mut *self;
         let len = s.tables().garden(Ty::Str).map_or(0, |g| g.len());
         if let Some(c) = s.lengths.get(&len) {
             return c.clone();
@@ -199,7 +205,9 @@ impl Executor<'_> {
         s.lengths.insert(len, col.clone());
         col
     }
+}
 
+impl Executor<'_> {
     /// A symbolic input of an indexed type: a fresh index over the constructed garden (the
     /// domain assumption 0 ≤ idx < |G|; for strings, only values that fit the buffer with
     /// their NUL), written as an index into a retyped cell (`as_index`) or as δ⁻¹ into the
@@ -213,7 +221,9 @@ impl Executor<'_> {
         name: &str,
         as_index: bool,
     ) -> Exec<()> {
-        let address = self.concretize(state, ptr, "klee_make_symbolic address")? as u64;
+        let address = self
+            .cx()
+            .concretize(state, ptr, "klee_make_symbolic address")? as u64;
         let entry = match state.memory.lookup(address) {
             Lookup::Live(e) => e.clone(),
             _ => return Err(user_error("klee_make_symbolic: invalid pointer")),
@@ -261,7 +271,7 @@ impl Executor<'_> {
             Expr::constant(constructed as u128, 32),
         ));
         if t == Ty::Str && !fits_all {
-            let lengths = self.length_column();
+            let lengths = self.ix().length_column();
             let len = encode::read(&lengths, pos.clone(), 64);
             state.add_constraint(Expr::ult(len, Expr::constant(size as u128, 64)));
         }
@@ -278,7 +288,7 @@ impl Executor<'_> {
                     "klee_make_symbolic of a {t} with {size} bytes"
                 )));
             }
-            let mut b = self.value_bytes(t, &e, width, size.saturating_sub(1));
+            let mut b = self.ix().value_bytes(t, &e, width, size.saturating_sub(1));
             b.resize(size as usize, Expr::constant(0, 8));
             b
         };

@@ -122,7 +122,8 @@ fn predicate(text: &str) -> Option<FloatPredicate> {
 
 impl Executor<'_> {
     /// A constrained intrinsic: its plain operation in the mode its metadata names (the
-    /// state's mode for `"round.dynamic"`, which the state keeps).
+    /// state's mode for `"round.dynamic"`, which the state keeps). The executor's: the plain
+    /// operation may be a division, whose checks fork (`binary`).
     pub(crate) fn call_constrained(
         &mut self,
         module: &Module,
@@ -163,7 +164,8 @@ impl Executor<'_> {
                 let from = *arg_types
                     .first()
                     .ok_or_else(|| exec("constrained conversion without an operand"))?;
-                self.cast(module, state, op, a(0)?, from, inst.ty, false)?
+                self.cx()
+                    .cast(module, state, op, a(0)?, from, inst.ty, false)?
             }
             Constrained::Cmp => {
                 let pred = texts
@@ -174,7 +176,7 @@ impl Executor<'_> {
                     .first()
                     .and_then(|t| float_kind(module, *t))
                     .ok_or_else(|| exec("constrained fcmp on non-float operands"))?;
-                self.fcmp(state, pred, kind, a(0)?, a(1)?)?
+                self.cx().fcmp(state, pred, kind, a(0)?, a(1)?)?
             }
             Constrained::Plain(p) => {
                 let intrinsic = match p {

@@ -4,6 +4,7 @@
 use sear_expr::Expr;
 
 use crate::executor::limits::LIMIT_CHECK_BYTES;
+use crate::executor::Cx;
 use crate::executor::{Exec, Executor};
 use crate::memory::{bad_pointer, ptr_error, Lookup, Offset, Target};
 use crate::state::State;
@@ -27,7 +28,7 @@ impl Executor<'_> {
                 if i > 0 && i % LIMIT_CHECK_BYTES as u64 == 0 {
                     ex.check_limits_in_operation()?;
                 }
-                bytes.push(ex.read_byte_at(st, &target.shifted(i)));
+                bytes.push(ex.cx().read_byte_at(st, &target.shifted(i)));
             }
             out = bytes;
             Ok(())
@@ -55,7 +56,8 @@ impl Executor<'_> {
                     if i > 0 && i % LIMIT_CHECK_BYTES == 0 {
                         ex.check_limits_in_operation()?;
                     }
-                    ex.write_byte_at(st, &target.shifted(i as u64), b.clone());
+                    ex.cx()
+                        .write_byte_at(st, &target.shifted(i as u64), b.clone());
                 }
                 Ok(())
             },
@@ -91,7 +93,7 @@ impl Executor<'_> {
                         None => {
                             for i in 0..piece {
                                 let b = Expr::constant(value, 8);
-                                ex.write_byte_at(st, &target.shifted(done + i), b);
+                                ex.cx().write_byte_at(st, &target.shifted(done + i), b);
                             }
                         }
                     }
@@ -103,12 +105,14 @@ impl Executor<'_> {
                 if i > 0 && i % LIMIT_CHECK_BYTES as u64 == 0 {
                     ex.check_limits_in_operation()?;
                 }
-                ex.write_byte_at(st, &target.shifted(i), byte.clone());
+                ex.cx().write_byte_at(st, &target.shifted(i), byte.clone());
             }
             Ok(())
         })
     }
+}
 
+impl Cx<'_, '_> {
     /// A string argument of a klee.h function (names, warnings, messages) at a concrete
     /// pointer, symbolic bytes concretised: as KLEE reads them, an unterminated one ends at
     /// the end of its object instead of being an error.
@@ -129,7 +133,7 @@ impl Executor<'_> {
         loop {
             if offset >= object.size {
                 if offset > start {
-                    self.warn_once(
+                    self.report.warn_once(
                         "string not terminated by \\0 passed to one of the klee_ functions",
                     );
                     break;

@@ -8,6 +8,7 @@ use sear_expr::Expr;
 use sear_ir::{Module, TypeId};
 
 use crate::executor::layout::{self, read_value, store_bytes, value_to_bytes, write_value};
+use crate::executor::Cx;
 use crate::executor::{Exec, Executor};
 use crate::memory::segment::MAX_ARRAY_SIZE;
 use crate::memory::{
@@ -19,7 +20,7 @@ use crate::state::State;
 use crate::termination::{ErrorKind, Termination};
 use crate::value::Value;
 
-impl Executor<'_> {
+impl Cx<'_, '_> {
     /// Reads a value of type `ty` at a resolved target.
     pub(crate) fn read_target(
         &mut self,
@@ -192,7 +193,9 @@ impl Executor<'_> {
         }
         result
     }
+}
 
+impl Executor<'_> {
     /// Resolves an access of `len` bytes at `ptr` and runs `access` in every state where
     /// it is valid; the current state takes the first resolution, forks take the others,
     /// and a fork where no object matches ends with a pointer error.

@@ -1,5 +1,7 @@
 //! Allocation among the special functions: `malloc`, `realloc` and `free` (and their C++
 //! and aligned forms through `AllocFamily`), with KLEE's concretisation of a symbolic size.
+//! They are the executor's: a symbolic size forks one path per size, and a symbolic pointer
+//! given to `free` or `realloc` forks one path per object it may point to.
 
 use sear_expr::Expr;
 use sear_ir::{Inst, Module};
@@ -42,13 +44,13 @@ impl Executor<'_> {
             Value::Aggregate(_) => return Err(exec("aggregate allocation size")),
         };
         if size > self.config.max_alloc_size {
-            self.warn_once(&format!(
+            self.report.warn_once(&format!(
                 "allocation of {size} bytes exceeds the limit; returning NULL"
             ));
             return Ok(Some(Value::Concrete(0, 64)));
         }
         if !state.heap.fits(size, 16) {
-            self.warn_once(&format!(
+            self.report.warn_once(&format!(
                 "allocation of {size} bytes does not fit in the 32-bit address space; \
                  returning NULL"
             ));
@@ -74,7 +76,7 @@ impl Executor<'_> {
             Value::Symbolic(p) => {
                 self.exact_base(state, &Expr::zext_or_trunc(p.clone(), 64), "realloc")?
             }
-            _ => self.concretize(state, ptr, "realloc pointer")? as u64,
+            _ => self.cx().concretize(state, ptr, "realloc pointer")? as u64,
         };
         let new_size = match size {
             Value::Symbolic(e) => {
@@ -114,7 +116,7 @@ impl Executor<'_> {
                     }
                 }
             }
-            other => self.concretize(state, other, "realloc size")? as u64,
+            other => self.cx().concretize(state, other, "realloc size")? as u64,
         };
         if address == 0 {
             return Ok(self
@@ -136,7 +138,7 @@ impl Executor<'_> {
             return Ok(Value::Concrete(0, 64));
         }
         let bytes = if old.symbolic_size.is_some() {
-            self.read_cells(state, address, old.size.min(new_size))
+            self.cx().read_cells(state, address, old.size.min(new_size))
         } else {
             self.read_bytes(state, &old.base_value(), old.size.min(new_size))?
         };
@@ -154,7 +156,7 @@ impl Executor<'_> {
             Value::Symbolic(p) => {
                 self.exact_base(state, &Expr::zext_or_trunc(p.clone(), 64), "free")?
             }
-            _ => self.concretize(state, ptr, "free pointer")? as u64,
+            _ => self.cx().concretize(state, ptr, "free pointer")? as u64,
         };
         super::cxx::check_release(state, address, family)?;
         self.memory.free(state, address)

@@ -5,6 +5,7 @@
 use sear_expr::{Expr, UpdateList};
 
 use super::{arg, user_error};
+use crate::executor::Cx;
 use crate::executor::{Exec, Executor};
 use crate::memory::segment::MAX_ARRAY_SIZE;
 use crate::memory::{AllocRequest, Init, Lookup, ObjectKind};
@@ -12,39 +13,10 @@ use crate::state::{State, Symbolic};
 use crate::termination::{ErrorKind, Termination};
 use crate::value::Value;
 
+/// The executor's part of KLEE's API: new input arrays are named through the run (a worker's
+/// rebuilt paths reuse the arrays of the first, `worker.rs::input_array`) and bound to the
+/// run's seeds, and `klee_make_symbolic` may allocate a symbolic size.
 impl Executor<'_> {
-    /// A string argument, or `"unnamed"` for a null pointer. As in KLEE, a pointer with more
-    /// than one feasible value, or one into no object, is a user error.
-    pub(crate) fn optional_string(&mut self, state: &mut State, ptr: &Value) -> Exec<String> {
-        if ptr.as_concrete() == Some(0) {
-            return Ok("unnamed".into());
-        }
-        let ptr = match ptr {
-            Value::Symbolic(e) => {
-                let v = self.sv.get_value(state, e, "klee string argument")?;
-                let unique = Expr::eq(e.clone(), Expr::constant(v, e.width()));
-                if !self
-                    .sv
-                    .must_be_true(state, &unique, "klee string argument")?
-                {
-                    return Err(user_error(
-                        "symbolic string pointer passed to one of the klee_ functions",
-                    ));
-                }
-                Value::Concrete(v, e.width())
-            }
-            other => other.clone(),
-        };
-        self.read_message_string(state, &ptr, "string argument")
-            .map_err(|t| match t {
-                Termination::Error {
-                    kind: ErrorKind::Ptr,
-                    ..
-                } => user_error("invalid string pointer passed to one of the klee_ functions"),
-                other => other,
-            })
-    }
-
     /// `klee_make_symbolic(ptr, size, name)`: the bytes become a fresh input array.
     pub(crate) fn make_symbolic(
         &mut self,
@@ -53,7 +25,9 @@ impl Executor<'_> {
         size: u64,
         name: &str,
     ) -> Exec<()> {
-        let address = self.concretize(state, ptr, "klee_make_symbolic address")? as u64;
+        let address = self
+            .cx()
+            .concretize(state, ptr, "klee_make_symbolic address")? as u64;
         let entry = match state.memory.lookup(address) {
             Lookup::Live(e) => e.clone(),
             _ => return Err(user_error("klee_make_symbolic: invalid pointer")),
@@ -100,6 +74,99 @@ impl Executor<'_> {
         });
         self.bind_seeds(state);
         Ok(())
+    }
+
+    /// A fresh symbolic value of `width` bits recorded as a test object named `name`
+    /// (`klee_int`, `klee_range`, `klee_choose`, `__VERIFIER_nondet_*`).
+    pub(crate) fn fresh_symbolic(&mut self, state: &mut State, name: &str, width: u32) -> Value {
+        let bytes = width.div_ceil(8);
+        let array = self.input_array(state, name, bytes as u64);
+        let value = Expr::read_lsb(
+            &UpdateList::new(array.clone()),
+            Expr::constant(0, 32),
+            bytes,
+        );
+        // A value, not memory: no object is allocated (a program asking for 10^6 inputs must
+        // not carry 10^6 objects).
+        state.symbolics.push_back(Symbolic {
+            object: None,
+            array,
+            name: name.to_string(),
+            size: None,
+            deindex: None,
+        });
+        self.bind_seeds(state);
+        Value::from_expr(Expr::extract(value, 0, width))
+    }
+
+    /// A `__VERIFIER_nondet_*` value; booleans are "any non-zero byte is true".
+    pub(super) fn nondet(&mut self, state: &mut State, name: &str, width: u32) -> Value {
+        if width == 1 {
+            let byte = self.fresh_symbolic(state, name, 8).to_expr();
+            return Value::from_expr(Expr::ne(byte, Expr::constant(0, 8)));
+        }
+        self.fresh_symbolic(state, name, width)
+    }
+
+    /// `klee_range(begin, end, name)`: a symbolic int in `[begin, end)`.
+    pub(super) fn range(&mut self, state: &mut State, args: &[Value]) -> Exec<Value> {
+        let begin = self.cx().concretize(state, arg(args, 0)?, "klee_range")?;
+        let end = self.cx().concretize(state, arg(args, 1)?, "klee_range")?;
+        let (b, e) = (begin as u32 as i32, end as u32 as i32);
+        if b >= e {
+            return Err(user_error("invalid range"));
+        }
+        if b + 1 == e {
+            return Ok(Value::concrete(begin, 32));
+        }
+        let name = self.cx().optional_string(state, arg(args, 2)?)?;
+        let x = self.fresh_symbolic(state, &name, 32).to_expr();
+        let low = Expr::sle(Expr::constant(begin, 32), x.clone());
+        let high = Expr::slt(x.clone(), Expr::constant(end, 32));
+        // Seeds whose value is outside the range leave the path (`seeding.rs`).
+        if !state.seeds.is_empty() {
+            let within = Expr::and(low.clone(), high.clone());
+            if self.cx().assume_by_seeds(state, &within) {
+                return Ok(Value::from_expr(x));
+            }
+        }
+        state.add_constraint(low);
+        state.add_constraint(high);
+        Ok(Value::from_expr(x))
+    }
+}
+
+impl Cx<'_, '_> {
+    /// A string argument, or `"unnamed"` for a null pointer. As in KLEE, a pointer with more
+    /// than one feasible value, or one into no object, is a user error.
+    pub(crate) fn optional_string(&mut self, state: &mut State, ptr: &Value) -> Exec<String> {
+        if ptr.as_concrete() == Some(0) {
+            return Ok("unnamed".into());
+        }
+        let ptr = match ptr {
+            Value::Symbolic(e) => {
+                let v = self.sv.get_value(state, e, "klee string argument")?;
+                let unique = Expr::eq(e.clone(), Expr::constant(v, e.width()));
+                if !self
+                    .sv
+                    .must_be_true(state, &unique, "klee string argument")?
+                {
+                    return Err(user_error(
+                        "symbolic string pointer passed to one of the klee_ functions",
+                    ));
+                }
+                Value::Concrete(v, e.width())
+            }
+            other => other.clone(),
+        };
+        self.read_message_string(state, &ptr, "string argument")
+            .map_err(|t| match t {
+                Termination::Error {
+                    kind: ErrorKind::Ptr,
+                    ..
+                } => user_error("invalid string pointer passed to one of the klee_ functions"),
+                other => other,
+            })
     }
 
     /// The size of a `klee_make_symbolic` request: the capacity of a symbolic-size object
@@ -159,38 +226,6 @@ impl Executor<'_> {
         Ok(())
     }
 
-    /// A fresh symbolic value of `width` bits recorded as a test object named `name`
-    /// (`klee_int`, `klee_range`, `klee_choose`, `__VERIFIER_nondet_*`).
-    pub(crate) fn fresh_symbolic(&mut self, state: &mut State, name: &str, width: u32) -> Value {
-        let bytes = width.div_ceil(8);
-        let array = self.input_array(state, name, bytes as u64);
-        let value = Expr::read_lsb(
-            &UpdateList::new(array.clone()),
-            Expr::constant(0, 32),
-            bytes,
-        );
-        // A value, not memory: no object is allocated (a program asking for 10^6 inputs must
-        // not carry 10^6 objects).
-        state.symbolics.push_back(Symbolic {
-            object: None,
-            array,
-            name: name.to_string(),
-            size: None,
-            deindex: None,
-        });
-        self.bind_seeds(state);
-        Value::from_expr(Expr::extract(value, 0, width))
-    }
-
-    /// A `__VERIFIER_nondet_*` value; booleans are "any non-zero byte is true".
-    pub(super) fn nondet(&mut self, state: &mut State, name: &str, width: u32) -> Value {
-        if width == 1 {
-            let byte = self.fresh_symbolic(state, name, 8).to_expr();
-            return Value::from_expr(Expr::ne(byte, Expr::constant(0, 8)));
-        }
-        self.fresh_symbolic(state, name, width)
-    }
-
     /// `klee_assume(cond)`.
     pub(super) fn assume(&mut self, state: &mut State, cond: &Value) -> Exec<()> {
         let infeasible = |silent: bool| {
@@ -223,33 +258,6 @@ impl Executor<'_> {
         }
         state.add_constraint(c);
         Ok(())
-    }
-
-    /// `klee_range(begin, end, name)`: a symbolic int in `[begin, end)`.
-    pub(super) fn range(&mut self, state: &mut State, args: &[Value]) -> Exec<Value> {
-        let begin = self.concretize(state, arg(args, 0)?, "klee_range")?;
-        let end = self.concretize(state, arg(args, 1)?, "klee_range")?;
-        let (b, e) = (begin as u32 as i32, end as u32 as i32);
-        if b >= e {
-            return Err(user_error("invalid range"));
-        }
-        if b + 1 == e {
-            return Ok(Value::concrete(begin, 32));
-        }
-        let name = self.optional_string(state, arg(args, 2)?)?;
-        let x = self.fresh_symbolic(state, &name, 32).to_expr();
-        let low = Expr::sle(Expr::constant(begin, 32), x.clone());
-        let high = Expr::slt(x.clone(), Expr::constant(end, 32));
-        // Seeds whose value is outside the range leave the path (`seeding.rs`).
-        if !state.seeds.is_empty() {
-            let within = Expr::and(low.clone(), high.clone());
-            if self.assume_by_seeds(state, &within) {
-                return Ok(Value::from_expr(x));
-            }
-        }
-        state.add_constraint(low);
-        state.add_constraint(high);
-        Ok(Value::from_expr(x))
     }
 
     /// `klee_report_error(file, line, message, suffix)`.

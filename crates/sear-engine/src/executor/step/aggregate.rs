@@ -8,11 +8,12 @@ use sear_ir::Operand;
 
 use super::exec;
 use crate::executor::layout::fit_pointer;
-use crate::executor::{Exec, Executor};
+use crate::executor::{Exec, Program};
 use crate::state::State;
 use crate::value::Value;
 
-impl Executor<'_> {
+impl Program {
+    /// `getelementptr`: `base + offset + Σ index·scale`, concrete when every operand is.
     pub(super) fn gep(
         &self,
         state: &State,
@@ -37,7 +38,7 @@ impl Executor<'_> {
             }
             if all_concrete {
                 let address = Value::concrete(address.wrapping_add(offset as u128), 64);
-                return fit_pointer(&self.program.module, address);
+                return fit_pointer(&self.module, address);
             }
         }
         let mut e = Expr::add(base.to_expr(), Expr::constant(offset as u128, 64));
@@ -45,34 +46,30 @@ impl Executor<'_> {
             let i = Expr::sext_or_trunc(self.operand(state, *op).to_expr(), 64);
             e = Expr::add(e, Expr::mul(Expr::constant(*scale as u128, 64), i));
         }
-        fit_pointer(&self.program.module, Value::from_expr(e))
+        fit_pointer(&self.module, Value::from_expr(e))
     }
+}
 
-    pub(super) fn extract_element(
-        &mut self,
-        state: &mut State,
-        vec: &Value,
-        idx: &Value,
-    ) -> Exec<Value> {
-        let items = vec.elements();
-        match idx {
-            Value::Concrete(i, _) => Ok(items.get(*i as usize).cloned().unwrap_or(
-                Value::Concrete(0, items.first().map_or(8, |v| v.width().max(1))),
-            )),
-            _ => {
-                // A symbolic index selects among the elements.
-                let i = idx.to_expr();
-                let mut acc = items
-                    .last()
-                    .map(Value::to_expr)
-                    .ok_or_else(|| exec("empty vector"))?;
-                for (k, item) in items.iter().enumerate().rev().skip(1) {
-                    let is_k = Expr::eq(i.clone(), Expr::constant(k as u128, i.width()));
-                    acc = Expr::select(is_k, item.to_expr(), acc);
-                }
-                let _ = state;
-                Ok(Value::from_expr(acc))
+/// Element `idx` of `vec`: a selection among the elements when the index is symbolic.
+pub(super) fn extract_element(vec: &Value, idx: &Value) -> Exec<Value> {
+    let items = vec.elements();
+    match idx {
+        Value::Concrete(i, _) => Ok(items.get(*i as usize).cloned().unwrap_or(Value::Concrete(
+            0,
+            items.first().map_or(8, |v| v.width().max(1)),
+        ))),
+        _ => {
+            // A symbolic index selects among the elements.
+            let i = idx.to_expr();
+            let mut acc = items
+                .last()
+                .map(Value::to_expr)
+                .ok_or_else(|| exec("empty vector"))?;
+            for (k, item) in items.iter().enumerate().rev().skip(1) {
+                let is_k = Expr::eq(i.clone(), Expr::constant(k as u128, i.width()));
+                acc = Expr::select(is_k, item.to_expr(), acc);
             }
+            Ok(Value::from_expr(acc))
         }
     }
 }

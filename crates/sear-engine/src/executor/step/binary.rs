@@ -8,12 +8,16 @@ use sear_ir::{BinaryOp, FloatKind, FloatPredicate, Module, TypeId};
 
 use super::{exec, float_kind, unsupported};
 use crate::executor::ops;
+use crate::executor::Cx;
 use crate::executor::{Exec, Executor};
 use crate::state::State;
 use crate::termination::{ErrorKind, Termination};
 use crate::value::Value;
 
 impl Executor<'_> {
+    /// `op a, b` of type `ty`, integer or floating-point, scalars or vectors. A method of
+    /// the executor, not of [`Cx`]: a symbolic divisor or shift amount is checked through
+    /// [`Executor::require`], which forks the failing side.
     pub(crate) fn binary(
         &mut self,
         module: &Module,
@@ -26,7 +30,7 @@ impl Executor<'_> {
         if let Some(int_op) = ops::int_binop(op) {
             if let (Value::Concrete(x, w), Value::Concrete(y, _)) = (a, b) {
                 // Fast path: concrete scalars.
-                self.check_concrete_operands(op, *x, *y, *w)?;
+                check_concrete_operands(op, *x, *y, *w)?;
                 return Ok(Value::Concrete(
                     sear_expr::fold::fold_binary(int_op, *w, *x, *y),
                     *w,
@@ -50,11 +54,15 @@ impl Executor<'_> {
         let kind = float_kind(module, ty)
             .ok_or_else(|| exec("floating-point operation on non-float type"))?;
         let rm = state.rounding;
-        if let Some(v) = self.fp_binary(op, kind, a, b, rm) {
+        if let Some(v) = self.cx().fp_binary(op, kind, a, b, rm) {
             return Ok(v);
         }
-        let a = self.concretize_value(state, a, "floating-point arithmetic")?;
-        let b = self.concretize_value(state, b, "floating-point arithmetic")?;
+        let a = self
+            .cx()
+            .concretize_value(state, a, "floating-point arithmetic")?;
+        let b = self
+            .cx()
+            .concretize_value(state, b, "floating-point arithmetic")?;
         ops::lift2(&a, &b, &mut |x, y| {
             ops::float_binary(
                 op,
@@ -68,6 +76,54 @@ impl Executor<'_> {
         .map_err(unsupported)
     }
 
+    /// Division-by-zero and oversized-shift checks, forking an error path when the
+    /// operand may be bad.
+    pub(super) fn check_operands(
+        &mut self,
+        state: &mut State,
+        op: BinaryOp,
+        a: &Value,
+        b: &Value,
+    ) -> Exec<()> {
+        let width = b.width();
+        match op {
+            BinaryOp::UDiv | BinaryOp::SDiv | BinaryOp::URem | BinaryOp::SRem => {
+                if let (Some(n), Some(d)) = (a.as_concrete(), b.as_concrete()) {
+                    return check_concrete_operands(op, n, d, width);
+                }
+                let nonzero = Expr::ne(b.to_expr(), Expr::constant(0, width));
+                if !nonzero.is_true() {
+                    self.require(state, nonzero, || {
+                        Termination::error(ErrorKind::Div, "divide by zero")
+                    })?;
+                }
+                if matches!(op, BinaryOp::SDiv | BinaryOp::SRem) {
+                    // INT_MIN / -1 overflows: SIGFPE natively, like a division by zero.
+                    let overflow = Expr::and(
+                        Expr::eq(a.to_expr(), Expr::constant(signed_min(width), width)),
+                        Expr::eq(b.to_expr(), Expr::constant(all_ones(width), width)),
+                    );
+                    if !overflow.is_false() {
+                        self.require(state, Expr::not(overflow), division_overflow)?;
+                    }
+                }
+                Ok(())
+            }
+            BinaryOp::Shl | BinaryOp::LShr | BinaryOp::AShr => {
+                if let Some(d) = b.as_concrete() {
+                    return check_concrete_operands(op, 0, d, width);
+                }
+                let ok = Expr::ult(b.to_expr(), Expr::constant(width as u128, width));
+                self.require(state, ok, || {
+                    Termination::error(ErrorKind::Overshift, "overshift error")
+                })
+            }
+            _ => Ok(()),
+        }
+    }
+}
+
+impl Cx<'_, '_> {
     /// `fcmp pred a, b` on floats of `kind`: a node on symbolic operands, else concrete.
     pub(crate) fn fcmp(
         &mut self,
@@ -93,75 +149,30 @@ impl Executor<'_> {
         })
         .map_err(unsupported)
     }
+}
 
-    #[inline]
-    pub(super) fn check_concrete_operands(
-        &self,
-        op: BinaryOp,
-        dividend: u128,
-        divisor: u128,
-        width: u32,
-    ) -> Exec<()> {
-        match op {
-            BinaryOp::UDiv | BinaryOp::SDiv | BinaryOp::URem | BinaryOp::SRem if divisor == 0 => {
-                Err(Termination::error(ErrorKind::Div, "divide by zero"))
-            }
-            BinaryOp::SDiv | BinaryOp::SRem
-                if dividend == signed_min(width) && divisor == all_ones(width) =>
-            {
-                Err(division_overflow())
-            }
-            BinaryOp::Shl | BinaryOp::LShr | BinaryOp::AShr if divisor >= width as u128 => {
-                Err(Termination::error(ErrorKind::Overshift, "overshift error"))
-            }
-            _ => Ok(()),
+/// The division and shift checks on concrete operands: division by zero, `INT_MIN / -1`,
+/// a shift by the width or more.
+#[inline]
+pub(super) fn check_concrete_operands(
+    op: BinaryOp,
+    dividend: u128,
+    divisor: u128,
+    width: u32,
+) -> Exec<()> {
+    match op {
+        BinaryOp::UDiv | BinaryOp::SDiv | BinaryOp::URem | BinaryOp::SRem if divisor == 0 => {
+            Err(Termination::error(ErrorKind::Div, "divide by zero"))
         }
-    }
-
-    /// Division-by-zero and oversized-shift checks, forking an error path when the
-    /// operand may be bad.
-    pub(super) fn check_operands(
-        &mut self,
-        state: &mut State,
-        op: BinaryOp,
-        a: &Value,
-        b: &Value,
-    ) -> Exec<()> {
-        let width = b.width();
-        match op {
-            BinaryOp::UDiv | BinaryOp::SDiv | BinaryOp::URem | BinaryOp::SRem => {
-                if let (Some(n), Some(d)) = (a.as_concrete(), b.as_concrete()) {
-                    return self.check_concrete_operands(op, n, d, width);
-                }
-                let nonzero = Expr::ne(b.to_expr(), Expr::constant(0, width));
-                if !nonzero.is_true() {
-                    self.require(state, nonzero, || {
-                        Termination::error(ErrorKind::Div, "divide by zero")
-                    })?;
-                }
-                if matches!(op, BinaryOp::SDiv | BinaryOp::SRem) {
-                    // INT_MIN / -1 overflows: SIGFPE natively, like a division by zero.
-                    let overflow = Expr::and(
-                        Expr::eq(a.to_expr(), Expr::constant(signed_min(width), width)),
-                        Expr::eq(b.to_expr(), Expr::constant(all_ones(width), width)),
-                    );
-                    if !overflow.is_false() {
-                        self.require(state, Expr::not(overflow), division_overflow)?;
-                    }
-                }
-                Ok(())
-            }
-            BinaryOp::Shl | BinaryOp::LShr | BinaryOp::AShr => {
-                if let Some(d) = b.as_concrete() {
-                    return self.check_concrete_operands(op, 0, d, width);
-                }
-                let ok = Expr::ult(b.to_expr(), Expr::constant(width as u128, width));
-                self.require(state, ok, || {
-                    Termination::error(ErrorKind::Overshift, "overshift error")
-                })
-            }
-            _ => Ok(()),
+        BinaryOp::SDiv | BinaryOp::SRem
+            if dividend == signed_min(width) && divisor == all_ones(width) =>
+        {
+            Err(division_overflow())
         }
+        BinaryOp::Shl | BinaryOp::LShr | BinaryOp::AShr if divisor >= width as u128 => {
+            Err(Termination::error(ErrorKind::Overshift, "overshift error"))
+        }
+        _ => Ok(()),
     }
 }
 

@@ -6,11 +6,12 @@ use sear_ir::{CastOp, Module, TypeId};
 use super::{float_kind, scalar_of, unsupported};
 use crate::executor::layout::fit_pointer;
 use crate::executor::ops::{self, Scalar};
-use crate::executor::{fpsym, Exec, Executor};
+use crate::executor::Cx;
+use crate::executor::{fpsym, Exec};
 use crate::state::State;
 use crate::value::Value;
 
-impl Executor<'_> {
+impl Cx<'_, '_> {
     /// `op` of `v` from type `from` to type `to`; the conversions that round use the
     /// state's rounding mode. `plain`: the `uitofp` instruction, whose x86-64 lowering
     /// gives −0.0 for a 64-bit 0 to `double` when rounding down (not the constrained
