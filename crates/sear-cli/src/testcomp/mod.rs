@@ -186,6 +186,14 @@ pub fn configure(
         // reached while random-path and covnew explore near the root.
         config.search.push(sear_engine::config::SearchKind::Dfs);
     }
+    if test_comp.is_some() {
+        // A test only for a path that covered an instruction or a branch direction no
+        // earlier path did (KLEE's Test-Comp runs use the same option): the other paths add
+        // no coverage, and a suite of every path (2^k for k input-dependent loop exits) is
+        // more than a validator can execute. Error tests are written whatever they cover,
+        // so a cover-error suite keeps its error test.
+        config.only_output_states_covering_new = true;
+    }
     if stop_at_error {
         // Only the verdict and the error's test matter: the states left when the run stops
         // get no test, so the halt takes no time past --max-time.
