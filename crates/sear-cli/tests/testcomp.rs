@@ -514,3 +514,44 @@ fn cover_branches_writes_tests_only_for_new_coverage() {
         assert_eq!(branches_hit("suite"), full, "{cmp}");
     }
 }
+
+/// Under cover-error, the state that --max-time stops keeps its test: a loop of 2^27
+/// iterations without inputs does not reach reach_error within the limit, and the test of
+/// the stopped state (no inputs) reaches it natively, which is what Test-Comp counts.
+#[test]
+fn cover_error_keeps_the_test_of_the_state_stopped_at_the_limit() {
+    let tmp = tempfile::tempdir().unwrap();
+    let program = write(
+        tmp.path(),
+        "long_loop.c",
+        "extern void reach_error(void);\n\
+         int main(void) {\n\
+         \x20 unsigned int x = 0;\n\
+         \x20 while (x < 0x0fffffffu)\n\
+         \x20   x += 2;\n\
+         \x20 if (x % 2 == 0)\n\
+         \x20   reach_error();\n\
+         \x20 return 0;\n\
+         }\n",
+    );
+    let o = sear(
+        &[
+            "run",
+            "--no-progress",
+            "--output-dir",
+            "out",
+            "--max-time",
+            "2",
+            "--test-comp",
+            "cover-error",
+            "long_loop.c",
+        ],
+        tmp.path(),
+    );
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let tests = tests_of(&tmp.path().join("out/test-suite"));
+    assert_eq!(tests.len(), 1, "{tests:?}");
+    let exe = native(tmp.path(), &program);
+    let (reached, _) = replay(&exe, &tests[0].0, tmp.path());
+    assert!(reached);
+}
