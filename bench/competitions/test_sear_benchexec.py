@@ -7,10 +7,13 @@ BenchExec there):
 The fixtures are sear's output lines; one test runs BenchExec itself on the three tasks of
 selftest/ (skipped when SEAR_BENCHEXEC_RUN=0 or sear is not built)."""
 import bz2
+import importlib.machinery
 import os
+import struct
 import subprocess
 import sys
 import tempfile
+import types
 import unittest
 import xml.etree.ElementTree as ET
 
@@ -21,7 +24,14 @@ sys.path.insert(0, HERE)
 import benchexec.result as result  # noqa: E402
 from benchexec.tools.template import BaseTool2  # noqa: E402
 
-from sear_benchexec import sear, sear_testcomp  # noqa: E402
+from sear_benchexec import klee_testcomp, sear, sear_testcomp  # noqa: E402
+
+# The KLEE wrapper, loaded as a module for its converter (KLEE itself is not needed).
+_loader = importlib.machinery.SourceFileLoader(
+    "klee_wrapper", os.path.join(HERE, "klee", "klee-testcomp"))
+klee_wrapper = types.ModuleType(_loader.name)
+klee_wrapper.__file__ = _loader.path
+_loader.exec_module(klee_wrapper)
 
 FIXTURES = {
     "sear: verdict: TRUE (every path explored, no violation)": result.RESULT_TRUE_PROP,
@@ -84,6 +94,55 @@ class CmdlineTest(unittest.TestCase):
             "sear", [], self.task("p/coverage-branches.prp"), BaseTool2.ResourceLimits())
         self.assertNotIn("--sv-comp", cmd)
         self.assertEqual(cmd[cmd.index("--test-comp") + 1], "p/coverage-branches.prp")
+
+
+def ktest_bytes(objects):
+    """A .ktest file (KLEE's format, version 3) with the given (name, bytes) objects."""
+    out = [b"KTEST", struct.pack(">I", 3), struct.pack(">I", 1), struct.pack(">I", 4),
+           b"prog", struct.pack(">II", 0, 0), struct.pack(">I", len(objects))]
+    for name, data in objects:
+        out += [struct.pack(">I", len(name)), name.encode(), struct.pack(">I", len(data)), data]
+    return b"".join(out)
+
+
+class KleeTest(unittest.TestCase):
+    """The KLEE tool-info module and wrapper, without KLEE."""
+
+    def test_result(self):
+        lines = ["KLEE: done: generated tests = 3",
+                 "klee-testcomp: test suite: out/test-suite (3 tests)"]
+        self.assertEqual(klee_testcomp.result_of(lines, 0), result.RESULT_DONE)
+        self.assertEqual(klee_testcomp.result_of(["klee-testcomp: compiling t.c failed"], 1),
+                         "ERROR (compile)")
+        self.assertEqual(klee_testcomp.result_of([], None, timed_out=True),
+                         result.RESULT_TIMEOUT)
+
+    def test_cmdline(self):
+        task = BaseTool2.Task.with_files(
+            ["t/x.c"], property_file="p/coverage-error-call.prp",
+            options={"language": "C", "data_model": "ILP32"})
+        limits = BaseTool2.ResourceLimits(cputime=15, memory=2000 * 10**6)
+        cmd = klee_testcomp.Tool().cmdline("klee-testcomp", [], task, limits)
+        sear_cmd = sear_testcomp.Tool().cmdline("sear", [], task, limits)
+        for option in ("--max-time", "--max-memory"):
+            self.assertEqual(cmd[cmd.index(option) + 1], sear_cmd[sear_cmd.index(option) + 1])
+        self.assertEqual(cmd[cmd.index("--property") + 1], "p/coverage-error-call.prp")
+        self.assertIn("--32", cmd)
+        self.assertEqual(cmd[-1], "t/x.c")
+
+    def test_ktest_to_inputs_in_call_order(self):
+        objects = [("n2_uint", struct.pack("<I", 4000000000)), ("n1_int", struct.pack("<i", -5)),
+                   ("n3_char", b"\xf9"), ("n4_bool", b"\x01"), ("n5_float", struct.pack("<f", 1.5)),
+                   ("other", b"\x00")]
+        with tempfile.TemporaryDirectory() as tmp:
+            path = os.path.join(tmp, "test000001.ktest")
+            with open(path, "wb") as f:
+                f.write(ktest_bytes(objects))
+            read = klee_wrapper.read_ktest(path)
+        self.assertEqual(read, objects)
+        self.assertEqual(klee_wrapper.inputs(read),
+                         [("int", "-5"), ("uint", "4000000000"), ("char", "-7"),
+                          ("bool", "1"), ("float", "1.5")])
 
 
 @unittest.skipIf(os.environ.get("SEAR_BENCHEXEC_RUN") == "0", "SEAR_BENCHEXEC_RUN=0")

@@ -1,5 +1,6 @@
 // --only-output-states-covering-new (KLEE's option): a path that ends gets a test only if it
-// covered an instruction no path had covered before it; errors get theirs as always.
+// covered an instruction or a branch direction no path had covered before it; errors get
+// theirs as always.
 // Reasoning: three bytes, each compared in the same loop, fork 8 paths that run the same
 // instructions; the first paths cover both sides of the comparison and the two returns,
 // the later ones cover nothing new. The path with all three bytes above 'm' fails an

@@ -5,20 +5,10 @@
 
 mod common;
 
-use common::sear;
+use common::{sear, text, write};
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
-
-fn write(dir: &Path, name: &str, text: &str) -> PathBuf {
-    let path = dir.join(name);
-    std::fs::write(&path, text).unwrap();
-    path
-}
-
-fn text(bytes: &[u8]) -> String {
-    String::from_utf8_lossy(bytes).into_owned()
-}
 
 /// The project's Python with lxml (scripts/setup.sh installs it).
 fn python() -> PathBuf {
@@ -182,8 +172,8 @@ fn cover_branches_suite_is_valid_and_replays() {
     let suite = tmp.path().join("out/test-suite");
     validate(&suite, &program);
     let tests = tests_of(&suite);
-    // Paths: x out of range (abort), c/b not both, then reach_error or return 1 - and every
-    // path has its test.
+    // Paths: x out of range (abort), c/b not both, then reach_error or return 1 - each
+    // covers code the others do not, so each has its test.
     assert!(tests.len() >= 4, "{tests:?}");
     assert_eq!(tests.iter().filter(|(_, c)| *c).count(), 1, "{tests:?}");
     let exe = native(tmp.path(), &program);
@@ -422,152 +412,6 @@ fn empty_reach_error_is_seen_natively() {
     }
 }
 
-/// The verdict line of `sear run --sv-comp ARGS... PROGRAM` on `source`.
-fn verdict_of(dir: &Path, name: &str, source: &str, args: &[&str]) -> String {
-    write(dir, name, source);
-    let out = format!("{name}.out");
-    let mut all = vec!["run", "--no-progress", "--output-dir", &out, "--sv-comp"];
-    all.extend_from_slice(args);
-    all.push(name);
-    let o = sear(&all, dir);
-    assert!(o.status.success(), "{name}: {}", text(&o.stderr));
-    text(&o.stdout).trim().to_string()
-}
-
-/// An old-format task (SV-COMP before 2020): `__VERIFIER_assume` called undeclared,
-/// implicit `int`, a K&R definition and `__VERIFIER_error`. clang 19 rejects the first two
-/// as errors unless told otherwise; --sv-comp compiles them as the competition's other
-/// tools do.
-#[test]
-fn old_format_task_compiles_under_sv_comp() {
-    let tmp = tempfile::tempdir().unwrap();
-    let source = "extern void __VERIFIER_error(void);\n\
-                  extern int __VERIFIER_nondet_int(void);\n\
-                  int add(a, b) int a; int b; { return a + b; }\n\
-                  main() {\n\
-                  \x20 int x = __VERIFIER_nondet_int();\n\
-                  \x20 __VERIFIER_assume(x > 0 && x < 10);\n\
-                  \x20 if (add(x, 1) == 5) { ERROR: __VERIFIER_error(); }\n\
-                  \x20 return 0;\n\
-                  }\n";
-    let line = verdict_of(tmp.path(), "old_false-unreach-call.c", source, &[]);
-    assert!(line.starts_with("sear: verdict: FALSE"), "{line}");
-    // Without the competition's conventions, clang's errors stand.
-    let o = sear(
-        &["run", "--no-progress", "old_false-unreach-call.c"],
-        tmp.path(),
-    );
-    assert!(!o.status.success());
-    assert!(
-        text(&o.stderr).contains("__VERIFIER_assume"),
-        "{}",
-        text(&o.stderr)
-    );
-}
-
-/// valid-memsafety: each property's violation is named, a leak at exit is one (memory
-/// reachable from a global is not), and a safe program is TRUE.
-#[test]
-fn memsafety_verdicts_name_the_violated_property() {
-    let tmp = tempfile::tempdir().unwrap();
-    let dir = tmp.path();
-    let prelude = "#include <stdlib.h>\nextern int __VERIFIER_nondet_int(void);\n";
-    let cases = [
-        (
-            "deref.c",
-            "int main(void) { int *p = malloc(4 * sizeof(int)); int i = __VERIFIER_nondet_int();\n\
-             if (i >= 0 && i <= 4) p[i] = 1; free(p); return 0; }\n",
-            "FALSE(valid-deref)",
-        ),
-        (
-            "free.c",
-            "int main(void) { int *p = malloc(8); free(p);\n\
-             if (__VERIFIER_nondet_int() == 3) free(p); return 0; }\n",
-            "FALSE(valid-free)",
-        ),
-        (
-            "leak.c",
-            "struct node { struct node *next; };\n\
-             int main(void) { struct node *a = malloc(sizeof *a); a->next = malloc(sizeof *a);\n\
-             if (__VERIFIER_nondet_int()) free(a->next); free(a); return 0; }\n",
-            "FALSE(valid-memtrack)",
-        ),
-        (
-            "global.c",
-            "struct node { struct node *next; } *head;\n\
-             int main(void) { head = malloc(sizeof *head); head->next = malloc(sizeof *head);\n\
-             head->next->next = 0; return 0; }\n",
-            "TRUE",
-        ),
-        (
-            // Memory only main's locals point to is lost when main returns, as
-            // sv-benchmarks labels it (list-properties/simple-2: valid-memtrack violated).
-            "local.c",
-            "int main(void) { int *p = malloc(4); *p = __VERIFIER_nondet_int(); return 0; }\n",
-            "FALSE(valid-memtrack)",
-        ),
-        (
-            "safe.c",
-            "int main(void) { int n = __VERIFIER_nondet_int(); int *p = malloc(16);\n\
-             if (n > 0 && n < 4) p[n] = n; free(p); return 0; }\n",
-            "TRUE",
-        ),
-    ];
-    for (name, body, expected) in cases {
-        let line = verdict_of(
-            dir,
-            name,
-            &format!("{prelude}{body}"),
-            &["--property", "valid-memsafety"],
-        );
-        assert!(
-            line.starts_with(&format!("sear: verdict: {expected} (")),
-            "{name}: {line}"
-        );
-    }
-    // The property file names the property too.
-    let prp = write(
-        dir,
-        "valid-memsafety.prp",
-        "CHECK( init(main()), LTL(G valid-free) )\nCHECK( init(main()), LTL(G valid-deref) )\n\
-         CHECK( init(main()), LTL(G valid-memtrack) )\n",
-    );
-    let line = verdict_of(
-        dir,
-        "leak2.c",
-        &format!("{prelude}int main(void) {{ malloc(3); return 0; }}\n"),
-        &["--property", prp.to_str().unwrap()],
-    );
-    assert!(
-        line.starts_with("sear: verdict: FALSE(valid-memtrack)"),
-        "{line}"
-    );
-    // Under unreach-call, the leak is no error.
-    let line = verdict_of(
-        dir,
-        "leak3.c",
-        &format!("{prelude}int main(void) {{ malloc(3); return 0; }}\n"),
-        &[],
-    );
-    assert!(line.starts_with("sear: verdict: TRUE"), "{line}");
-}
-
-/// Older tasks use uninitialised locals as inputs (`unsigned int y;` read before any
-/// write): under --sv-comp they are nondeterministic, so both outcomes are explored.
-#[test]
-fn uninitialised_locals_are_nondeterministic_under_sv_comp() {
-    let tmp = tempfile::tempdir().unwrap();
-    let source = "extern void __VERIFIER_error(void);\n\
-                  int main(void) {\n\
-                  \x20 unsigned int y;\n\
-                  \x20 struct { int a; char c; } s;\n\
-                  \x20 if (y == 12345u && s.c == 'x') __VERIFIER_error();\n\
-                  \x20 return 0;\n\
-                  }\n";
-    let line = verdict_of(tmp.path(), "uninit.c", source, &[]);
-    assert!(line.starts_with("sear: verdict: FALSE"), "{line}");
-}
-
 /// The same under --test-comp: the verdict line must not say TRUE for a reachable error
 /// (the uninitialised values are no objects of the tests).
 #[test]
@@ -600,23 +444,114 @@ fn uninitialised_locals_are_nondeterministic_under_test_comp() {
     assert!(stdout.contains("sear: verdict: FALSE"), "{stdout}");
 }
 
-/// A program that defines its own `exit` (older list tasks: an endless loop, so that
-/// `exit(1)` after a failed malloc ends the path): returning from main still ends the
-/// program, so the leak at its end is seen.
+/// Eight decisions in a loop, 2^8 paths (163 of them end in reach_error), and six branch
+/// directions: under cover-branches a test is written only for a path that covered
+/// something new (an instruction or a branch direction, as KLEE's
+/// --only-output-states-covering-new; the first reach_error too), so the suite is a
+/// handful of tests and still covers every branch the full suite (a test per path)
+/// covers, by gcov (`sear coverage`); both comparisons (`>` and `<=`) so that either side
+/// comes first.
 #[test]
-fn returning_from_main_ends_a_program_with_its_own_exit() {
+fn cover_branches_writes_tests_only_for_new_coverage() {
+    for cmp in [">", "<="] {
+        let tmp = tempfile::tempdir().unwrap();
+        let source = format!(
+            "extern int __VERIFIER_nondet_int(void);\n\
+             void reach_error(void) {{}}\n\
+             int main(void) {{\n\
+             \x20 int n = 0;\n\
+             \x20 for (int i = 0; i < 8; i++)\n\
+             \x20   if (__VERIFIER_nondet_int() {cmp} 0)\n\
+             \x20     n++;\n\
+             \x20 if (n >= 4)\n\
+             \x20   reach_error();\n\
+             \x20 return n;\n\
+             }}\n"
+        );
+        write(tmp.path(), "paths.c", &source);
+        let run = |out: &str, extra: &[&str]| {
+            let mut args = vec![
+                "run",
+                "--no-progress",
+                "--search",
+                "dfs",
+                "--output-dir",
+                out,
+            ];
+            args.extend_from_slice(extra);
+            args.push("paths.c");
+            let o = sear(&args, tmp.path());
+            assert!(o.status.success(), "{}", text(&o.stderr));
+            let summary = std::fs::read_to_string(tmp.path().join(out).join("summary.json"));
+            let summary: serde_json::Value = serde_json::from_str(&summary.unwrap()).unwrap();
+            let tests = std::fs::read_dir(tmp.path().join(out))
+                .unwrap()
+                .filter(|e| {
+                    e.as_ref()
+                        .unwrap()
+                        .path()
+                        .extension()
+                        .is_some_and(|x| x == "ktest")
+                })
+                .count();
+            let count = |key: &str| summary[key].as_u64().unwrap();
+            (count("completed_paths") + count("error_paths"), tests)
+        };
+        let (paths, tests) = run("suite", &["--test-comp", "cover-branches"]);
+        let (full_paths, full_tests) = run("full", &[]);
+        assert_eq!((paths, full_paths, full_tests), (256, 256, 256), "{cmp}");
+        assert!(tests <= 8, "{cmp}: {tests} tests");
+        let suite = tests_of(&tmp.path().join("suite/test-suite"));
+        assert_eq!(suite.len(), tests, "{cmp}");
+        let branches_hit = |out: &str| {
+            let o = sear(&["coverage", "--json", out], tmp.path());
+            assert!(o.status.success(), "{}", text(&o.stderr));
+            let report: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+            report["total"]["branches_hit"].as_u64().unwrap()
+        };
+        let full = branches_hit("full");
+        assert!(full >= 4, "{cmp}: {full}");
+        assert_eq!(branches_hit("suite"), full, "{cmp}");
+    }
+}
+
+/// Under cover-error, the state that --max-time stops keeps its test: a loop of 2^27
+/// iterations without inputs does not reach reach_error within the limit, and the test of
+/// the stopped state (no inputs) reaches it natively, which is what Test-Comp counts.
+#[test]
+fn cover_error_keeps_the_test_of_the_state_stopped_at_the_limit() {
     let tmp = tempfile::tempdir().unwrap();
-    let source = "#include <stdlib.h>\n\
-                  void exit(int s) { _EXIT: goto _EXIT; }\n\
-                  int main(void) { int *p = malloc(8); if (!p) exit(1); return 0; }\n";
-    let line = verdict_of(
+    let program = write(
         tmp.path(),
-        "own_exit.c",
-        source,
-        &["--property", "valid-memsafety", "--max-time", "20"],
+        "long_loop.c",
+        "extern void reach_error(void);\n\
+         int main(void) {\n\
+         \x20 unsigned int x = 0;\n\
+         \x20 while (x < 0x0fffffffu)\n\
+         \x20   x += 2;\n\
+         \x20 if (x % 2 == 0)\n\
+         \x20   reach_error();\n\
+         \x20 return 0;\n\
+         }\n",
     );
-    assert!(
-        line.starts_with("sear: verdict: FALSE(valid-memtrack)"),
-        "{line}"
+    let o = sear(
+        &[
+            "run",
+            "--no-progress",
+            "--output-dir",
+            "out",
+            "--max-time",
+            "2",
+            "--test-comp",
+            "cover-error",
+            "long_loop.c",
+        ],
+        tmp.path(),
     );
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let tests = tests_of(&tmp.path().join("out/test-suite"));
+    assert_eq!(tests.len(), 1, "{tests:?}");
+    let exe = native(tmp.path(), &program);
+    let (reached, _) = replay(&exe, &tests[0].0, tmp.path());
+    assert!(reached);
 }

@@ -2,7 +2,7 @@
 
 use std::time::Duration;
 
-use rustc_hash::FxHashMap;
+use rustc_hash::{FxHashMap, FxHashSet};
 use sear_ir::{FuncId, Module};
 use serde::Serialize;
 
@@ -51,6 +51,9 @@ pub struct Coverage {
     /// run, which reports them to the others).
     collect_new: bool,
     new: Vec<(u32, u32, u32)>,
+    /// Control-flow edges (function, from block, to block) some path took, kept only when
+    /// `--only-output-states-covering-new` asks (a new branch direction is new coverage).
+    edges: FxHashSet<(u32, u32, u32)>,
 }
 
 impl Coverage {
@@ -78,6 +81,7 @@ impl Coverage {
             by_name: module.function_index.clone().into_iter().collect(),
             collect_new: false,
             new: Vec::new(),
+            edges: FxHashSet::default(),
         }
     }
 
@@ -127,6 +131,13 @@ impl Coverage {
         } else {
             false
         }
+    }
+
+    /// Marks the edge from block `from` to block `to` of a function; returns true if no
+    /// path took it before (KLEE counts a new branch direction as new coverage too: the
+    /// edge to a block that other paths already covered covers no new instruction).
+    pub fn mark_edge(&mut self, func: u32, from: u32, to: u32) -> bool {
+        self.edges.insert((func, from, to))
     }
 
     /// How many times an instruction executed, over all paths.

@@ -186,12 +186,26 @@ pub fn configure(
         // reached while random-path and covnew explore near the root.
         config.search.push(sear_engine::config::SearchKind::Dfs);
     }
-    if stop_at_error {
+    if test_comp.is_some() {
+        // A test only for a path that covered an instruction or a branch direction no
+        // earlier path did (KLEE's Test-Comp runs use the same option): the other paths add
+        // no coverage, and a suite of every path (2^k for k input-dependent loop exits) is
+        // more than a validator can execute. Error tests are written whatever they cover,
+        // so a cover-error suite keeps its error test.
+        config.only_output_states_covering_new = true;
+    }
+    if stop_at_error && test_comp.is_none() {
         // Only the verdict and the error's test matter: the states left when the run stops
         // get no test, so the halt takes no time past --max-time.
         config.dump_states_on_halt = false;
         config.test_dropped_states = false;
     }
+    // Under --test-comp cover-error the states left at --max-time keep their tests (those
+    // that covered something new, as KLEE writes them): Test-Comp counts any test that
+    // reaches the error natively, and a loop of 2^28 iterations without inputs
+    // (loop-acceleration's `functions`, `phases`, `simple`) reaches it there from the
+    // test of the state the limit stopped. After the error's test they cost the validator
+    // nothing: TestCov stops at the first test that reaches the error.
 }
 
 /// After the run: writes the test suite (with `--test-comp`; its architecture is the

@@ -118,11 +118,13 @@ pub struct EngineConfig {
         value_parser = clap::value_parser!(u64).range(1..=1 << 40),
     ))]
     pub max_stack_size: u64,
-    /// Write a test for every error, not one per (kind, location).
+    /// Write a test for every error, not one per (kind, location); with
+    /// --only-output-states-covering-new, for every error whose path covered something new.
     #[cfg_attr(feature = "cli", arg(id = "emit-all-errors", long = "emit-all-errors"))]
     pub emit_all_errors: bool,
-    /// Write tests only for the paths that covered an instruction no earlier path covered;
-    /// errors are still written (KLEE's option of the same name).
+    /// Write tests only for the paths that covered an instruction or took a control-flow
+    /// edge (a branch direction) no earlier path covered; the first error of each kind and
+    /// location is still written (KLEE's option of the same name).
     #[cfg_attr(
         feature = "cli",
         arg(

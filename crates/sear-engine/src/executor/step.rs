@@ -352,6 +352,12 @@ impl Program {
                 frame.locals[slot as usize] = v;
             }
         }
+        if self.config.only_output_states_covering_new {
+            let func = state.frame().func.0;
+            if self.run.coverage.mark_edge(func, from.0, target.0) {
+                state.covered_new = true;
+            }
+        }
         let frame = state.frame_mut();
         frame.prev_block = Some(from);
         frame.block = target;

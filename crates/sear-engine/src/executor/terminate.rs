@@ -118,7 +118,13 @@ impl Executor<'_> {
             place.line,
             place.loc.map_or(0, |l| l.col),
         );
-        if !self.config.emit_all_errors && !self.report.emitted_errors.insert(key) {
+        // With --emit-all-errors every error gets a test, under
+        // --only-output-states-covering-new only the first at its location and those that
+        // covered something new (KLEE's rule for error paths too: a cover-branches run whose
+        // loop reaches reach_error on thousands of paths writes a handful of them).
+        let first = self.report.emitted_errors.insert(key);
+        let wanted = first || (self.config.emit_all_errors && self.wants_test(state));
+        if !wanted {
             return;
         }
         let Some(test) = self.write_test(state) else {
