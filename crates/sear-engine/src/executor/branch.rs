@@ -109,7 +109,7 @@ impl Executor<'_> {
         let c = match cond {
             Value::Concrete(c, _) => {
                 let target = if *c == 1 { then_block } else { else_block };
-                self.program.jump(module, state, target);
+                self.jump(module, state, target);
                 return Ok(());
             }
             other => other.to_expr(),
@@ -130,17 +130,17 @@ impl Executor<'_> {
             self.sv.evaluate(state, &c, "fork")?
         };
         match validity {
-            Validity::True => self.program.jump(module, state, then_block),
-            Validity::False => self.program.jump(module, state, else_block),
+            Validity::True => self.jump(module, state, then_block),
+            Validity::False => self.jump(module, state, else_block),
             Validity::Unknown => {
                 let blocks = [then_block, else_block];
                 let alternatives = vec![c.clone(), Expr::not(c)];
                 let taken =
                     self.fork(state, ForkKind::Branch, alternatives, |ex, i, mut other| {
-                        ex.program.jump(module, &mut other, blocks[i]);
+                        ex.jump(module, &mut other, blocks[i]);
                         ex.spawn(other);
                     })?;
-                self.program.jump(module, state, blocks[taken]);
+                self.jump(module, state, blocks[taken]);
             }
         }
         Ok(())
@@ -196,7 +196,7 @@ impl Executor<'_> {
                 .iter()
                 .find(|(c, _)| *c == v)
                 .map_or(default, |(_, b)| *b);
-            self.program.jump(module, state, target);
+            self.jump(module, state, target);
             return Ok(());
         }
         let e = value.to_expr();
@@ -227,10 +227,10 @@ impl Executor<'_> {
             if unchecked {
                 // Rebuilding a path whose seeds chose among every target without a query.
                 let taken = self.fork(state, ForkKind::Switch, conds, |ex, i, mut other| {
-                    ex.program.jump(module, &mut other, blocks[i]);
+                    ex.jump(module, &mut other, blocks[i]);
                     ex.spawn(other);
                 })?;
-                self.program.jump(module, state, blocks[taken]);
+                self.jump(module, state, blocks[taken]);
                 return Ok(());
             }
             if self.jump_seeded(module, state, ForkKind::Switch, conds, &blocks)? {
@@ -252,10 +252,10 @@ impl Executor<'_> {
         }
         let (blocks, conds): (Vec<BlockId>, Vec<Expr>) = feasible.into_iter().unzip();
         let taken = self.fork(state, ForkKind::Switch, conds, |ex, i, mut other| {
-            ex.program.jump(module, &mut other, blocks[i]);
+            ex.jump(module, &mut other, blocks[i]);
             ex.spawn(other);
         })?;
-        self.program.jump(module, state, blocks[taken]);
+        self.jump(module, state, blocks[taken]);
         Ok(())
     }
 
@@ -274,10 +274,10 @@ impl Executor<'_> {
             return Ok(false);
         };
         let taken = self.fork_seeded(state, kind, alternatives, choices, |ex, i, mut other| {
-            ex.program.jump(module, &mut other, blocks[i]);
+            ex.jump(module, &mut other, blocks[i]);
             ex.spawn(other);
         })?;
-        self.program.jump(module, state, blocks[taken]);
+        self.jump(module, state, blocks[taken]);
         Ok(true)
     }
 }

@@ -138,7 +138,7 @@ impl Executor<'_> {
                 };
                 if let Some(selector) = selector {
                     state.eh_landing = Some((object, selector));
-                    self.program.jump(module, state, unwind);
+                    self.jump(module, state, unwind);
                     return Ok(());
                 }
             }

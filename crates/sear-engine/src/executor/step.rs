@@ -275,7 +275,7 @@ impl Executor<'_> {
                 self.cx().ret(module, state, v)
             }
             Terminator::Br(target) => {
-                self.program.jump(module, state, *target);
+                self.jump(module, state, *target);
                 Ok(())
             }
             Terminator::CondBr {
@@ -303,7 +303,7 @@ impl Executor<'_> {
                 "reached \"unreachable\" instruction",
             )),
             Terminator::Invoke { normal, .. } => {
-                self.program.jump(module, state, *normal);
+                self.jump(module, state, *normal);
                 Ok(())
             }
             Terminator::Resume(value) => {
@@ -311,6 +311,19 @@ impl Executor<'_> {
                 self.eh_resume(module, state, &v)
             }
             Terminator::Unsupported(name) => Err(exec(format!("unsupported instruction '{name}'"))),
+        }
+    }
+    /// Moves `state` to `target` ([`Program::jump`]); under
+    /// `--only-output-states-covering-new`, a control-flow edge taken for the first time is
+    /// new coverage (KLEE's `markBranchVisited`), so the path gets a test.
+    pub(crate) fn jump(&mut self, module: &Module, state: &mut State, target: BlockId) {
+        let from = state.frame().block;
+        self.program.jump(module, state, target);
+        if self.config.only_output_states_covering_new {
+            let func = state.frame().func.0;
+            if self.run.coverage.mark_edge(func, from.0, target.0) {
+                state.covered_new = true;
+            }
         }
     }
 }
@@ -350,12 +363,6 @@ impl Program {
             let frame = state.frame_mut();
             for (slot, v) in values {
                 frame.locals[slot as usize] = v;
-            }
-        }
-        if self.config.only_output_states_covering_new {
-            let func = state.frame().func.0;
-            if self.run.coverage.mark_edge(func, from.0, target.0) {
-                state.covered_new = true;
             }
         }
         let frame = state.frame_mut();
