@@ -13,13 +13,15 @@ use crate::path::PathRecord;
 
 /// Where a worker's work comes from and where given-away work goes.
 pub trait WorkQueue {
-    /// Called between quanta with the worker's progress; returns how many states the
-    /// coordinator asked to be given away now (0: none) and what the other workers covered.
+    /// Called between quanta with the worker's progress; returns into how many groups the
+    /// coordinator asked states to be given away now (0: none) and what the other workers
+    /// covered.
     /// The queue takes `progress.covered` when it reports it (and leaves it otherwise).
     fn poll(&mut self, progress: Progress<'_>) -> Polled;
-    /// Hands over the prefixes of the states given away (possibly none, answering a request
-    /// that came when nothing could be given).
-    fn give(&mut self, prefixes: Vec<PathRecord>);
+    /// Hands over the prefixes of the states given away, in groups (each one idle worker's
+    /// share, rebuilt together; possibly none, answering a request that came when nothing
+    /// could be given).
+    fn give(&mut self, groups: Vec<Vec<PathRecord>>);
     /// Called when the worker has no state left (its last prefix is explored: `done` says
     /// what came of it): blocks until the next prefix to explore, or returns `None` when the
     /// run is over.
@@ -43,7 +45,8 @@ pub struct Progress<'a> {
 /// The queue's answer to [`WorkQueue::poll`].
 #[derive(Clone, Debug, Default)]
 pub struct Polled {
-    /// States to give away now.
+    /// Groups of states to give away now (about `give / (give + 1)` of the states in all,
+    /// so that the giver keeps a share as large as each group).
     pub give: usize,
     /// Instructions the other workers covered: covered here too from now on.
     pub covered: Vec<(u32, u32, u32)>,
@@ -58,13 +61,14 @@ pub struct Explored {
     pub trace_hashes: Vec<u64>,
 }
 
-/// A part of the execution tree to explore: the subtree below `record`, without the
-/// subtrees below `exclude` (explored elsewhere: the prefixes a worker that died had given
-/// away before its own prefix was handed out again).
+/// A part of the execution tree to explore: the subtrees below `records` (one, or a group
+/// of states given away together, rebuilt as a tree: `path::Follow`), without the subtrees
+/// below `exclude` (explored elsewhere: the prefixes a worker that died had given away before
+/// its own prefix was handed out again).
 #[derive(Clone, Debug, Default)]
 pub struct Prefix {
-    /// The path to the subtree's root.
-    pub record: PathRecord,
+    /// The paths to the subtrees' roots, sorted (one empty record: the whole program).
+    pub records: Vec<PathRecord>,
     /// Subtrees to leave out.
     pub exclude: Vec<PathRecord>,
 }
@@ -94,10 +98,6 @@ pub struct WorkerStats {
     /// decision's `at` of the first received prefix, less one).
     #[serde(skip)]
     pub snapshot_at: Option<u64>,
-    /// The instructions the current rebuild did not re-execute (it started from the
-    /// snapshot).
-    #[serde(skip)]
-    pub rebuild_skipped: u64,
     /// Rebuilds that started from the snapshot before the first fork instead of the initial
     /// state.
     pub rebuilds_from_snapshot: u64,

@@ -117,7 +117,7 @@ pub struct WorkerLink {
     inbox: Receiver<ToWorker>,
     /// Prefixes received while busy (not expected, kept in order).
     queued: VecDeque<Prefix>,
-    /// States the coordinator asked for and not yet given.
+    /// Groups of states the coordinator asked for and not yet given.
     asked: usize,
     /// Instructions other workers covered, not yet handed to the executor.
     covered_elsewhere: Vec<(u32, u32, u32)>,
@@ -204,18 +204,21 @@ impl WorkerLink {
 
     fn handle(&mut self, message: ToWorker) {
         match message {
-            ToWorker::Explore { prefix, exclude } => {
-                let parsed: Result<Vec<PathRecord>, _> =
-                    exclude.iter().map(|p| p.parse::<PathRecord>()).collect();
-                match (prefix.parse::<PathRecord>(), parsed) {
-                    (Ok(record), Ok(exclude)) => self.queued.push_back(Prefix { record, exclude }),
+            ToWorker::Explore { prefixes, exclude } => {
+                let parse = |texts: &[String]| -> Result<Vec<PathRecord>, _> {
+                    texts.iter().map(|p| p.parse::<PathRecord>()).collect()
+                };
+                match (parse(&prefixes), parse(&exclude)) {
+                    (Ok(records), Ok(exclude)) => {
+                        self.queued.push_back(Prefix { records, exclude })
+                    }
                     (Err(e), _) | (_, Err(e)) => {
                         tracing::error!("worker: a prefix that is no path record: {e}");
                         self.stop();
                     }
                 }
             }
-            ToWorker::Give { count } => self.asked += count,
+            ToWorker::Give { groups } => self.asked += groups,
             ToWorker::Covered { mut instructions } => {
                 self.covered_elsewhere.append(&mut instructions)
             }
@@ -253,9 +256,12 @@ impl WorkQueue for WorkerLink {
         }
     }
 
-    fn give(&mut self, prefixes: Vec<PathRecord>) {
-        let prefixes = prefixes.iter().map(|p| p.to_string()).collect();
-        self.send(&FromWorker::Given { prefixes });
+    fn give(&mut self, groups: Vec<Vec<PathRecord>>) {
+        let groups = groups
+            .iter()
+            .map(|g| g.iter().map(|p| p.to_string()).collect())
+            .collect();
+        self.send(&FromWorker::Given { groups });
     }
 
     fn next_prefix(&mut self, done: Explored) -> Option<Prefix> {
@@ -275,9 +281,7 @@ impl WorkQueue for WorkerLink {
             if self.asked > 0 {
                 // Asked while it had nothing to give.
                 self.asked = 0;
-                self.send(&FromWorker::Given {
-                    prefixes: Vec::new(),
-                });
+                self.send(&FromWorker::Given { groups: Vec::new() });
             }
             if !announced {
                 announced = true;
