@@ -3,13 +3,18 @@
 //!
 //! A prefix is a [`PathRecord`]: the worker rebuilds the state by re-executing the program
 //! from the initial state along the recorded decisions (`path::Follow`, not exact), then
-//! explores below it as any state. States are given away between quanta, when they stand at
-//! an instruction boundary; the ones nearest the root (fewest decisions) go first, as they
-//! stand for the largest subtrees and cost the least to rebuild. A state inside a merge
-//! region or a loop-merging context, or a merged state, stays (its path is not one record).
+//! explores below it as any state. States are given away when they stand at an instruction
+//! boundary: between quanta, or, while the executor runs one (a long solver query, say),
+//! by the transport's thread from the [`Givable`] list the executor keeps. They go in groups
+//! of neighbours in the tree around the one nearest the root (the largest subtree, the
+//! cheapest to rebuild), which the receiver rebuilds together. A state inside a merge region
+//! or a loop-merging context, or a merged state, stays (its path is not one record).
 //! The coordinator and the transport (processes, sockets, Ray) live in `sear-cli`.
 
+use std::sync::{Arc, Mutex};
+
 use crate::path::PathRecord;
+use crate::state::StateId;
 
 /// Where a worker's work comes from and where given-away work goes.
 pub trait WorkQueue {
@@ -26,6 +31,83 @@ pub trait WorkQueue {
     /// what came of it): blocks until the next prefix to explore, or returns `None` when the
     /// run is over.
     fn next_prefix(&mut self, done: Explored) -> Option<Prefix>;
+    /// Called once, before the run: the list of states the queue may give away itself while
+    /// the executor runs a quantum (a request the executor would answer only after a long
+    /// solver query). A queue that does not need it ignores it.
+    fn attach(&mut self, _givable: Arc<Mutex<Givable>>) {}
+}
+
+/// The states of a worker that the transport may give away while the executor runs a quantum
+/// ([`WorkQueue::attach`]). The executor lists here the waiting states it could give (not the
+/// running one), marks the quantum, and drops at its end the states taken meanwhile.
+#[derive(Debug, Default)]
+pub struct Givable {
+    /// The path records of the waiting states that may be given away.
+    pub waiting: rustc_hash::FxHashMap<StateId, PathRecord>,
+    /// States given away during the current quantum, for the executor to drop.
+    pub taken: Vec<StateId>,
+    /// The executor runs a quantum: the waiting states stay as they are until it ends.
+    pub in_quantum: bool,
+}
+
+impl Givable {
+    /// During a quantum, takes `groups` groups of the waiting states away (chosen as
+    /// [`choose`] does; the running state is the share kept): their records by group, or
+    /// `None` between quanta, when the executor answers itself.
+    pub fn take(&mut self, groups: usize) -> Option<Vec<Vec<PathRecord>>> {
+        if !self.in_quantum {
+            return None;
+        }
+        let candidates: Vec<(Vec<u16>, StateId)> = self
+            .waiting
+            .iter()
+            .map(|(id, record)| (record.iter().map(|d| d.taken).collect(), *id))
+            .collect();
+        let count = candidates.len();
+        let chosen = choose(candidates, groups, count);
+        let mut given = Vec::with_capacity(chosen.len());
+        for group in chosen {
+            let records = group
+                .into_iter()
+                .filter_map(|id| {
+                    self.taken.push(id);
+                    self.waiting.remove(&id)
+                })
+                .collect();
+            given.push(records);
+        }
+        Some(given)
+    }
+}
+
+/// The states to give away, by group: of `candidates` (each state's sides taken, in order,
+/// and its id), `g / (g + 1)` for `g` groups (at least one per group while there are states,
+/// and at most `most`), a run of neighbours in depth-first order around the state nearest the
+/// root, cut into `groups` runs: neighbours share most of their decisions, which the
+/// receiver rebuilds once.
+pub fn choose(
+    mut candidates: Vec<(Vec<u16>, StateId)>,
+    groups: usize,
+    most: usize,
+) -> Vec<Vec<StateId>> {
+    candidates.sort_unstable();
+    let n = candidates.len();
+    let count = (n * groups / (groups + 1)).max(groups.min(n)).min(most);
+    if count == 0 {
+        return Vec::new();
+    }
+    let shallowest = (0..n).min_by_key(|&i| candidates[i].0.len()).unwrap_or(0);
+    let start = shallowest.saturating_sub(count / 2).min(n - count);
+    let chosen = &candidates[start..start + count];
+    let groups = groups.clamp(1, count);
+    (0..groups)
+        .map(|g| {
+            chosen[g * count / groups..(g + 1) * count / groups]
+                .iter()
+                .map(|(_, id)| *id)
+                .collect()
+        })
+        .collect()
 }
 
 /// A worker's progress, offered to the queue between quanta.

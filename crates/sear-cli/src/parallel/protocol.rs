@@ -3,6 +3,8 @@
 //! text form (`sear_engine::path`).
 
 use std::io::{BufRead, Write};
+use std::net::TcpStream;
+use std::sync::{Arc, Mutex};
 
 use serde::{Deserialize, Serialize};
 
@@ -117,6 +119,39 @@ pub enum ToWorker {
     },
     /// The run is over: finish (write the remaining states' tests) and exit.
     Stop,
+}
+
+/// The writing end of a worker's connection, shared by its threads (the executor's and the
+/// reader's, which may answer a `Give` during a long quantum): each message is written whole
+/// under the lock, so that two threads' messages never interleave.
+#[derive(Clone, Debug)]
+pub struct SharedWriter(Arc<Mutex<TcpStream>>);
+
+impl SharedWriter {
+    /// Shares `stream`'s writing end.
+    pub fn new(stream: TcpStream) -> SharedWriter {
+        SharedWriter(Arc::new(Mutex::new(stream)))
+    }
+
+    fn stream(&self) -> std::io::Result<std::sync::MutexGuard<'_, TcpStream>> {
+        self.0
+            .lock()
+            .map_err(|_| std::io::Error::other("a worker thread panicked while writing"))
+    }
+}
+
+impl Write for SharedWriter {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.stream()?.write(buf)
+    }
+
+    fn write_all(&mut self, buf: &[u8]) -> std::io::Result<()> {
+        self.stream()?.write_all(buf)
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.stream()?.flush()
+    }
 }
 
 /// Writes one message as a line.

@@ -146,46 +146,34 @@ impl Executor<'_> {
         let seeding = self.run.seeding;
         let only_seeds =
             seeding && (self.config.seeding.only_seed || self.config.seeding.only_replay_seeds);
-        let mut candidates: Vec<(Vec<u16>, StateId)> =
-            if self.run.stats.merged_states > 0 || only_seeds {
-                Vec::new()
-            } else {
-                self.run
-                    .states
-                    .values()
-                    .filter(|s| givable(s, seeding))
-                    .map(|s| (s.path.iter().map(|d| d.taken).collect(), s.id))
-                    .collect()
-            };
-        candidates.sort_unstable();
-        let count = (candidates.len() * groups / (groups + 1))
-            .max(groups.min(candidates.len()))
-            .min(self.run.states.len().saturating_sub(1));
-        // The run of `count` neighbours that holds the state nearest the root.
-        let shallowest = (0..candidates.len())
-            .min_by_key(|&i| candidates[i].0.len())
-            .unwrap_or(0);
-        let start = shallowest
-            .saturating_sub(count / 2)
-            .min(candidates.len() - count.min(candidates.len()));
-        let chosen = &candidates[start..start + count];
-        let groups = groups.min(count).max(1);
+        let candidates: Vec<(Vec<u16>, StateId)> = if self.run.stats.merged_states > 0 || only_seeds
+        {
+            Vec::new()
+        } else {
+            self.run
+                .states
+                .values()
+                .filter(|s| givable(s, seeding))
+                .map(|s| (s.path.iter().map(|d| d.taken).collect(), s.id))
+                .collect()
+        };
+        let keep_one = self.run.states.len().saturating_sub(1);
         let mut given = Vec::with_capacity(groups);
         let mut prefixes = 0;
-        for g in 0..groups {
-            let run = &chosen[g * count / groups..(g + 1) * count / groups];
+        for run in crate::work::choose(candidates, groups, keep_one) {
             let mut group = Vec::with_capacity(run.len());
-            for (_, id) in run {
-                let Some(mut state) = self.run.states.remove(id) else {
+            for id in run {
+                let Some(mut state) = self.run.states.remove(&id) else {
                     continue;
                 };
+                self.unlist_givable(id);
                 // A deferred side of a seeded fork is asked about first (as when it would
                 // first run here): a prefix is a feasible path.
                 if let Err(termination) = self.settle_deferred(&mut state) {
                     self.terminate(state, termination);
                     continue;
                 }
-                self.run.searcher.remove(*id);
+                self.run.searcher.remove(id);
                 self.run.ptree.remove(state.ptree_node);
                 group.push(state.path);
             }
@@ -197,6 +185,54 @@ impl Executor<'_> {
         self.run.worker.prefixes_given += prefixes as u64;
         if let Some(work) = self.work.as_mut() {
             work.give(given);
+        }
+    }
+}
+
+impl Executor<'_> {
+    /// Starts a quantum of `id` (taken off the givable list): the transport may give the
+    /// listed states away until [`Executor::end_quantum`].
+    pub(super) fn begin_quantum(&mut self, id: StateId) {
+        if let Some(givable) = &self.run.givable {
+            let mut list = givable.lock().expect("the givable list's lock");
+            list.waiting.remove(&id);
+            list.in_quantum = true;
+        }
+    }
+
+    /// Ends a quantum: drops the states the transport gave away during it, and lists the
+    /// states that can now be given (`ran`, if alive, and the new ones).
+    pub(super) fn end_quantum(&mut self, ran: StateId, new: &[StateId]) {
+        let Some(shared) = self.run.givable.clone() else {
+            return;
+        };
+        let mut list = shared.lock().expect("the givable list's lock");
+        list.in_quantum = false;
+        for id in std::mem::take(&mut list.taken) {
+            if let Some(state) = self.run.states.remove(&id) {
+                self.run.searcher.remove(id);
+                self.run.ptree.remove(state.ptree_node);
+                self.run.worker.prefixes_given += 1;
+            }
+        }
+        let seeding = self.run.seeding;
+        for &id in std::iter::once(&ran).chain(new) {
+            if let Some(state) = self.run.states.get(&id) {
+                if !seeding && givable(state, false) {
+                    list.waiting.insert(id, state.path.clone());
+                }
+            }
+        }
+    }
+
+    /// Takes `id` off the givable list (a state removed between quanta).
+    pub(super) fn unlist_givable(&mut self, id: StateId) {
+        if let Some(givable) = &self.run.givable {
+            givable
+                .lock()
+                .expect("the givable list's lock")
+                .waiting
+                .remove(&id);
         }
     }
 }
