@@ -289,11 +289,17 @@ impl Executor<'_> {
     /// feasible when it was recorded). Sites inside instructions that may fork more than
     /// once (memory operations, calls) ask as usual; the fork point checks the decision.
     pub(crate) fn decided_here(&self, state: &State) -> bool {
+        self.recorded_here(state).is_some()
+    }
+
+    /// The recorded decision `state` takes at the instruction it is executing, if it follows
+    /// a record with one there (the one [`Executor::decided_here`] speaks of).
+    pub(crate) fn recorded_here<'s>(&self, state: &'s State) -> Option<&'s Decision> {
         state
             .follow
             .as_ref()
             .and_then(|f| f.next(state.path.len()))
-            .is_some_and(|d| d.at == state.instructions)
+            .filter(|d| d.at == state.instructions)
     }
 
     /// True when `state` follows a record whose decision at this instruction is an
