@@ -331,14 +331,41 @@ mod tests {
     }
 }
 
-/// A recorded path a state follows (`--replay-path`, or a prefix handed to a worker): at its
-/// k-th fork the state takes the record's k-th decision, without asking the solver where the
-/// fork site allows it.
+/// The recorded paths a state follows (`--replay-path`, or prefixes handed to a worker): at
+/// its k-th fork the state takes the records' k-th decision, without asking the solver where
+/// the fork site allows it. Several records (a group of prefixes a worker received together,
+/// sorted, all sharing the decisions the state has made so far) are rebuilt as a tree: the
+/// state splits where they part, one state per side taken, so their shared decisions run once.
 #[derive(Clone, Debug)]
 pub struct Follow {
-    /// The decisions to take.
-    pub record: std::sync::Arc<PathRecord>,
+    /// The records, in order of their decisions' sides (at least one).
+    pub records: std::sync::Arc<[PathRecord]>,
     /// True: the whole path (a fork past the record's end is an error); false: a prefix
     /// (below its end the state explores as any other).
     pub exact: bool,
+    /// The instruction count at which this state's own rebuilding began (the start, or the
+    /// fork where its group parted): the rebuilding cost is counted once per instruction.
+    pub since: u64,
+}
+
+impl Follow {
+    /// Follows one record from a state that has executed `since` instructions.
+    pub fn one(record: PathRecord, exact: bool, since: u64) -> Follow {
+        Follow {
+            records: std::sync::Arc::from(vec![record]),
+            exact,
+            since,
+        }
+    }
+
+    /// The decision at the state's `index`-th fork (the records agree on where it is, and on
+    /// its kind and size; the sides may differ).
+    pub fn next(&self, index: usize) -> Option<&Decision> {
+        self.records.first().and_then(|r| r.get(index))
+    }
+
+    /// True when a state with `decisions` decisions is past every record's end.
+    pub fn ended(&self, decisions: usize) -> bool {
+        self.records.iter().all(|r| decisions >= r.len())
+    }
 }

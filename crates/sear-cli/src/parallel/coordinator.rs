@@ -2,9 +2,9 @@
 //! load, notices a worker that dies, and merges the outputs when every worker is done.
 //!
 //! Balancing: the whole program is the first prefix; a worker that becomes idle gets a
-//! queued prefix, or, when none is queued, the coordinator asks the busiest worker (most live
-//! states) to give half of its states away, at most four per idle worker (the worker chooses
-//! the ones nearest the root).
+//! queued job, or, when none is queued, the coordinator asks the busiest worker (most live
+//! states) to give states away in one group per idle worker (the giver keeps a share as large
+//! as each group and chooses neighbours in the tree, which the receiver rebuilds together).
 //! The run is over when every worker is idle, no prefix is queued and no request is open.
 //!
 //! A worker that dies (its connection closes before it says `Done`): its current prefix goes
@@ -46,10 +46,11 @@ pub struct RunOptions {
     pub max_instructions: Option<u64>,
 }
 
-/// A prefix to hand out: the subtree below `prefix`, without those below `exclude`.
+/// A job to hand out: the subtrees below `prefixes` (a group given away together), without
+/// those below `exclude`.
 #[derive(Clone, Debug)]
 struct Job {
-    prefix: String,
+    prefixes: Vec<String>,
     exclude: Vec<String>,
 }
 
@@ -79,9 +80,6 @@ struct Worker {
     result: Option<WorkerResult>,
     alive: bool,
 }
-
-/// At most this many states are asked for per idle worker (the rest wait in the queue).
-const GIVE_PER_IDLE: usize = 4;
 
 /// A message from worker `.0` (`None`: its connection closed).
 type Event = (usize, Option<FromWorker>);
@@ -175,7 +173,7 @@ pub fn run_parallel(
     let mut coordinator = Coordinator {
         workers,
         queue: VecDeque::from([Job {
-            prefix: String::new(),
+            prefixes: vec![String::new()],
             exclude: Vec::new(),
         }]),
         warnings: Vec::new(),
@@ -450,25 +448,30 @@ impl Coordinator {
                 w.tests_before = tests;
                 w.hashes.extend(trace_hashes);
             }
-            FromWorker::Given { prefixes } => {
+            FromWorker::Given { groups } => {
                 let w = &mut self.workers[id];
                 w.asked = false;
-                w.had_nothing = prefixes.is_empty();
-                w.given.extend(prefixes.iter().cloned());
+                w.had_nothing = groups.is_empty();
+                w.given.extend(groups.iter().flatten().cloned());
                 // A subtree given away from a job that leaves some out leaves out those
                 // below it too (explored elsewhere: a dead worker's gifts), or they would be
                 // explored twice. Records are one decision per line, so a record below
                 // another starts with its text.
                 let left_out = w.current.as_ref().map_or(&[][..], |j| &j.exclude[..]);
-                let jobs: Vec<Job> = prefixes
+                let below = |g: &String, prefixes: &[String]| {
+                    prefixes
+                        .iter()
+                        .any(|p| g.len() > p.len() && g.starts_with(p.as_str()))
+                };
+                let jobs: Vec<Job> = groups
                     .into_iter()
-                    .map(|prefix| Job {
+                    .map(|prefixes| Job {
                         exclude: left_out
                             .iter()
-                            .filter(|g| g.len() > prefix.len() && g.starts_with(&prefix))
+                            .filter(|g| below(g, &prefixes))
                             .cloned()
                             .collect(),
-                        prefix,
+                        prefixes,
                     })
                     .collect();
                 self.queue.extend(jobs);
@@ -538,9 +541,9 @@ impl Coordinator {
             let w = &mut self.workers[id];
             w.idle = false;
             w.current = Some(job.clone());
-            let Job { prefix, exclude } = job;
-            self.handed_out += 1;
-            self.send(id, &ToWorker::Explore { prefix, exclude });
+            let Job { prefixes, exclude } = job;
+            self.handed_out += prefixes.len() as u64;
+            self.send(id, &ToWorker::Explore { prefixes, exclude });
         }
         let idle = self.workers.iter().filter(|w| w.alive && w.idle).count();
         let asking = self.workers.iter().any(|w| w.alive && w.asked);
@@ -560,16 +563,8 @@ impl Coordinator {
             .filter(|&i| busy(&self.workers[i]) && !self.workers[i].had_nothing)
             .max_by_key(|&i| self.workers[i].live);
         if let Some(id) = busiest {
-            // Half its states (the worker keeps at least one), but no more than the idle
-            // workers can start on soon: a prefix waiting in the queue is a state no
-            // worker's searcher can choose, and at a limit it ends without a test.
-            let count = self.workers[id]
-                .live
-                .div_ceil(2)
-                .min(GIVE_PER_IDLE * idle)
-                .max(idle);
             self.workers[id].asked = true;
-            self.send(id, &ToWorker::Give { count });
+            self.send(id, &ToWorker::Give { groups: idle });
         }
     }
 

@@ -6,6 +6,8 @@
 //! - `worker.rs`: a worker: `sear run` with the same command line, started by the
 //!   coordinator with `SEAR_WORKER` set; its executor explores the prefixes it receives
 //!   (`sear_engine::work`) and writes its tests into the run's directory.
+//! - `reader.rs`: a worker's reader thread, which also answers a request for states the
+//!   executor leaves waiting during a long quantum.
 //! - `numbering.rs`: the test numbers the coordinator hands the workers in blocks, and the
 //!   merge's compaction of the gaps.
 //! - `coordinator.rs`: starts the workers, hands out prefixes and balances the load (an idle
@@ -27,6 +29,7 @@ mod merge;
 mod numbering;
 mod progress;
 mod protocol;
+mod reader;
 pub mod worker;
 
 pub use cluster::check as check_cluster;

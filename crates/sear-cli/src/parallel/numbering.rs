@@ -6,7 +6,7 @@
 //! 2 s of a 4 s run with 40,000 tests.)
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
-use std::net::TcpStream;
+use std::io::Write;
 use std::ops::Range;
 use std::path::Path;
 use std::sync::mpsc::Receiver;
@@ -57,7 +57,7 @@ impl Blocks {
 /// A worker's source of test numbers: blocks from the coordinator, the next one asked for
 /// when half of the current one is used, so that the worker rarely waits.
 pub struct WorkerNumbers {
-    writer: TcpStream,
+    writer: Box<dyn Write + Send>,
     replies: Receiver<(u32, u32)>,
     /// Numbers not used yet, in order.
     ready: std::collections::VecDeque<Range<u32>>,
@@ -68,9 +68,12 @@ pub struct WorkerNumbers {
 impl WorkerNumbers {
     /// Numbers asked for over `writer` and received on `replies` (the worker's reader thread
     /// passes the coordinator's `Numbers` messages there).
-    pub fn new(writer: TcpStream, replies: Receiver<(u32, u32)>) -> WorkerNumbers {
+    pub fn new(
+        writer: impl Write + Send + 'static,
+        replies: Receiver<(u32, u32)>,
+    ) -> WorkerNumbers {
         WorkerNumbers {
-            writer,
+            writer: Box::new(writer),
             replies,
             ready: Default::default(),
             asked: false,
@@ -202,7 +205,7 @@ mod tests {
         use sear_engine::output::TestNumbers;
         use std::io::BufReader;
         let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
-        let writer = TcpStream::connect(listener.local_addr().unwrap()).unwrap();
+        let writer = std::net::TcpStream::connect(listener.local_addr().unwrap()).unwrap();
         let (server, _) = listener.accept().unwrap();
         let (tx, replies) = std::sync::mpsc::channel();
         // The coordinator: blocks from a shared counter, another worker's between ours.

@@ -3,6 +3,8 @@
 //! text form (`sear_engine::path`).
 
 use std::io::{BufRead, Write};
+use std::net::TcpStream;
+use std::sync::{Arc, Mutex};
 
 use serde::{Deserialize, Serialize};
 
@@ -46,10 +48,11 @@ pub enum FromWorker {
         /// The trace hash of every path ended since the last `Idle`.
         trace_hashes: Vec<u64>,
     },
-    /// States given away, answering `Give` (possibly none).
+    /// States given away, answering `Give` (possibly none), in groups: each group is one
+    /// job for one worker, which rebuilds its prefixes together.
     Given {
-        /// Their path records, as text.
-        prefixes: Vec<String>,
+        /// Their path records, as text, by group.
+        groups: Vec<Vec<String>>,
     },
     /// Asks for test numbers (the answer is a `Numbers`).
     Numbers {
@@ -74,7 +77,10 @@ impl FromWorker {
             FromWorker::Hello { .. } => "hello".into(),
             FromWorker::Status { live, .. } => format!("status, {live} live"),
             FromWorker::Idle { trace_hashes, .. } => format!("idle, {} paths", trace_hashes.len()),
-            FromWorker::Given { prefixes } => format!("given {}", prefixes.len()),
+            FromWorker::Given { groups } => {
+                let prefixes: usize = groups.iter().map(Vec::len).sum();
+                format!("given {prefixes} in {} groups", groups.len())
+            }
             FromWorker::Numbers { count } => format!("{count} test numbers wanted"),
             FromWorker::Done { .. } => "done".into(),
         }
@@ -85,11 +91,11 @@ impl FromWorker {
 #[derive(Debug, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum ToWorker {
-    /// Explore below this prefix (a path record as text; empty: the whole program), except
-    /// below the `exclude` prefixes (explored elsewhere).
+    /// Explore below these prefixes (path records as text, rebuilt together; one empty
+    /// record: the whole program), except below the `exclude` prefixes (explored elsewhere).
     Explore {
-        /// The prefix.
-        prefix: String,
+        /// The prefixes.
+        prefixes: Vec<String>,
         /// Subtrees to leave out.
         exclude: Vec<String>,
     },
@@ -105,13 +111,47 @@ pub enum ToWorker {
         /// How many.
         count: u32,
     },
-    /// Give this many states away.
+    /// Give states away, in this many groups (one per idle worker; the giver keeps a share
+    /// as large as each group's).
     Give {
-        /// How many.
-        count: usize,
+        /// How many groups.
+        groups: usize,
     },
     /// The run is over: finish (write the remaining states' tests) and exit.
     Stop,
+}
+
+/// The writing end of a worker's connection, shared by its threads (the executor's and the
+/// reader's, which may answer a `Give` during a long quantum): each message is written whole
+/// under the lock, so that two threads' messages never interleave.
+#[derive(Clone, Debug)]
+pub struct SharedWriter(Arc<Mutex<TcpStream>>);
+
+impl SharedWriter {
+    /// Shares `stream`'s writing end.
+    pub fn new(stream: TcpStream) -> SharedWriter {
+        SharedWriter(Arc::new(Mutex::new(stream)))
+    }
+
+    fn stream(&self) -> std::io::Result<std::sync::MutexGuard<'_, TcpStream>> {
+        self.0
+            .lock()
+            .map_err(|_| std::io::Error::other("a worker thread panicked while writing"))
+    }
+}
+
+impl Write for SharedWriter {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.stream()?.write(buf)
+    }
+
+    fn write_all(&mut self, buf: &[u8]) -> std::io::Result<()> {
+        self.stream()?.write_all(buf)
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.stream()?.flush()
+    }
 }
 
 /// Writes one message as a line.

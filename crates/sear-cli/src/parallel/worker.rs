@@ -4,20 +4,20 @@
 //! `sear_engine::work::WorkQueue`).
 
 use std::collections::VecDeque;
-use std::io::BufReader;
 use std::net::TcpStream;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{self, Receiver, TryRecvError};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use anyhow::{bail, Context, Result};
 use sear_engine::path::PathRecord;
-use sear_engine::work::{Explored, Polled, Prefix, Progress, WorkQueue};
+use sear_engine::work::{Explored, Givable, Polled, Prefix, Progress, WorkQueue};
 use sear_engine::Summary;
 
-use super::protocol::{self, FromWorker, ToWorker, WORKER_ENV};
+use super::protocol::{self, FromWorker, SharedWriter, ToWorker, WORKER_ENV};
+use super::reader::Shared;
 
 /// How often a busy worker reports its live states.
 const STATUS_EVERY: Duration = Duration::from_millis(50);
@@ -113,12 +113,13 @@ pub fn prepared_bitcode() -> Result<Option<(PathBuf, Vec<String>, PathBuf)>> {
 
 /// A worker's connection to the coordinator.
 pub struct WorkerLink {
-    writer: TcpStream,
+    writer: SharedWriter,
     inbox: Receiver<ToWorker>,
     /// Prefixes received while busy (not expected, kept in order).
     queued: VecDeque<Prefix>,
-    /// States the coordinator asked for and not yet given.
-    asked: usize,
+    /// What it shares with its reader thread: the groups of states the coordinator asked
+    /// for and not yet given, the executor's givable states.
+    shared: Arc<Shared>,
     /// Instructions other workers covered, not yet handed to the executor.
     covered_elsewhere: Vec<(u32, u32, u32)>,
     last_status: Instant,
@@ -136,35 +137,28 @@ impl WorkerLink {
         let stream = TcpStream::connect(&env.address)
             .with_context(|| format!("worker {}: connecting to {}", env.id, env.address))?;
         stream.set_nodelay(true).ok();
-        let mut writer = stream
-            .try_clone()
-            .context("worker: cloning the connection")?;
+        let mut writer = SharedWriter::new(
+            stream
+                .try_clone()
+                .context("worker: cloning the connection")?,
+        );
         protocol::send(&mut writer, &FromWorker::Hello { id: env.id })?;
         let (tx, inbox) = mpsc::channel();
         let (numbers_tx, numbers) = mpsc::channel();
-        let flag = Arc::clone(&interrupt);
-        std::thread::spawn(move || {
-            let mut reader = BufReader::new(stream);
-            while let Ok(Some(message)) = protocol::receive::<ToWorker>(&mut reader) {
-                if let ToWorker::Numbers { start, count } = message {
-                    // To the test writer, which may be waiting for them.
-                    let _ = numbers_tx.send((start, count));
-                    continue;
-                }
-                if matches!(message, ToWorker::Stop) {
-                    flag.store(true, Ordering::SeqCst);
-                    sear_solver::interrupt::request();
-                }
-                if tx.send(message).is_err() {
-                    break;
-                }
-            }
-        });
+        let shared = Arc::new(Shared::default());
+        super::reader::spawn(
+            stream,
+            Arc::clone(&shared),
+            writer.clone(),
+            tx,
+            numbers_tx,
+            Arc::clone(&interrupt),
+        );
         Ok(WorkerLink {
             writer,
             inbox,
             queued: VecDeque::new(),
-            asked: 0,
+            shared,
             covered_elsewhere: Vec::new(),
             last_status: Instant::now(),
             stopped: false,
@@ -176,8 +170,10 @@ impl WorkerLink {
     /// The worker's test numbers, from the coordinator (once; `None` the second time).
     pub fn test_numbers(&mut self) -> Option<super::numbering::WorkerNumbers> {
         let replies = self.numbers.take()?;
-        let writer = self.writer.try_clone().ok()?;
-        Some(super::numbering::WorkerNumbers::new(writer, replies))
+        Some(super::numbering::WorkerNumbers::new(
+            self.writer.clone(),
+            replies,
+        ))
     }
 
     /// Tells the coordinator the run ended, with what it needs to aggregate.
@@ -204,18 +200,22 @@ impl WorkerLink {
 
     fn handle(&mut self, message: ToWorker) {
         match message {
-            ToWorker::Explore { prefix, exclude } => {
-                let parsed: Result<Vec<PathRecord>, _> =
-                    exclude.iter().map(|p| p.parse::<PathRecord>()).collect();
-                match (prefix.parse::<PathRecord>(), parsed) {
-                    (Ok(record), Ok(exclude)) => self.queued.push_back(Prefix { record, exclude }),
+            ToWorker::Explore { prefixes, exclude } => {
+                let parse = |texts: &[String]| -> Result<Vec<PathRecord>, _> {
+                    texts.iter().map(|p| p.parse::<PathRecord>()).collect()
+                };
+                match (parse(&prefixes), parse(&exclude)) {
+                    (Ok(records), Ok(exclude)) => {
+                        self.queued.push_back(Prefix { records, exclude })
+                    }
                     (Err(e), _) | (_, Err(e)) => {
                         tracing::error!("worker: a prefix that is no path record: {e}");
                         self.stop();
                     }
                 }
             }
-            ToWorker::Give { count } => self.asked += count,
+            // The reader thread noted the request (`Shared::take_asked`).
+            ToWorker::Give { .. } => {}
             ToWorker::Covered { mut instructions } => {
                 self.covered_elsewhere.append(&mut instructions)
             }
@@ -248,14 +248,17 @@ impl WorkQueue for WorkerLink {
             });
         }
         Polled {
-            give: std::mem::take(&mut self.asked),
+            give: self.shared.take_asked(),
             covered: std::mem::take(&mut self.covered_elsewhere),
         }
     }
 
-    fn give(&mut self, prefixes: Vec<PathRecord>) {
-        let prefixes = prefixes.iter().map(|p| p.to_string()).collect();
-        self.send(&FromWorker::Given { prefixes });
+    fn give(&mut self, groups: Vec<Vec<PathRecord>>) {
+        let groups = groups
+            .iter()
+            .map(|g| g.iter().map(|p| p.to_string()).collect())
+            .collect();
+        self.send(&FromWorker::Given { groups });
     }
 
     fn next_prefix(&mut self, done: Explored) -> Option<Prefix> {
@@ -272,12 +275,9 @@ impl WorkQueue for WorkerLink {
             if let Some(record) = self.queued.pop_front() {
                 return Some(record);
             }
-            if self.asked > 0 {
+            if self.shared.take_asked() > 0 {
                 // Asked while it had nothing to give.
-                self.asked = 0;
-                self.send(&FromWorker::Given {
-                    prefixes: Vec::new(),
-                });
+                self.send(&FromWorker::Given { groups: Vec::new() });
             }
             if !announced {
                 announced = true;
@@ -292,5 +292,9 @@ impl WorkQueue for WorkerLink {
                 Err(_) => self.stop(),
             }
         }
+    }
+
+    fn attach(&mut self, givable: Arc<Mutex<Givable>>) {
+        let _ = self.shared.givable.set(givable);
     }
 }

@@ -237,11 +237,20 @@ impl Executor<'_> {
                 return Ok(());
             }
         }
+        // Rebuilding a recorded path: the decision says how many targets were feasible, so
+        // once that many infeasible ones are found the rest are feasible without a query
+        // (with every target feasible, as where a fresh input byte is switched on, none).
+        let mut infeasible_left = match state.recorded_here() {
+            Some(d) if d.kind == ForkKind::Switch => targets.len().checked_sub(d.of as usize),
+            _ => None,
+        };
         let mut feasible: Vec<(BlockId, Expr)> = Vec::new();
         for (block, cond) in targets {
             let cond = self.sv.opt_condition(state, cond)?;
-            if self.sv.may_be_true(state, &cond, "switch")? {
+            if infeasible_left == Some(0) || self.sv.may_be_true(state, &cond, "switch")? {
                 feasible.push((block, cond));
+            } else if let Some(left) = infeasible_left.as_mut() {
+                *left = left.saturating_sub(1);
             }
         }
         if feasible.is_empty() {

@@ -35,10 +35,12 @@
 //! sibling conditions are disjoint; ids grow in fork order; a state is in `states` or
 //! `pending` (or running) until it ends, and the searcher knows exactly those.
 
+use std::sync::Arc;
+
 use sear_expr::Expr;
 
 use super::{Exec, Executor};
-use crate::path::{Decision, ForkKind, ForkSite};
+use crate::path::{Decision, Follow, ForkKind, ForkSite, PathRecord};
 use crate::state::{State, StateId};
 use crate::termination::Termination;
 
@@ -64,12 +66,18 @@ impl Executor<'_> {
         }
         let of = u16::try_from(n).expect("fewer than 65536 alternatives");
         let site = fork_site(state);
-        if let Some(decision) = self.recorded_decision(state, kind, of)? {
-            let taken = decision.taken as usize;
-            let mut alternatives = alternatives;
-            state.add_constraint(alternatives.swap_remove(taken));
-            state.path.push(decision);
-            return Ok(taken);
+        match self.recorded_decision(state, kind, of)? {
+            Recorded::Free => {}
+            Recorded::One(decision) => {
+                let taken = decision.taken as usize;
+                let mut alternatives = alternatives;
+                state.add_constraint(alternatives.swap_remove(taken));
+                state.path.push(decision);
+                return Ok(taken);
+            }
+            Recorded::Split(decision, parts) => {
+                return Ok(self.split_rebuilt(state, decision, alternatives, parts, each_new));
+            }
         }
         if let Some(max) = self.config.max_depth {
             if state.depth >= max {
@@ -161,22 +169,17 @@ impl Executor<'_> {
         self.fork_by_seeds(state, kind, alternatives, choices, false, &mut each_new)
     }
 
-    /// The decision a state that follows a recorded path takes at this fork, when the
-    /// record has one here (`None` below a prefix's end). A fork the record does not have
-    /// here, or one of another kind or size, means the program does not take the recorded
-    /// path (another program, or a run that is not deterministic): the path ends with an
-    /// `exec` error naming the decision.
-    fn recorded_decision(
-        &mut self,
-        state: &mut State,
-        kind: ForkKind,
-        of: u16,
-    ) -> Exec<Option<Decision>> {
+    /// What a state that follows recorded paths does at this fork: nothing recorded here
+    /// (below a prefix's end), the records' one decision, or the sides its group of records
+    /// parts into. A fork the records do not have here, or one of another kind or size,
+    /// means the program does not take the recorded path (another program, or a run that is
+    /// not deterministic): the path ends with an `exec` error naming the decision.
+    fn recorded_decision(&mut self, state: &mut State, kind: ForkKind, of: u16) -> Exec<Recorded> {
         let Some(follow) = &state.follow else {
-            return Ok(None);
+            return Ok(Recorded::Free);
         };
         let index = state.path.len();
-        let Some(&decision) = follow.record.get(index) else {
+        let Some(&decision) = follow.next(index) else {
             if follow.exact {
                 return Err(diverged(format!(
                     "the program forks ({} of {of}) past the path's {index} decisions",
@@ -184,7 +187,7 @@ impl Executor<'_> {
                 )));
             }
             state.follow = None;
-            return Ok(None);
+            return Ok(Recorded::Free);
         };
         if decision.at != state.instructions {
             return Err(diverged(format!(
@@ -196,11 +199,6 @@ impl Executor<'_> {
                 decision.at
             )));
         }
-        if !follow.exact && index + 1 == follow.record.len() {
-            // The last decision of a received prefix: what came before was its rebuilding.
-            self.run.worker.replay_instructions +=
-                state.instructions - self.run.worker.rebuild_skipped;
-        }
         if decision.kind != kind || decision.of != of {
             return Err(diverged(format!(
                 "decision {} is {} of {}, but the program forks {} of {of} there",
@@ -210,7 +208,79 @@ impl Executor<'_> {
                 kind.name()
             )));
         }
-        Ok(Some(decision))
+        let rebuilt = state.instructions - follow.since;
+        if follow.records.len() == 1 {
+            if !follow.exact && index + 1 == follow.records[0].len() {
+                // The last decision of a received prefix: what came before was its rebuilding.
+                self.run.worker.replay_instructions += rebuilt;
+            }
+            return Ok(Recorded::One(decision));
+        }
+        // A group: the records, sorted, part into runs by the side they take here.
+        let mut parts: Vec<(u16, Vec<PathRecord>)> = Vec::new();
+        for record in follow.records.iter() {
+            let Some(d) = record.get(index) else {
+                // A record ending here holds the others' subtrees: explore below it.
+                self.run.worker.replay_instructions += rebuilt;
+                state.follow = None;
+                return Ok(Recorded::Free);
+            };
+            match parts.last_mut() {
+                Some((taken, part)) if *taken == d.taken => part.push(record.clone()),
+                _ => parts.push((d.taken, vec![record.clone()])),
+            }
+        }
+        if parts.len() == 1 {
+            return Ok(Recorded::One(decision));
+        }
+        // The rebuilding so far was shared; each side counts its own from here.
+        self.run.worker.replay_instructions += rebuilt;
+        let parts = parts
+            .into_iter()
+            .map(|(taken, part)| (taken, Arc::from(part)))
+            .collect();
+        Ok(Recorded::Split(decision, parts))
+    }
+
+    /// Rebuilding a group of records that part at this fork: one state per side they take
+    /// (the current state the first, new states the others, each following its part of the
+    /// group), as the fork made them when the records were written. No fork is counted: the
+    /// worker that recorded them counted it.
+    fn split_rebuilt(
+        &mut self,
+        state: &mut State,
+        decision: Decision,
+        mut alternatives: Vec<Expr>,
+        parts: Vec<(u16, Arc<[PathRecord]>)>,
+        mut each_new: impl FnMut(&mut Self, usize, State),
+    ) -> usize {
+        let at = state.instructions;
+        let follow = |records| Follow {
+            records,
+            exact: false,
+            since: at,
+        };
+        let mut parts = parts.into_iter();
+        let (first, first_records) = parts.next().expect("a split has two parts or more");
+        for (taken, records) in parts {
+            let mut child = self.split(state, alternatives[taken as usize].clone());
+            self.run.stats.forks -= 1;
+            state.depth -= 1;
+            child.depth -= 1;
+            child.follow = Some(follow(records));
+            if !self.take_decision(&mut child, Decision { taken, ..decision }) {
+                self.terminate(child, Termination::Elsewhere);
+                continue;
+            }
+            each_new(self, taken as usize, child);
+        }
+        state.add_constraint(alternatives.swap_remove(first as usize));
+        state.follow = Some(follow(first_records));
+        state.path.push(Decision {
+            taken: first,
+            ..decision
+        });
+        first as usize
     }
 
     /// True when `state`'s last fork put it on a side that a new path took when the
@@ -362,11 +432,16 @@ impl State {
     /// feasible when it was recorded). Sites inside instructions that may fork more than
     /// once (memory operations, calls) ask as usual; the fork point checks the decision.
     pub(crate) fn decided_here(&self) -> bool {
-        self.follow.as_ref().is_some_and(|f| {
-            f.record
-                .get(self.path.len())
-                .is_some_and(|d| d.at == self.instructions)
-        })
+        self.recorded_here().is_some()
+    }
+
+    /// The recorded decision the state takes at the instruction it is executing, if it
+    /// follows a record with one there (the one [`State::decided_here`] speaks of).
+    pub(crate) fn recorded_here(&self) -> Option<&Decision> {
+        self.follow
+            .as_ref()
+            .and_then(|f| f.next(self.path.len()))
+            .filter(|d| d.at == self.instructions)
     }
 
     /// True when the state follows a record whose decision at this instruction is an
@@ -374,10 +449,20 @@ impl State {
     /// `path.rs`): the site must list its alternatives as it did then, without feasibility
     /// queries, for the decision's numbering to hold.
     pub(crate) fn unchecked_here(&self, kind: ForkKind) -> bool {
-        self.follow.as_ref().is_some_and(|f| {
-            f.record
-                .get(self.path.len())
-                .is_some_and(|d| d.unchecked && d.kind == kind && d.at == self.instructions)
-        })
+        self.follow
+            .as_ref()
+            .and_then(|f| f.next(self.path.len()))
+            .is_some_and(|d| d.unchecked && d.kind == kind && d.at == self.instructions)
     }
+}
+
+/// What a state that follows recorded paths does at a fork (`Executor::recorded_decision`).
+enum Recorded {
+    /// Nothing recorded here: the fork as usual.
+    Free,
+    /// Every record takes this decision.
+    One(Decision),
+    /// The records part here: the decision (its side aside) and, in order, each side taken
+    /// with the records that take it.
+    Split(Decision, Vec<(u16, Arc<[PathRecord]>)>),
 }

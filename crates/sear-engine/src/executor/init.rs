@@ -39,10 +39,7 @@ impl Executor<'_> {
                 .config
                 .replay_path
                 .clone()
-                .map(|record| crate::path::Follow {
-                    record,
-                    exact: true,
-                }),
+                .map(|record| crate::path::Follow::one((*record).clone(), true, 0)),
             instructions: 0,
             insts_since_cov_new: 0,
             covered_new: false,

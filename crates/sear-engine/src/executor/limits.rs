@@ -119,6 +119,7 @@ impl Executor<'_> {
                 others.swap_remove(i)
             };
             if let Some(state) = self.run.states.remove(&id) {
+                self.unlist_givable(id);
                 self.run.stats.dropped_states += 1;
                 if self.config.test_dropped_states
                     && Instant::now() < deadline

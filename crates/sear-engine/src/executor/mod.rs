@@ -210,6 +210,9 @@ pub(crate) struct Run {
     pub pristine: Option<Box<State>>,
     /// A worker's share of a parallel run.
     pub worker: crate::work::WorkerStats,
+    /// A worker's states that its transport may give away during a quantum (`work::Givable`;
+    /// `None` outside a parallel run, or under a technique that merges states).
+    pub givable: Option<Arc<std::sync::Mutex<crate::work::Givable>>>,
     /// The subtrees the current prefix leaves out (`work::Prefix::exclude`).
     pub excluded: rustc_hash::FxHashSet<crate::path::PathRecord>,
     /// The seeding phase: seeded states run first and seeds decide forks.
@@ -332,6 +335,7 @@ impl<'o> Executor<'o> {
                 incremental_stats: Default::default(),
                 liveness: Default::default(),
                 restart_snapshot: None,
+                givable: None,
                 pristine: None,
                 worker: Default::default(),
                 excluded: Default::default(),
@@ -357,6 +361,11 @@ impl<'o> Executor<'o> {
     /// Makes this executor a worker of a parallel run: it explores the prefixes `work`
     /// hands it, one at a time, and gives states away when asked (`work.rs`).
     pub fn with_work_queue(mut self, work: &'o mut dyn crate::work::WorkQueue) -> Self {
+        if self.techniques.is_empty() {
+            let givable = Arc::new(std::sync::Mutex::new(crate::work::Givable::default()));
+            work.attach(Arc::clone(&givable));
+            self.run.givable = Some(givable);
+        }
         self.work = Some(work);
         self.run.coverage.collect_new();
         self
@@ -406,6 +415,7 @@ impl<'o> Executor<'o> {
             let Some(mut state) = self.run.states.remove(&id) else {
                 break;
             };
+            self.begin_quantum(id);
             let result = self
                 .settle_deferred(&mut state)
                 .and_then(|()| self.run_quantum(&mut state));
@@ -418,7 +428,14 @@ impl<'o> Executor<'o> {
                 }
                 Err(termination) => self.terminate(state, termination),
             }
-            self.register_pending();
+            if self.run.givable.is_some() {
+                let new: Vec<crate::state::StateId> =
+                    self.run.pending.iter().map(|s| s.id).collect();
+                self.register_pending();
+                self.end_quantum(id, &new);
+            } else {
+                self.register_pending();
+            }
             if forked && alive {
                 self.run.searcher.forked(id);
             }

@@ -13,7 +13,7 @@ use crate::work::Progress;
 
 impl Executor<'_> {
     /// A worker with no state left takes the next prefix (blocking until the coordinator
-    /// sends one): a copy of the initial state that follows it. False when the run is over
+    /// sends one): a copy of the initial state that follows its records. False when the run is over
     /// (or this is no worker).
     pub(super) fn take_prefix(&mut self) -> bool {
         if self.run.stop.is_some() || self.work.is_none() {
@@ -31,9 +31,12 @@ impl Executor<'_> {
         let (Some(prefix), Some(pristine)) = (prefix, self.run.pristine.as_ref()) else {
             return false;
         };
-        let record = prefix.record;
+        let mut records = prefix.records;
+        // In the order of their sides, so that the records that share decisions are next to
+        // each other where the group parts (`Follow`).
+        records.sort_by(|a, b| a.iter().map(|d| d.taken).cmp(b.iter().map(|d| d.taken)));
         self.run.excluded = prefix.exclude.into_iter().collect();
-        let first_fork = record.get(0).map(|d| d.at);
+        let first_fork = records.first().and_then(|r| r.get(0)).map(|d| d.at);
         // From the snapshot before the first fork when there is one (every path shares what
         // runs before it: the runtime's set-up, the program's start), else from the start.
         let mut state = match (&self.run.worker.before_first_fork, first_fork) {
@@ -50,18 +53,18 @@ impl Executor<'_> {
                 State::clone(pristine)
             }
         };
-        self.run.worker.rebuild_skipped = state.instructions;
         state.id = StateId(self.run.next_state);
         self.run.next_state += 1;
-        self.run.worker.prefixes_received += 1;
-        if record.is_empty() {
+        self.run.worker.prefixes_received += records.len() as u64;
+        if records.iter().all(|r| r.is_empty()) {
             // The whole program: the run's seeds start here (the worker that explores the
             // root runs the seeding phase; prefixes it gives away are rebuilt without seeds).
             state = self.seed_initial(state);
         } else {
             state.follow = Some(Follow {
-                record: Arc::new(record),
+                records: Arc::from(records),
                 exact: false,
+                since: state.instructions,
             });
         }
         self.start_from(state);
@@ -109,9 +112,13 @@ impl Executor<'_> {
         array
     }
 
-    /// Gives states away when the coordinator asked for some: the ones with the fewest
-    /// decisions first (the largest subtrees, the cheapest to rebuild), keeping at least
-    /// one. A state still rebuilding its own prefix, inside a merge region or a loop-merging
+    /// Gives states away when the coordinator asked for some, in the number of groups it
+    /// asked for (one per idle worker): of the states that can be given, `g / (g + 1)` for
+    /// `g` groups, keeping at least one state. The states are taken in the order of their
+    /// decisions' sides (the order of a depth-first walk of the tree), a run of neighbours
+    /// including the one nearest the root (the largest subtree), and cut into runs, one per
+    /// group: neighbours share most of their decisions, which the receiver rebuilds once.
+    /// A state still rebuilding its own prefix, inside a merge region or a loop-merging
     /// context, or any state once this worker has merged states, is not given: its path is
     /// not one record.
     pub(super) fn give_work(&mut self) {
@@ -130,8 +137,8 @@ impl Executor<'_> {
                 self.run.worker.covered_elsewhere += 1;
             }
         }
-        let wanted = polled.give;
-        if wanted == 0 {
+        let groups = polled.give;
+        if groups == 0 {
             return;
         }
         // Under `--only-seed` or `--only-replay-seeds` the sides no seed took are not
@@ -139,40 +146,93 @@ impl Executor<'_> {
         let seeding = self.run.seeding;
         let only_seeds =
             seeding && (self.config.seeding.only_seed || self.config.seeding.only_replay_seeds);
-        let mut candidates: Vec<(usize, StateId)> =
-            if self.run.stats.merged_states > 0 || only_seeds {
-                Vec::new()
-            } else {
-                self.run
-                    .states
-                    .values()
-                    .filter(|s| givable(s, seeding))
-                    .map(|s| (s.path.len(), s.id))
-                    .collect()
-            };
-        candidates.sort_unstable();
-        let keep_one = candidates
-            .len()
-            .min(self.run.states.len().saturating_sub(1));
-        candidates.truncate(wanted.min(keep_one));
-        let mut prefixes = Vec::with_capacity(candidates.len());
-        for (_, id) in candidates {
-            let Some(mut state) = self.run.states.remove(&id) else {
-                continue;
-            };
-            // A deferred side of a seeded fork is asked about first (as when it would
-            // first run here): a prefix is a feasible path.
-            if let Err(termination) = self.settle_deferred(&mut state) {
-                self.terminate(state, termination);
-                continue;
+        let candidates: Vec<(Vec<u16>, StateId)> = if self.run.stats.merged_states > 0 || only_seeds
+        {
+            Vec::new()
+        } else {
+            self.run
+                .states
+                .values()
+                .filter(|s| givable(s, seeding))
+                .map(|s| (s.path.iter().map(|d| d.taken).collect(), s.id))
+                .collect()
+        };
+        let keep_one = self.run.states.len().saturating_sub(1);
+        let mut given = Vec::with_capacity(groups);
+        let mut prefixes = 0;
+        for run in crate::work::choose(candidates, groups, keep_one) {
+            let mut group = Vec::with_capacity(run.len());
+            for id in run {
+                let Some(mut state) = self.run.states.remove(&id) else {
+                    continue;
+                };
+                self.unlist_givable(id);
+                // A deferred side of a seeded fork is asked about first (as when it would
+                // first run here): a prefix is a feasible path.
+                if let Err(termination) = self.settle_deferred(&mut state) {
+                    self.terminate(state, termination);
+                    continue;
+                }
+                self.run.searcher.remove(id);
+                self.run.ptree.remove(state.ptree_node);
+                group.push(state.path);
             }
-            self.run.searcher.remove(id);
-            self.run.ptree.remove(state.ptree_node);
-            prefixes.push(state.path);
+            prefixes += group.len();
+            if !group.is_empty() {
+                given.push(group);
+            }
         }
-        self.run.worker.prefixes_given += prefixes.len() as u64;
+        self.run.worker.prefixes_given += prefixes as u64;
         if let Some(work) = self.work.as_mut() {
-            work.give(prefixes);
+            work.give(given);
+        }
+    }
+}
+
+impl Executor<'_> {
+    /// Starts a quantum of `id` (taken off the givable list): the transport may give the
+    /// listed states away until [`Executor::end_quantum`].
+    pub(super) fn begin_quantum(&mut self, id: StateId) {
+        if let Some(givable) = &self.run.givable {
+            let mut list = givable.lock().expect("the givable list's lock");
+            list.waiting.remove(&id);
+            list.in_quantum = true;
+        }
+    }
+
+    /// Ends a quantum: drops the states the transport gave away during it, and lists the
+    /// states that can now be given (`ran`, if alive, and the new ones).
+    pub(super) fn end_quantum(&mut self, ran: StateId, new: &[StateId]) {
+        let Some(shared) = self.run.givable.clone() else {
+            return;
+        };
+        let mut list = shared.lock().expect("the givable list's lock");
+        list.in_quantum = false;
+        for id in std::mem::take(&mut list.taken) {
+            if let Some(state) = self.run.states.remove(&id) {
+                self.run.searcher.remove(id);
+                self.run.ptree.remove(state.ptree_node);
+                self.run.worker.prefixes_given += 1;
+            }
+        }
+        let seeding = self.run.seeding;
+        for &id in std::iter::once(&ran).chain(new) {
+            if let Some(state) = self.run.states.get(&id) {
+                if !seeding && givable(state, false) {
+                    list.waiting.insert(id, state.path.clone());
+                }
+            }
+        }
+    }
+
+    /// Takes `id` off the givable list (a state removed between quanta).
+    pub(super) fn unlist_givable(&mut self, id: StateId) {
+        if let Some(givable) = &self.run.givable {
+            givable
+                .lock()
+                .expect("the givable list's lock")
+                .waiting
+                .remove(&id);
         }
     }
 }
@@ -188,5 +248,5 @@ fn givable(state: &State, seeding: bool) -> bool {
         && state
             .follow
             .as_ref()
-            .is_none_or(|f| state.path.len() >= f.record.len())
+            .is_none_or(|f| f.ended(state.path.len()))
 }
