@@ -277,7 +277,8 @@ fn stop_reason(summaries: &[Value]) -> String {
         .to_string()
 }
 
-/// Two summaries' sum: numbers add, objects add key by key, anything else is the first's.
+/// Two summaries' sum: numbers add, objects add key by key (a `largest_*` number is the
+/// larger of the two: a size, not a count), anything else is the first's.
 fn sum(a: &Value, b: &Value) -> Value {
     match (a, b) {
         (Value::Number(x), Value::Number(y)) => match (x.as_u64(), y.as_u64()) {
@@ -288,6 +289,13 @@ fn sum(a: &Value, b: &Value) -> Value {
             let mut out = Map::new();
             for (k, v) in x {
                 let s = match y.get(k) {
+                    Some(w) if k.starts_with("largest_") && v.is_number() && w.is_number() => {
+                        if v.as_f64() >= w.as_f64() {
+                            v.clone()
+                        } else {
+                            w.clone()
+                        }
+                    }
                     Some(w) => sum(v, w),
                     None => v.clone(),
                 };
@@ -308,14 +316,17 @@ mod tests {
 
     #[test]
     fn summaries_add_up_key_by_key() {
-        let a = json!({"paths": 2, "solver": {"queries": 3, "name": "z3"}, "t": 0.5});
-        let b = json!({"paths": 5, "solver": {"queries": 4, "name": "z3"}, "t": 1.0, "x": 1});
+        let a = json!({"paths": 2, "solver": {"queries": 3, "name": "z3"}, "t": 0.5,
+            "memory": {"largest_symbolic_array": 256}});
+        let b = json!({"paths": 5, "solver": {"queries": 4, "name": "z3"}, "t": 1.0, "x": 1,
+            "memory": {"largest_symbolic_array": 64}});
         let s = sum(&a, &b);
         assert_eq!(s["paths"], 7);
         assert_eq!(s["solver"]["queries"], 7);
         assert_eq!(s["solver"]["name"], "z3");
         assert_eq!(s["t"], 1.5);
         assert_eq!(s["x"], 1);
+        assert_eq!(s["memory"]["largest_symbolic_array"], 256);
     }
 
     #[test]
