@@ -508,10 +508,10 @@ impl ArrayOptimizer {
             let Some(t) = self.value_element(&er, &contents) else {
                 continue;
             };
-            let mut map = map.borrow_mut();
+            let mut replacements = map.borrow_mut();
             for m in &g.members {
                 let part = Expr::extract(t.clone(), 8 * m.delta as u32, 8 * m.bytes);
-                map.insert(m.node.clone(), part);
+                replacements.insert(m.node.clone(), part);
             }
         }
         if map.borrow().is_empty() {

@@ -5,6 +5,7 @@
 
 mod common;
 
+use common::workers::{summary, tests_in};
 use common::{sear, text, write};
 
 use std::path::{Path, PathBuf};
@@ -227,10 +228,7 @@ fn cover_error_from_a_property_file_stops_at_the_error() {
     validate(&suite, &program);
     let metadata = std::fs::read_to_string(suite.join("metadata.xml")).unwrap();
     assert!(metadata.contains("@CALL(reach_error)"), "{metadata}");
-    let summary: serde_json::Value = serde_json::from_str(
-        &std::fs::read_to_string(tmp.path().join("out/summary.json")).unwrap(),
-    )
-    .unwrap();
+    let summary = summary(&tmp.path().join("out"));
     assert_eq!(summary["stop_reason"], "exit-on-error");
     // The states left when the run stopped get no tests (only the error's matters).
     let early = std::fs::read_dir(tmp.path().join("out"))
@@ -482,18 +480,8 @@ fn cover_branches_writes_tests_only_for_new_coverage() {
             args.push("paths.c");
             let o = sear(&args, tmp.path());
             assert!(o.status.success(), "{}", text(&o.stderr));
-            let summary = std::fs::read_to_string(tmp.path().join(out).join("summary.json"));
-            let summary: serde_json::Value = serde_json::from_str(&summary.unwrap()).unwrap();
-            let tests = std::fs::read_dir(tmp.path().join(out))
-                .unwrap()
-                .filter(|e| {
-                    e.as_ref()
-                        .unwrap()
-                        .path()
-                        .extension()
-                        .is_some_and(|x| x == "ktest")
-                })
-                .count();
+            let summary = summary(&tmp.path().join(out));
+            let tests = tests_in(&tmp.path().join(out));
             let count = |key: &str| summary[key].as_u64().unwrap();
             (count("completed_paths") + count("error_paths"), tests)
         };
