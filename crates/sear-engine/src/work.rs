@@ -158,8 +158,11 @@ pub struct Prefix {
 /// Statistics of a worker's share of a parallel run (`summary.json`'s `worker` section).
 #[derive(Clone, Debug, Default, serde::Serialize)]
 pub struct WorkerStats {
-    /// Prefixes this worker received and explored.
+    /// Subtree roots (path records) this worker received and explored, in all its groups.
     pub prefixes_received: u64,
+    /// Groups of prefixes received: one per message from the coordinator (the first one
+    /// the whole program for the worker that starts the run).
+    pub groups_received: u64,
     /// States given away as prefixes.
     pub prefixes_given: u64,
     /// Instructions re-executed to rebuild received prefixes (the replay overhead).

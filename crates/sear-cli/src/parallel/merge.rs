@@ -239,6 +239,7 @@ fn aggregate(
                 "time_s": s["time_s"],
                 "stop_reason": s["stop_reason"],
                 "prefixes_received": s["worker"]["prefixes_received"],
+                "groups_received": s["worker"]["groups_received"],
                 "prefixes_given": s["worker"]["prefixes_given"],
                 "replay_instructions": s["worker"]["replay_instructions"],
                 "idle_s": s["worker"]["idle_s"],

@@ -56,6 +56,7 @@ impl Executor<'_> {
         state.id = StateId(self.run.next_state);
         self.run.next_state += 1;
         self.run.worker.prefixes_received += records.len() as u64;
+        self.run.worker.groups_received += 1;
         if records.iter().all(|r| r.is_empty()) {
             // The whole program: the run's seeds start here (the worker that explores the
             // root runs the seeding phase; prefixes it gives away are rebuilt without seeds).
