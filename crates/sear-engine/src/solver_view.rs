@@ -71,6 +71,8 @@ pub struct SolverView {
     /// Queries and their time by what the engine asked them for (the `during` of each
     /// call: "fork", "resolve", "allocation size", ...), for `summary.json`.
     pub(crate) by_purpose: std::collections::BTreeMap<String, (u64, Duration)>,
+    /// What the path simplification did ([`SolverView::simplified`]).
+    pub(crate) simplification: crate::output::SimplificationStats,
     /// Warnings for the run's outputs (array-transformation validation failures).
     pub(crate) warnings: Vec<String>,
     /// Substituted and transformed forms of expressions, by (binding generation, value?,
@@ -99,8 +101,13 @@ impl SolverView {
         array_opt: ArrayOpt,
         base_timeout: Option<Duration>,
         max_time: Option<Duration>,
+        path_simplification: bool,
     ) -> Self {
         SolverView {
+            simplification: crate::output::SimplificationStats {
+                enabled: path_simplification,
+                ..Default::default()
+            },
             solver,
             meta: QueryMeta::default(),
             array_opt,
@@ -295,8 +302,33 @@ impl SolverView {
         Ok(done)
     }
 
+    /// `e` as the terms `state`'s path fixed make it ([`sear_solver::PathCondition::simplify`],
+    /// KLEE's `simplifyExpr` before every query): what the methods below ask about. The
+    /// same value in every model of the path, so the same answers; often a constant (no
+    /// query) or a smaller query that touches fewer factors. Under `--validate-solver` each
+    /// rewrite is checked against the chain.
+    fn simplified(&mut self, state: &State, e: &Expr) -> Exec<Expr> {
+        if e.is_constant() || !self.simplification.enabled {
+            return Ok(e.clone());
+        }
+        let simplified = state.constraints.simplify(e);
+        if simplified.is_constant() {
+            self.simplification.decided += 1;
+        } else if simplified != *e {
+            self.simplification.rewritten += 1;
+        }
+        if simplified != *e {
+            let constraints = state.constraints.to_vec();
+            self.solver
+                .validate_simplification(&constraints, &self.meta, e, &simplified)
+                .map_err(|err| self.failure(err, "simplification"))?;
+        }
+        Ok(simplified)
+    }
+
     /// Whether `cond` must be true, must be false, or may be either on this path.
     pub(crate) fn evaluate(&mut self, state: &State, cond: &Expr, during: &str) -> Exec<Validity> {
+        let cond = &self.simplified(state, cond)?;
         if let Some(c) = cond.as_constant().or_else(|| settled(state, cond)) {
             return Ok(if c == 1 {
                 Validity::True
@@ -309,6 +341,7 @@ impl SolverView {
 
     /// Whether `cond` may be true on this path.
     pub(crate) fn may_be_true(&mut self, state: &State, cond: &Expr, during: &str) -> Exec<bool> {
+        let cond = &self.simplified(state, cond)?;
         if let Some(c) = cond.as_constant().or_else(|| settled(state, cond)) {
             return Ok(c == 1);
         }
@@ -317,6 +350,7 @@ impl SolverView {
 
     /// Whether `cond` must be true on this path.
     pub(crate) fn must_be_true(&mut self, state: &State, cond: &Expr, during: &str) -> Exec<bool> {
+        let cond = &self.simplified(state, cond)?;
         if let Some(c) = cond.as_constant().or_else(|| settled(state, cond)) {
             return Ok(c == 1);
         }
@@ -325,6 +359,7 @@ impl SolverView {
 
     /// A feasible value of `e` on this path.
     pub(crate) fn get_value(&mut self, state: &State, e: &Expr, during: &str) -> Exec<u128> {
+        let e = &self.simplified(state, e)?;
         if let Some(c) = e.as_constant().or_else(|| settled(state, e)) {
             return Ok(c);
         }

@@ -208,6 +208,9 @@ impl State {
         if c.is_true() {
             return;
         }
+        // Stored as the terms the path already fixed make it (KLEE's `addConstraint`): the
+        // same condition in every model of the path, in the words later queries use.
+        let c = self.constraints.simplify(&c);
         let parts = conjuncts(&c);
         self.constraints.extend(parts);
     }

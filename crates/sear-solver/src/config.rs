@@ -344,6 +344,12 @@ pub struct SolverConfig {
     // `constant` layer.
     #[cfg_attr(feature = "cli", arg(id = "no-equality-answers", long = "no-equality-answers", action = clap::ArgAction::SetFalse))]
     pub equality_answers: bool,
+    /// Disable the path simplification (KLEE's constraint manager: each new constraint, and
+    /// each condition, pointer or value the engine asks about, rewritten by the terms the
+    /// path condition already fixes before it is stored or asked).
+    // [`crate::PathCondition::simplify`]; counted as `simplification` in `summary.json`.
+    #[cfg_attr(feature = "cli", arg(id = "no-path-simplification", long = "no-path-simplification", action = clap::ArgAction::SetFalse))]
+    pub path_simplification: bool,
     /// Disable the byte search (a query over a few input bytes decided by evaluation while
     /// the core is slow).
     // The search ([`crate::layers::ByteSearch`]) sits below the counterexample cache.
@@ -429,6 +435,7 @@ impl Default for SolverConfig {
             quantified: QuantifiedConfig::default(),
             interval_answers: true,
             equality_answers: true,
+            path_simplification: true,
             byte_search: true,
             fp_search: true,
         }
@@ -446,6 +453,7 @@ impl SolverConfig {
             cex_cache: false,
             interval_answers: false,
             equality_answers: false,
+            path_simplification: false,
             byte_search: false,
             fp_search: false,
             ..Default::default()

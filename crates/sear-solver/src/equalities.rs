@@ -22,37 +22,56 @@ pub fn decide(constraints: &[Expr], e: &Expr) -> Option<bool> {
     if constraints.is_empty() || e.is_constant() {
         return None;
     }
-    let facts = fixed_terms(constraints);
-    let simplified = sear_expr::visit::substitute(e, &facts);
-    simplified.as_constant().map(|v| v == 1)
-}
-
-/// The terms `constraints` fix: `X ↦ k` for `k = X` (either side a constant), `X ↦ false`
-/// for `¬X`, and `c ↦ true` for every constraint `c`.
-fn fixed_terms(constraints: &[Expr]) -> FxHashMap<Expr, Expr> {
     let mut facts = FxHashMap::default();
     facts.reserve(constraints.len() * 2);
     for c in constraints {
-        match c.kind() {
-            ExprKind::Cmp {
-                op: CmpOp::Eq,
-                lhs,
-                rhs,
-            } => {
-                if lhs.is_constant() && !rhs.is_constant() {
-                    facts.insert(rhs.clone(), lhs.clone());
-                } else if rhs.is_constant() && !lhs.is_constant() {
-                    facts.insert(lhs.clone(), rhs.clone());
-                }
-            }
-            ExprKind::Not(x) => {
-                facts.insert(x.clone(), Expr::false_());
-            }
-            _ => {}
-        }
-        facts.insert(c.clone(), Expr::true_());
+        facts.extend(facts_of(c));
     }
-    facts
+    let simplified = simplify(e, |t| facts.get(t).cloned());
+    simplified.as_constant().map(|v| v == 1)
+}
+
+/// `e` with every term `fixed` gives a value for replaced by it, rebuilt through the
+/// simplifying constructors: equal to `e` in every model in which the fixed terms hold.
+/// A term is looked up as it is in `e` and, when its operands changed, as rebuilt (a
+/// constraint the path added after its operands were fixed names the rebuilt form).
+pub fn simplify(e: &Expr, fixed: impl Fn(&Expr) -> Option<Expr>) -> Expr {
+    if e.is_constant() {
+        return e.clone();
+    }
+    sear_expr::visit::Rewriter::new(|original: &Expr, rebuilt: &Expr| {
+        fixed(original).or_else(|| {
+            if rebuilt == original {
+                None
+            } else {
+                fixed(rebuilt)
+            }
+        })
+    })
+    .apply(e)
+}
+
+/// The terms the constraint `c` fixes: `X ↦ k` for `k = X` (either side a constant),
+/// `X ↦ false` for `¬X`, and `c ↦ true`.
+pub fn facts_of(c: &Expr) -> impl Iterator<Item = (Expr, Expr)> {
+    let fixed = match c.kind() {
+        ExprKind::Cmp {
+            op: CmpOp::Eq,
+            lhs,
+            rhs,
+        } => {
+            if lhs.is_constant() && !rhs.is_constant() {
+                Some((rhs.clone(), lhs.clone()))
+            } else if rhs.is_constant() && !lhs.is_constant() {
+                Some((lhs.clone(), rhs.clone()))
+            } else {
+                None
+            }
+        }
+        ExprKind::Not(x) => Some((x.clone(), Expr::false_())),
+        _ => None,
+    };
+    fixed.into_iter().chain([(c.clone(), Expr::true_())])
 }
 
 #[cfg(test)]

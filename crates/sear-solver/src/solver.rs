@@ -117,12 +117,46 @@ impl Solver {
         self
     }
 
+    /// The solver without the facade's equality answers: for a caller that asks every
+    /// query already simplified by its whole path condition's fixed terms (the engine's path
+    /// simplification), where they would decide nothing more at the cost of a second pass.
+    pub fn without_equality_answers(mut self) -> Solver {
+        self.equalities = false;
+        self
+    }
+
     /// True when the chain slices queries by constraint independence: a caller may then
     /// pass, for a query about `e` (validity or a value), only the constraints of the
     /// factors `e` touches ([`crate::PathCondition::slice_for`]), which is what the
     /// independence layer would keep of the whole list.
     pub fn slices_by_independence(&self) -> bool {
         self.independence
+    }
+
+    /// Under `--validate-solver`, checks that `simplified` equals `original` in every model
+    /// of `constraints` (the path simplification's invariant,
+    /// [`crate::PathCondition::simplify`]) by asking the chain, below the facade's own
+    /// answers, whether they can differ; a disagreement is a solver failure. Without
+    /// validation it checks nothing.
+    pub fn validate_simplification(
+        &mut self,
+        constraints: &[Expr],
+        meta: &crate::QueryMeta,
+        original: &Expr,
+        simplified: &Expr,
+    ) -> Result<(), SolverError> {
+        if !self.validate_facade || original == simplified {
+            return Ok(());
+        }
+        let differ = Expr::not(Expr::eq(original.clone(), simplified.clone()));
+        let sq = SatQuery::new(constraints, differ, meta, true, false);
+        if self.chain.check(&sq)?.is_sat() {
+            return Err(SolverError::Failure(format!(
+                "SOLVER VALIDATION FAILED: the path simplification rewrote {original} to \
+                 {simplified}, which differ in a model of the path condition"
+            )));
+        }
+        Ok(())
     }
 
     /// True when the address-aware cache is on (callers then pass address-agnostic forms).

@@ -141,6 +141,7 @@ impl Executor<'_> {
                 (k.clone(), q)
             })
             .collect();
+        self.run.summary.simplification = self.sv.simplification.clone();
         self.run.summary.time_s = self.run.start.elapsed().as_secs_f64();
         let usage = crate::stats::process_usage().unwrap_or_default();
         self.run.summary.user_time_s = usage.user_s;

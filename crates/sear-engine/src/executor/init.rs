@@ -31,7 +31,9 @@ impl Executor<'_> {
             heap,
             stack_alloc,
             global_alloc,
-            constraints: sear_solver::PathCondition::new(),
+            constraints: sear_solver::PathCondition::with_simplification(
+                self.sv.simplification.enabled,
+            ),
             symbolics: imbl::Vector::new(),
             depth: 0,
             path: Default::default(),

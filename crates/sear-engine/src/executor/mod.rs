@@ -286,12 +286,25 @@ impl<'o> Executor<'o> {
             &crate::arrayopt::solver_config(&config, solver_config),
             array_opt.chain_rewriter(),
         )?;
+        // The path simplification decides every query the facade's equality answers would,
+        // with the whole path's facts (`SolverView::simplified`).
+        let solver = if solver_config.path_simplification {
+            solver.without_equality_answers()
+        } else {
+            solver
+        };
         let output = OutputWriter::create(&config.output_dir)?;
         let handlers = special::resolve_handlers(&module, config.sv_comp);
         let rng = fastrand::Rng::with_seed(config.seed);
         let searcher = search::build(&config.search);
         let coverage = Coverage::new(&module);
-        let sv = SolverView::new(solver, array_opt, solver_config.timeout, config.max_time);
+        let sv = SolverView::new(
+            solver,
+            array_opt,
+            solver_config.timeout,
+            config.max_time,
+            solver_config.path_simplification,
+        );
         let memory = Memory::new(crate::memory::build_model(&config), config.max_resolutions);
         let loops = if config.sym_size.mode.merges() {
             sear_ir::loops::ModuleLoops::new(&module)

@@ -28,6 +28,18 @@ pub struct PurposeQueries {
     pub time_s: f64,
 }
 
+/// What the path simplification did (`Summary::simplification`, `--no-path-simplification`).
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct SimplificationStats {
+    /// On (the default) or off.
+    pub enabled: bool,
+    /// Conditions and values the engine would have asked about that the terms the path
+    /// fixed made constant: answered without a query.
+    pub decided: u64,
+    /// Conditions and values asked about in a smaller form.
+    pub rewritten: u64,
+}
+
 /// The run summary. It reads back from `summary.json` (a parallel run's coordinator reads
 /// the merged one for its verdict); what the file lacks is the default.
 #[derive(Clone, Debug, Default, Serialize, Deserialize)]
@@ -55,6 +67,8 @@ pub struct Summary {
     /// The queries and their solver time by what the engine asked them for ("fork",
     /// "resolve", "allocation size", ...); the tests' models are not among them.
     pub queries_by_purpose: std::collections::BTreeMap<String, PurposeQueries>,
+    /// The path simplification's counts.
+    pub simplification: SimplificationStats,
     /// Wall time of the run.
     pub time_s: f64,
     /// CPU time of the process in user mode (KLEE's `UserTime`), including the front end's

@@ -35,6 +35,12 @@ pub struct PathCondition {
     whole: imbl::HashMap<ArrayRef, FactorId>,
     /// Per array and constant index: the first constraint reading that byte.
     bytes: imbl::HashMap<ArrayRef, imbl::HashMap<u128, FactorId>>,
+    /// The terms the constraints fix, with their values ([`crate::equalities::facts_of`]):
+    /// what [`PathCondition::simplify`] replaces.
+    facts: imbl::HashMap<Expr, Expr>,
+    /// No simplification (`--no-path-simplification`): constraints are stored and
+    /// expressions asked as they are.
+    plain: bool,
 }
 
 impl PathCondition {
@@ -63,9 +69,20 @@ impl PathCondition {
         self.list.iter().cloned().collect()
     }
 
+    /// An empty path condition that simplifies nothing (`--no-path-simplification`) when
+    /// `plain`.
+    pub fn with_simplification(simplify: bool) -> Self {
+        PathCondition {
+            plain: !simplify,
+            ..PathCondition::default()
+        }
+    }
+
     /// The first `n` constraints as a path condition of their own.
     pub fn prefix(&self, n: usize) -> PathCondition {
-        self.list.iter().take(n).cloned().collect()
+        let mut pc = PathCondition::with_simplification(!self.plain);
+        pc.extend(self.list.iter().take(n).cloned());
+        pc
     }
 
     /// The constraints after the first `n`, in order.
@@ -84,8 +101,25 @@ impl PathCondition {
         self.members.len()
     }
 
+    /// `e` with the terms the constraints fix replaced by their values (KLEE's
+    /// `ConstraintManager::simplifyExpr`): equal to `e` in every model of the path
+    /// condition, often smaller, and a constant when the path decided it. A branch on a
+    /// pointer the program advanced by a comparison's result (`args += r`) asks about the
+    /// object the path already chose instead of an `ite` over every candidate.
+    pub fn simplify(&self, e: &Expr) -> Expr {
+        if self.plain || self.facts.is_empty() {
+            return e.clone();
+        }
+        crate::equalities::simplify(e, |t| self.facts.get(t).cloned())
+    }
+
     /// Appends one constraint (kept as it is: no splitting, no dropping of `true`).
     pub fn push(&mut self, c: Expr) {
+        if !self.plain {
+            for (term, value) in crate::equalities::facts_of(&c) {
+                self.facts.insert(term, value);
+            }
+        }
         let i = self.list.len() as FactorId;
         let fp = Footprint::of(&c);
         self.list.push_back(c.clone());

@@ -146,3 +146,94 @@ fn slices_equal_the_independence_layers_on_random_paths() {
         assert_eq!(pc.to_vec(), list);
     }
 }
+
+/// `expr`'s `args += (strcmp(*args, kw) == 0)`: a pointer stepped by comparisons of input
+/// bytes, `base + 8·[a0 = '+'] + 8·[a0' = '-']` where the second byte read goes through the
+/// first step (`ite(a0 = '+', b0, a0)`).
+fn stepped_pointer(a: &UpdateList, b: &UpdateList) -> (Expr, Expr, Expr) {
+    let byte = |u: &UpdateList| Expr::read(u, Expr::constant(0, 32));
+    let step = |c: Expr| Expr::mul(Expr::constant(8, 64), Expr::zext(c, 64));
+    let plus = Expr::eq(Expr::constant(b'+' as u128, 8), byte(a));
+    let second = Expr::select(plus.clone(), byte(b), byte(a));
+    let minus = Expr::eq(Expr::constant(b'-' as u128, 8), second);
+    let base = Expr::constant(0x5000_0000_06d8, 64);
+    let pointer = Expr::add(Expr::add(base, step(plus.clone())), step(minus.clone()));
+    (pointer, plus, minus)
+}
+
+#[test]
+fn the_fixed_terms_make_a_stepped_pointer_constant() {
+    let (a, b) = (input("a", 3), input("b", 3));
+    let (pointer, plus, minus) = stepped_pointer(&a, &b);
+    let mut pc = PathCondition::new();
+    assert_eq!(pc.simplify(&pointer), pointer, "nothing fixed yet");
+    pc.push(Expr::not(plus.clone()));
+    // `a0 = '+'` is false: the second comparison reads `a0` again.
+    let once = pc.simplify(&pointer);
+    assert!(!once.is_constant() && once != pointer, "{once}");
+    // The path then fixes the rebuilt comparison: the pointer is the base.
+    pc.push(Expr::not(pc.simplify(&minus)));
+    assert_eq!(pc.simplify(&pointer).as_constant(), Some(0x5000_0000_06d8));
+    // An equality fixes its term to the constant; each constraint itself is true.
+    let a1 = Expr::read(&a, Expr::constant(1, 32));
+    pc.push(Expr::eq(Expr::constant(b'x' as u128, 8), a1.clone()));
+    let next = Expr::add(Expr::zext(a1, 32), Expr::constant(1, 32));
+    assert_eq!(pc.simplify(&next).as_constant(), Some(b'x' as u128 + 1));
+    assert!(pc.simplify(&Expr::not(plus)).is_true());
+}
+
+#[test]
+fn the_simplified_form_has_the_value_of_the_original_in_every_model() {
+    let (a, b) = (input("a", 3), input("b", 3));
+    let (pointer, plus, minus) = stepped_pointer(&a, &b);
+    let mut pc = PathCondition::new();
+    pc.push(Expr::not(plus));
+    let simplified = pc.simplify(&Expr::add(pointer.clone(), Expr::zext(minus, 64)));
+    let original = Expr::add(
+        pointer,
+        Expr::zext(
+            Expr::eq(
+                Expr::constant(b'-' as u128, 8),
+                Expr::select(
+                    Expr::eq(
+                        Expr::constant(b'+' as u128, 8),
+                        Expr::read(&a, Expr::constant(0, 32)),
+                    ),
+                    Expr::read(&b, Expr::constant(0, 32)),
+                    Expr::read(&a, Expr::constant(0, 32)),
+                ),
+            ),
+            64,
+        ),
+    );
+    // Every assignment of a0 and b0 that satisfies the path (a0 ≠ '+').
+    for a0 in 0..=255u8 {
+        for b0 in [0u8, b'+', b'-', b'x'] {
+            if a0 == b'+' {
+                continue;
+            }
+            let mut m = Assignment::new();
+            m.insert(a.root().clone(), vec![a0, 0, 0]);
+            m.insert(b.root().clone(), vec![b0, 0, 0]);
+            assert_eq!(
+                m.evaluate(&simplified),
+                m.evaluate(&original),
+                "a0={a0} b0={b0}"
+            );
+        }
+    }
+}
+
+#[test]
+fn a_plain_path_condition_simplifies_nothing() {
+    let (a, b) = (input("a", 3), input("b", 3));
+    let (pointer, plus, _) = stepped_pointer(&a, &b);
+    let mut pc = PathCondition::with_simplification(false);
+    pc.push(Expr::not(plus));
+    assert_eq!(pc.simplify(&pointer), pointer);
+    assert_eq!(
+        pc.prefix(1).simplify(&pointer),
+        pointer,
+        "a prefix stays plain"
+    );
+}
