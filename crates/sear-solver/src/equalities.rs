@@ -52,7 +52,8 @@ pub fn simplify(e: &Expr, fixed: impl Fn(&Expr) -> Option<Expr>) -> Expr {
 }
 
 /// The terms the constraint `c` fixes: `X ↦ k` for `k = X` (either side a constant),
-/// `X ↦ false` for `¬X`, and `c ↦ true`.
+/// `X ↦ false` for `¬X`, and `c ↦ true` for any other `c` (for those two, `c` rebuilt from
+/// the fixed `X` folds to true already: one entry, not two, per constraint of a path).
 pub fn facts_of(c: &Expr) -> impl Iterator<Item = (Expr, Expr)> {
     let fixed = match c.kind() {
         ExprKind::Cmp {
@@ -71,7 +72,8 @@ pub fn facts_of(c: &Expr) -> impl Iterator<Item = (Expr, Expr)> {
         ExprKind::Not(x) => Some((x.clone(), Expr::false_())),
         _ => None,
     };
-    fixed.into_iter().chain([(c.clone(), Expr::true_())])
+    let itself = fixed.is_none().then(|| (c.clone(), Expr::true_()));
+    fixed.into_iter().chain(itself)
 }
 
 #[cfg(test)]
