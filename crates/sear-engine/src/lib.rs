@@ -6,6 +6,7 @@
 pub(crate) mod arrayopt;
 pub mod config;
 pub mod executor;
+pub mod locals;
 pub mod loop_merge;
 pub mod memory;
 pub mod merge;

@@ -307,7 +307,7 @@ impl SolverView {
     /// same value in every model of the path, so the same answers; often a constant (no
     /// query) or a smaller query that touches fewer factors. Under `--validate-solver` each
     /// rewrite is checked against the chain.
-    fn simplified(&mut self, state: &State, e: &Expr) -> Exec<Expr> {
+    pub(crate) fn simplified(&mut self, state: &State, e: &Expr) -> Exec<Expr> {
         if e.is_constant() || !self.simplification.enabled {
             return Ok(e.clone());
         }

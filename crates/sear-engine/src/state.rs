@@ -23,8 +23,8 @@ pub struct Frame {
     pub inst: usize,
     /// The block we came from (for phis).
     pub prev_block: Option<BlockId>,
-    /// Value slots.
-    pub locals: Vec<Value>,
+    /// Value slots (registers), shared with forked states until written.
+    pub locals: crate::locals::Locals,
     /// Pointers to this frame's allocas (as the program holds them), freed on return.
     pub allocas: Vec<Value>,
     /// Pointer to the varargs area, if the function is variadic.

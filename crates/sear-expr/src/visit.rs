@@ -103,6 +103,7 @@ pub struct Rewriter<F: FnMut(&Expr, &Expr) -> Option<Expr>> {
     rewrite: F,
     memo: FxHashMap<Expr, Expr>,
     reads: ReadPolicy,
+    keep_unchanged: bool,
 }
 
 impl<F: FnMut(&Expr, &Expr) -> Option<Expr>> Rewriter<F> {
@@ -112,7 +113,18 @@ impl<F: FnMut(&Expr, &Expr) -> Option<Expr>> Rewriter<F> {
             rewrite,
             memo: FxHashMap::default(),
             reads: ReadPolicy::Fold,
+            keep_unchanged: false,
         }
+    }
+
+    /// The rewriter offering a node whose children all stayed the same as its own
+    /// `rebuilt` form, without building it again (an equal value either way; the rebuilt
+    /// form may differ where the node was not made by today's constructors). A rewrite that
+    /// replaces a few terms of a large expression then costs a lookup per node instead of a
+    /// construction per node. Reads through writes are still rebuilt.
+    pub fn keeping_unchanged(mut self) -> Self {
+        self.keep_unchanged = true;
+        self
     }
 
     /// The rewriter rebuilding reads under `reads`.
@@ -137,7 +149,11 @@ impl<F: FnMut(&Expr, &Expr) -> Option<Expr>> Rewriter<F> {
                 }
                 continue;
             }
-            let rebuilt = self.rebuild(&e);
+            let rebuilt = if self.keep_unchanged && self.children_unchanged(&e) {
+                e.clone()
+            } else {
+                self.rebuild(&e)
+            };
             let result = (self.rewrite)(&e, &rebuilt).unwrap_or(rebuilt);
             self.memo.insert(e, result);
         }
@@ -146,6 +162,17 @@ impl<F: FnMut(&Expr, &Expr) -> Option<Expr>> Rewriter<F> {
 
     fn get(&self, e: &Expr) -> Expr {
         self.memo[e].clone()
+    }
+
+    /// Whether every child of `e` was rewritten to itself (a read through writes counts as
+    /// changed: its update list is rewritten only by `rebuild`).
+    fn children_unchanged(&self, e: &Expr) -> bool {
+        if let ExprKind::Read { updates, .. } = e.kind() {
+            if !updates.is_empty() {
+                return false;
+            }
+        }
+        e.children().iter().all(|c| self.memo[c] == *c)
     }
 
     fn rebuild_updates(&mut self, updates: &UpdateList) -> UpdateList {

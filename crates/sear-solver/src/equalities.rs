@@ -48,6 +48,7 @@ pub fn simplify(e: &Expr, fixed: impl Fn(&Expr) -> Option<Expr>) -> Expr {
             }
         })
     })
+    .keeping_unchanged()
     .apply(e)
 }
 

@@ -199,7 +199,17 @@ impl Executor<'_> {
             self.jump(module, state, target);
             return Ok(());
         }
-        let e = value.to_expr();
+        // The value as the path fixes it: a constant takes its case without a query (and
+        // without building a condition per case).
+        let e = self.sv.simplified(state, &value.to_expr())?;
+        if let Some(v) = e.as_constant() {
+            let target = cases
+                .iter()
+                .find(|(c, _)| *c == v)
+                .map_or(default, |(_, b)| *b);
+            self.jump(module, state, target);
+            return Ok(());
+        }
         let width = e.width();
         // Group the cases by target, in order of first appearance; the default last. Cases
         // that go to the default block belong to it: one path per target block, as KLEE.

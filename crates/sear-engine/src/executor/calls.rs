@@ -262,7 +262,7 @@ impl Executor<'_> {
             block: sear_ir::BlockId(0),
             inst: 0,
             prev_block: None,
-            locals,
+            locals: locals.into(),
             allocas,
             varargs,
             ret_dest,
