@@ -25,8 +25,9 @@ pub struct Frame {
     pub prev_block: Option<BlockId>,
     /// Value slots (registers), shared with forked states until written.
     pub locals: crate::locals::Locals,
-    /// Pointers to this frame's allocas (as the program holds them), freed on return.
-    pub allocas: Vec<Value>,
+    /// Pointers to this frame's allocas (as the program holds them), freed on return;
+    /// shared with forked states until one pushes.
+    pub allocas: std::rc::Rc<Vec<Value>>,
     /// Pointer to the varargs area, if the function is variadic.
     pub varargs: Option<Value>,
     /// The caller's slot receiving the return value.

@@ -263,7 +263,7 @@ impl Executor<'_> {
             inst: 0,
             prev_block: None,
             locals: locals.into(),
-            allocas,
+            allocas: std::rc::Rc::new(allocas),
             varargs,
             ret_dest,
             ret_width: None,
@@ -363,7 +363,7 @@ impl Cx<'_, '_> {
         value: Option<Value>,
     ) -> Exec<()> {
         let frame = state.stack.pop().expect("frame to return from");
-        for pointer in &frame.allocas {
+        for pointer in frame.allocas.iter() {
             let Some(address) = state.address_of(pointer) else {
                 continue;
             };

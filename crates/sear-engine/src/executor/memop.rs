@@ -107,7 +107,7 @@ impl Executor<'_> {
             request = request.with_symbolic_size(sigma);
         }
         let pointer = self.memory.alloc(state, request).base_value();
-        state.frame_mut().allocas.push(pointer.clone());
+        std::rc::Rc::make_mut(&mut state.frame_mut().allocas).push(pointer.clone());
         if self.config.nondet_uninit_locals
             && small_local(size)
             && !self.program.allocated_by_runtime(inst.loc)

@@ -148,7 +148,7 @@ pub fn equal_live_store(
     let mut dead: Vec<u64> = Vec::new();
     let entry = live.entry_allocas();
     if entry.len() == ta.allocas.len() {
-        for (slot, pointer) in entry.iter().zip(&ta.allocas) {
+        for (slot, pointer) in entry.iter().zip(ta.allocas.iter()) {
             if live.is_promotable(*slot) && !live.contains(&set, Var::Alloca(*slot)) {
                 if let Some(address) = pointer.as_concrete() {
                     dead.push(address as u64);

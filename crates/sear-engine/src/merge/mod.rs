@@ -250,7 +250,7 @@ pub(crate) fn same_place(f: &Frame, g: &Frame) -> bool {
         && f.allocas.len() == g.allocas.len()
         && f.allocas
             .iter()
-            .zip(&g.allocas)
+            .zip(g.allocas.iter())
             .all(|(x, y)| same_value(x, y))
         && match (&f.varargs, &g.varargs) {
             (None, None) => true,
