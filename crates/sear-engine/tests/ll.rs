@@ -267,3 +267,86 @@ fn merged_paths_keep_values_and_memory_per_side() {
         },
     );
 }
+
+/// A loop over 48 input bytes that forks on each, then aborts: 2^48 paths, each ending in
+/// an `abort` error at the end of the loop.
+fn forking_loop_then_abort() -> String {
+    format!(
+        r#"{DECLS}
+@name = private constant [4 x i8] c"buf\00"
+define i32 @main() {{
+entry:
+  %buf = alloca [48 x i8]
+  call void @klee_make_symbolic(ptr %buf, i64 48, ptr @name)
+  br label %loop
+loop:
+  %i = phi i64 [ 0, %entry ], [ %next, %latch ]
+  %p = getelementptr [48 x i8], ptr %buf, i64 0, i64 %i
+  %v = load i8, ptr %p
+  %c = icmp ugt i8 %v, 100
+  br i1 %c, label %big, label %latch
+big:
+  br label %latch
+latch:
+  %next = add i64 %i, 1
+  %done = icmp eq i64 %next, 48
+  br i1 %done, label %end, label %loop
+end:
+  call void @abort()
+  unreachable
+}}
+"#
+    )
+}
+
+/// `--dive-quantum`: interleaved with random-path, the depth-first dive keeps its turn
+/// across its forks, so the first path reaches the loop's end after about one fork per
+/// iteration instead of three (random-path forks as often as the dive meanwhile).
+#[test]
+fn the_dive_keeps_its_turn_across_its_forks() {
+    let run = |quantum: bool| {
+        check_with(
+            &forking_loop_then_abort(),
+            |c| {
+                c.search = vec![SearchKind::RandomPath, SearchKind::Dfs];
+                c.dive_quantum = Some(quantum);
+                c.exit_on_error_types = vec!["abort".into()];
+            },
+            Expect {
+                error_kinds: Some(&["abort"]),
+                ..Default::default()
+            },
+        )
+    };
+    let on = run(true);
+    let off = run(false);
+    assert!(on.dive_turns_kept > 0, "{on:?}");
+    assert_eq!(off.dive_turns_kept, 0, "{off:?}");
+    assert!(on.forks < 60, "forks with the dive's quantum: {}", on.forks);
+    assert!(off.forks >= 80, "forks without it: {}", off.forks);
+}
+
+/// `--dive-quantum` changes the order of the states, not the paths: the loop's 2^6 paths
+/// all end, with the quantum as without it.
+#[test]
+fn the_dive_quantum_keeps_the_paths() {
+    let body = forking_loop_then_abort()
+        .replace("48 x i8", "6 x i8")
+        .replace("i64 48", "i64 6")
+        .replace("%next, 48", "%next, 6");
+    for quantum in [false, true] {
+        let s = check_with(
+            &body,
+            |c| {
+                c.search = vec![SearchKind::RandomPath, SearchKind::Dfs];
+                c.dive_quantum = Some(quantum);
+                c.emit_all_errors = true;
+            },
+            Expect {
+                forks: Some(63),
+                ..Default::default()
+            },
+        );
+        assert_eq!(s.error_paths, 64, "{s:?}");
+    }
+}

@@ -133,6 +133,12 @@ impl Solver {
         self.independence
     }
 
+    /// True when [`Solver::validate_simplification`] checks anything (`--validate-solver`):
+    /// callers can skip building its arguments otherwise.
+    pub fn validates_simplification(&self) -> bool {
+        self.validate_facade
+    }
+
     /// Under `--validate-solver`, checks that `simplified` equals `original` in every model
     /// of `constraints` (the path simplification's invariant,
     /// [`crate::PathCondition::simplify`]) by asking the chain, below the facade's own

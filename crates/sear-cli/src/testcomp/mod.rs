@@ -185,6 +185,8 @@ pub fn configure(
         // end of a long path (a loop of 10^5 branches on inputs before the check) is
         // reached while random-path and covnew explore near the root.
         config.search.push(sear_engine::config::SearchKind::Dfs);
+        // The dive keeps its turn across its forks (`--dive-quantum`), unless turned off.
+        config.dive_quantum.get_or_insert(true);
     }
     if test_comp.is_some() {
         // A test only for a path that covered an instruction or a branch direction no

@@ -59,6 +59,22 @@ pub struct EngineConfig {
         hide_default_value = true,
     ))]
     pub search: Vec<SearchKind>,
+    /// The dive's quantum (on/off): `dfs` interleaved with other searchers keeps its turn
+    /// across the forks of the path it follows until that path has run a quantum of
+    /// instructions (2000), as a state that does not fork does. Default: on where
+    /// `--sv-comp` adds the dive to the default searchers, off otherwise.
+    // `search::Ordered::keeps_turn`; `summary.json`'s `dive_turns_kept` counts the
+    // selections it added.
+    #[cfg_attr(feature = "cli", arg(
+        id = "dive-quantum",
+        long = "dive-quantum",
+        value_name = "on|off",
+        num_args = 0..=1,
+        require_equals = true,
+        default_missing_value = "on",
+        value_parser = sear_solver::cli::switch(),
+    ))]
+    pub dive_quantum: Option<bool>,
     /// Seed of all random choices.
     #[cfg_attr(feature = "cli", arg(
         id = "seed",
@@ -312,6 +328,7 @@ impl EngineConfig {
     pub fn new(output_dir: PathBuf) -> Self {
         EngineConfig {
             search: Self::default_search(),
+            dive_quantum: None,
             seed: defaults::SEED,
             max_time: None,
             max_instructions: None,

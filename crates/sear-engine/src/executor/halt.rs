@@ -152,6 +152,7 @@ impl Executor<'_> {
         self.run.summary.max_states = self.run.stats.max_states;
         self.run.summary.dropped_states = self.run.stats.dropped_states;
         self.run.summary.forks_inhibited = self.run.stats.forks_inhibited;
+        self.run.summary.dive_turns_kept = self.run.searcher.turns_kept();
         self.run.summary.concretisations = self.run.stats.concretisations;
         self.run.summary.fp_symbolic_ops = self.run.stats.fp_symbolic_ops;
         self.run.summary.merged_states = self.run.stats.merged_states;

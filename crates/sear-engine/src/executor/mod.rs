@@ -296,7 +296,7 @@ impl<'o> Executor<'o> {
         let output = OutputWriter::create(&config.output_dir)?;
         let handlers = special::resolve_handlers(&module, config.sv_comp);
         let rng = fastrand::Rng::with_seed(config.seed);
-        let searcher = search::build(&config.search);
+        let searcher = search::build(&config.search, config.dive_quantum.unwrap_or(false));
         let coverage = Coverage::new(&module);
         let sv = SolverView::new(
             solver,

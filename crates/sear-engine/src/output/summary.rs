@@ -95,6 +95,9 @@ pub struct Summary {
     /// Branches at the memory limit that followed one side instead of forking: the other
     /// side's paths were not explored.
     pub forks_inhibited: u64,
+    /// Selections the depth-first dive added by keeping its turn across the forks of its
+    /// path (`--dive-quantum`).
+    pub dive_turns_kept: u64,
     /// States left when the run halted that got no test (`--dump-states-on-halt=false`, or
     /// the halt's time budget ran out); counted in `early_paths`.
     pub tests_not_written: u64,

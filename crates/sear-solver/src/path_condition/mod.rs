@@ -29,12 +29,16 @@ pub struct PathCondition {
     /// A factor merged into another points to it (union by size, no path compression:
     /// chains are at most O(log n) long); roots are absent.
     parent: imbl::HashMap<FactorId, FactorId>,
-    /// Per root factor: its constraints by position.
+    /// Per root factor of two or more constraints: its constraints by position. A root
+    /// absent here is a factor of one constraint, its own (most constraints of a path that
+    /// branches on fresh inputs): not storing those halves what a constraint costs.
     members: imbl::HashMap<FactorId, imbl::OrdMap<FactorId, Expr>>,
+    /// The number of factors.
+    factors: usize,
     /// Per array: the first constraint reading it whole (at a symbolic index).
     whole: imbl::HashMap<ArrayRef, FactorId>,
     /// Per array and constant index: the first constraint reading that byte.
-    bytes: imbl::HashMap<ArrayRef, imbl::HashMap<u128, FactorId>>,
+    bytes: imbl::HashMap<ArrayRef, Readers>,
     /// The terms the constraints fix, with their values ([`crate::equalities::facts_of`]):
     /// what [`PathCondition::simplify`] replaces.
     facts: imbl::HashMap<Expr, Expr>,
@@ -98,7 +102,7 @@ impl PathCondition {
 
     /// The number of factors.
     pub fn factor_count(&self) -> usize {
-        self.members.len()
+        self.factors
     }
 
     /// `e` with the terms the constraints fix replaced by their values (KLEE's
@@ -123,7 +127,7 @@ impl PathCondition {
         let i = self.list.len() as FactorId;
         let fp = Footprint::of(&c);
         self.list.push_back(c.clone());
-        self.members.insert(i, imbl::OrdMap::unit(i, c));
+        self.factors += 1;
         let mut joined: Vec<FactorId> = Vec::new();
         for a in &fp.whole {
             match self.whole.get(a) {
@@ -132,7 +136,7 @@ impl PathCondition {
                     self.whole.insert(a.clone(), i);
                     // Every earlier reader of a byte of `a` joins the first whole read.
                     if let Some(readers) = self.bytes.get(a) {
-                        joined.extend(readers.values().copied());
+                        joined.extend(readers.values());
                     }
                 }
             }
@@ -143,11 +147,9 @@ impl PathCondition {
             }
             let mut readers = self.bytes.get(a).cloned().unwrap_or_default();
             for &b in idx {
-                match readers.get(&b) {
-                    Some(&j) => joined.push(j),
-                    None => {
-                        readers.insert(b, i);
-                    }
+                match readers.get(b) {
+                    Some(j) => joined.push(j),
+                    None => readers.insert(b, i),
                 }
             }
             self.bytes.insert(a.clone(), readers);
@@ -170,18 +172,32 @@ impl PathCondition {
         if ra == rb {
             return;
         }
-        let size = |r| self.members.get(&r).map_or(0, imbl::OrdMap::len);
+        let size = |r| self.members.get(&r).map_or(1, imbl::OrdMap::len);
         let (small, big) = if size(ra) <= size(rb) {
             (ra, rb)
         } else {
             (rb, ra)
         };
-        let moved = self.members.remove(&small).unwrap_or_default();
-        let target = self.members.entry(big).or_default();
+        let moved = self
+            .members
+            .remove(&small)
+            .unwrap_or_else(|| self.singleton(small));
+        let unit = (!self.members.contains_key(&big)).then(|| self.singleton(big));
+        let target = self
+            .members
+            .entry(big)
+            .or_insert_with(|| unit.unwrap_or_default());
         for (pos, e) in moved {
             target.insert(pos, e);
         }
         self.parent.insert(small, big);
+        self.factors -= 1;
+    }
+
+    /// The members of a root factor stored as none (a factor of one constraint).
+    fn singleton(&self, r: FactorId) -> imbl::OrdMap<FactorId, Expr> {
+        let c = self.list.get(r as usize).expect("a factor's constraint");
+        imbl::OrdMap::unit(r, c.clone())
     }
 
     /// The root factors an expression with footprint `fp` is connected to.
@@ -197,7 +213,7 @@ impl PathCondition {
                 // Every reader of a byte of `a` is in the whole read's factor.
                 Some(&w) => touch(w),
                 None => {
-                    for &j in self.bytes.get(a).into_iter().flat_map(|b| b.values()) {
+                    for j in self.bytes.get(a).into_iter().flat_map(Readers::values) {
                         touch(j);
                     }
                 }
@@ -210,7 +226,7 @@ impl PathCondition {
             }
             if let Some(bytes) = self.bytes.get(a) {
                 for b in idx {
-                    if let Some(&j) = bytes.get(b) {
+                    if let Some(j) = bytes.get(*b) {
                         touch(j);
                     }
                 }
@@ -229,14 +245,73 @@ impl PathCondition {
         }
         match roots[..] {
             [] => Vec::new(),
-            [r] => self.members[&r].values().cloned().collect(),
+            [r] => match self.members.get(&r) {
+                Some(m) => m.values().cloned().collect(),
+                None => vec![self.list[r as usize].clone()],
+            },
             _ => {
-                let mut tagged: Vec<(FactorId, &Expr)> = roots
-                    .iter()
-                    .flat_map(|r| self.members[r].iter().map(|(p, e)| (*p, e)))
-                    .collect();
+                let mut tagged: Vec<(FactorId, &Expr)> = Vec::new();
+                for &r in &roots {
+                    match self.members.get(&r) {
+                        Some(m) => tagged.extend(m.iter().map(|(p, e)| (*p, e))),
+                        None => tagged.push((r, &self.list[r as usize])),
+                    }
+                }
                 tagged.sort_unstable_by_key(|(p, _)| *p);
                 tagged.into_iter().map(|(_, e)| e.clone()).collect()
+            }
+        }
+    }
+}
+
+/// The first reader of each byte of one array read at constant indices: a short list while
+/// few bytes are read (a 4-byte input: 4 entries), a persistent map beyond
+/// [`FEW_READERS`]. A map per array cost a node of the hash trie per fresh input.
+#[derive(Clone)]
+enum Readers {
+    Few(std::sync::Arc<[(u128, FactorId)]>),
+    Many(std::sync::Arc<imbl::HashMap<u128, FactorId>>),
+}
+
+/// The most bytes [`Readers::Few`] holds.
+const FEW_READERS: usize = 16;
+
+impl Default for Readers {
+    fn default() -> Self {
+        Readers::Few(std::sync::Arc::new([]))
+    }
+}
+
+impl Readers {
+    fn get(&self, b: u128) -> Option<FactorId> {
+        match self {
+            Readers::Few(v) => v.iter().find(|(k, _)| *k == b).map(|(_, j)| *j),
+            Readers::Many(m) => m.get(&b).copied(),
+        }
+    }
+
+    fn values(&self) -> Box<dyn Iterator<Item = FactorId> + '_> {
+        match self {
+            Readers::Few(v) => Box::new(v.iter().map(|(_, j)| *j)),
+            Readers::Many(m) => Box::new(m.values().copied()),
+        }
+    }
+
+    /// Records `j` as the reader of byte `b`, which has none.
+    fn insert(&mut self, b: u128, j: FactorId) {
+        match self {
+            Readers::Few(v) if v.len() < FEW_READERS => {
+                let mut w = v.to_vec();
+                w.push((b, j));
+                *v = w.into();
+            }
+            Readers::Few(v) => {
+                let mut m: imbl::HashMap<u128, FactorId> = v.iter().copied().collect();
+                m.insert(b, j);
+                *self = Readers::Many(std::sync::Arc::new(m));
+            }
+            Readers::Many(m) => {
+                std::sync::Arc::make_mut(m).insert(b, j);
             }
         }
     }

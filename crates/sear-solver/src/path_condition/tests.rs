@@ -237,3 +237,36 @@ fn a_plain_path_condition_simplifies_nothing() {
         "a prefix stays plain"
     );
 }
+
+/// An array read at more constant indices than a short reader list holds (its readers
+/// move into a map): each byte's constraint stays its own factor until a constraint
+/// joins two bytes, and a read at a symbolic index joins every reader.
+#[test]
+fn many_bytes_of_one_array_keep_their_factors() {
+    let a = input("big", 64);
+    let byte = |i: u64| Expr::read(&a, Expr::constant(i as u128, 32));
+    let small = |i: u64| Expr::ult(byte(i), Expr::constant(10, 8));
+    let mut pc = PathCondition::new();
+    for i in 0..64 {
+        pc.push(small(i));
+    }
+    assert_eq!(pc.factor_count(), 64);
+    let q = Expr::eq(byte(40), Expr::constant(3, 8));
+    assert_eq!(pc.slice_for(&[&q]), vec![small(40)]);
+    let join = Expr::ult(byte(3), byte(50));
+    pc.push(join.clone());
+    assert_eq!(pc.factor_count(), 63);
+    let q50 = Expr::eq(byte(50), Expr::constant(1, 8));
+    assert_eq!(
+        pc.slice_for(&[&q50]),
+        vec![small(3), small(50), join.clone()]
+    );
+    let x = input("x", 4);
+    let at = Expr::read(&a, Expr::read_lsb(&x, Expr::constant(0, 32), 4));
+    let whole = Expr::eq(at, Expr::constant(7, 8));
+    let mut all: Vec<Expr> = (0..64).map(small).collect();
+    all.push(join);
+    assert_eq!(pc.slice_for(&[&whole]), all);
+    pc.push(whole);
+    assert_eq!(pc.factor_count(), 1);
+}
