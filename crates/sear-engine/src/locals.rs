@@ -23,11 +23,6 @@ pub struct Locals {
 }
 
 impl Locals {
-    /// `len` registers, each [`Value::default`].
-    pub fn new(len: usize) -> Locals {
-        Locals::from(vec![Value::default(); len])
-    }
-
     /// The number of registers.
     pub fn len(&self) -> usize {
         self.len
@@ -38,14 +33,9 @@ impl Locals {
         self.len == 0
     }
 
-    /// The register at `i`, if there is one.
-    pub fn get(&self, i: usize) -> Option<&Value> {
-        (i < self.len).then(|| &self.chunks[i / CHUNK][i % CHUNK])
-    }
-
     /// The registers in order.
-    pub fn iter(&self) -> impl Iterator<Item = &Value> + '_ {
-        self.chunks.iter().flat_map(|c| c.iter())
+    pub fn iter(&self) -> <&Locals as IntoIterator>::IntoIter {
+        self.into_iter()
     }
 
     /// The registers in order, for writing (every chunk shared with another state is
@@ -98,9 +88,13 @@ impl IndexMut<usize> for Locals {
 mod tests {
     use super::*;
 
+    fn defaults(len: usize) -> Locals {
+        Locals::from(vec![Value::default(); len])
+    }
+
     #[test]
     fn a_write_after_a_clone_leaves_the_original() {
-        let mut a = Locals::new(100);
+        let mut a = defaults(100);
         a[70] = Value::concrete(7, 32);
         let mut b = a.clone();
         b[70] = Value::concrete(8, 32);
@@ -117,13 +111,13 @@ mod tests {
 
     #[test]
     fn iter_mut_writes_every_register() {
-        let mut a = Locals::new(40);
+        let mut a = defaults(40);
         let b = a.clone();
         for (i, v) in a.iter_mut().enumerate() {
             *v = Value::concrete(i as u128, 16);
         }
         assert_eq!(a[39].as_concrete(), Some(39));
-        assert_eq!(a.get(40).map(|v| v.as_concrete()), None);
+        assert_eq!(a.iter().count(), 40);
         assert!(b[39].as_concrete() != Some(39));
     }
 }

@@ -191,23 +191,21 @@ impl Executor<'_> {
         default: BlockId,
         cases: &[(u128, BlockId)],
     ) -> Exec<()> {
-        if let Some(v) = value.as_concrete() {
-            let target = cases
+        let case_of = |v: u128| {
+            cases
                 .iter()
                 .find(|(c, _)| *c == v)
-                .map_or(default, |(_, b)| *b);
-            self.jump(module, state, target);
+                .map_or(default, |(_, b)| *b)
+        };
+        if let Some(v) = value.as_concrete() {
+            self.jump(module, state, case_of(v));
             return Ok(());
         }
         // The value as the path fixes it: a constant takes its case without a query (and
         // without building a condition per case).
         let e = self.sv.simplified(state, &value.to_expr())?;
         if let Some(v) = e.as_constant() {
-            let target = cases
-                .iter()
-                .find(|(c, _)| *c == v)
-                .map_or(default, |(_, b)| *b);
-            self.jump(module, state, target);
+            self.jump(module, state, case_of(v));
             return Ok(());
         }
         let width = e.width();

@@ -134,7 +134,7 @@ impl Searcher for Ordered {
         if self.dive.is_none() {
             self.dive = self.states.last().copied();
         }
-        if !std::mem::take(&mut self.continuing) {
+        if self.quantum && !std::mem::take(&mut self.continuing) {
             self.turn_start = self
                 .dive
                 .and_then(|d| ctx.states.get(&d))
