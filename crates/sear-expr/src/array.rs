@@ -236,6 +236,8 @@ pub struct UpdateNode {
     next: Option<Arc<UpdateNode>>,
     len: usize,
     hash: u64,
+    /// Whether this write or an older one mentions a quantified clause.
+    quantified: bool,
 }
 
 impl UpdateNode {
@@ -321,6 +323,11 @@ impl UpdateList {
         self.head.is_none()
     }
 
+    /// True when a written index or value contains a quantified clause.
+    pub fn is_quantified(&self) -> bool {
+        self.head.as_ref().is_some_and(|h| h.quantified)
+    }
+
     /// Returns a new list with `value` written at `index` (the receiver is unchanged).
     pub fn write(&self, index: Expr, value: Expr) -> UpdateList {
         assert_eq!(index.width(), self.root.index_width(), "update index width");
@@ -329,9 +336,11 @@ impl UpdateList {
         index.structural_hash().hash(&mut hasher);
         value.structural_hash().hash(&mut hasher);
         self.head.as_ref().map(|h| h.hash).hash(&mut hasher);
+        let quantified = index.is_quantified() || value.is_quantified() || self.is_quantified();
         let node = UpdateNode {
             index,
             value,
+            quantified,
             len: self.len() + 1,
             next: self.head.clone(),
             hash: hasher.finish(),

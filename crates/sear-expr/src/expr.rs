@@ -186,8 +186,13 @@ pub struct Node {
     kind: ExprKind,
     width: u32,
     hash: u64,
-    depth: u32,
+    /// The depth ([`Expr::depth`]) in the low 31 bits; the top bit set when the node
+    /// contains a quantified clause ([`Expr::is_quantified`]).
+    depth_flags: u32,
 }
+
+/// The bit of [`Node::depth_flags`] that marks a quantified node.
+const QUANTIFIED: u32 = 1 << 31;
 
 /// A shared, hash-consed, immutable expression.
 #[derive(Clone)]
@@ -398,16 +403,20 @@ impl Expr {
     pub(crate) fn make(kind: ExprKind, width: u32) -> Expr {
         debug_assert!((1..=crate::bits::MAX_WIDTH).contains(&width));
         let hash = hash_kind(&kind, width);
-        let depth = 1 + children_of(&kind)
-            .iter()
-            .map(|c| c.depth())
-            .max()
-            .unwrap_or(0);
+        let children = children_of(&kind);
+        let depth = 1 + children.iter().map(|c| c.depth()).max().unwrap_or(0);
+        let quantified = match &kind {
+            ExprKind::Forall { .. } => true,
+            ExprKind::Read { updates, .. } => updates.is_quantified(),
+            _ => false,
+        } || children.iter().any(|c| c.is_quantified());
+        debug_assert!(depth < QUANTIFIED, "expression depth overflow");
+        let depth_flags = depth | if quantified { QUANTIFIED } else { 0 };
         Expr(EXPR_INTERNER.intern(Node {
             kind,
             width,
             hash,
-            depth,
+            depth_flags,
         }))
     }
 
@@ -428,7 +437,13 @@ impl Expr {
 
     /// The length of the longest path to a leaf (a constant has depth 1).
     pub fn depth(&self) -> u32 {
-        self.0.depth
+        self.0.depth_flags & !QUANTIFIED
+    }
+
+    /// True when the expression contains a quantified clause ([`ExprKind::Forall`]),
+    /// update lists included; kept in the node, so it costs no walk.
+    pub fn is_quantified(&self) -> bool {
+        self.0.depth_flags & QUANTIFIED != 0
     }
 
     /// True for booleans (width 1).

@@ -84,11 +84,7 @@ pub fn mentions(expr: &Expr, var: &Expr) -> bool {
 
 /// True when any of `roots` contains a quantified clause.
 pub fn contains_forall<'a>(roots: impl IntoIterator<Item = &'a Expr>) -> bool {
-    let mut found = false;
-    crate::visit::for_each_node(roots, |e| {
-        found |= matches!(e.kind(), ExprKind::Forall { .. })
-    });
-    found
+    roots.into_iter().any(Expr::is_quantified)
 }
 
 /// True when any of `roots` mentions a bound variable (free or bound).
@@ -167,5 +163,41 @@ mod tests {
         assert_eq!(m.evaluate(&q2), 1);
         let parts = conjuncts(&Expr::and(q.clone(), body.clone()));
         assert!(parts.len() == 2 && parts.contains(&q) && parts.contains(&body));
+    }
+
+    /// The flag behind `contains_forall` is carried up from every child, update lists'
+    /// indices and values included, and a walk of the nodes agrees with it.
+    #[test]
+    fn quantified_flag_reaches_through_operators_and_update_lists() {
+        let (_, ul) = byte_array("s", 8);
+        let (_, tul) = byte_array("t", 8);
+        let i = Expr::fresh_var(64);
+        let body = Expr::ne(Expr::read(&ul, i.clone()), Expr::constant(0, 8));
+        let q = Expr::forall(i, Expr::constant(4, 64), body.clone());
+        let plain = Expr::eq(
+            Expr::read(&tul, Expr::constant(1, 64)),
+            Expr::constant(7, 8),
+        );
+        assert!(!plain.is_quantified() && !body.is_quantified() && q.is_quantified());
+        let above = Expr::and(plain.clone(), Expr::not(q.clone()));
+        assert!(above.is_quantified() && contains_forall([&plain, &above]));
+        // A written value that holds the clause, under a write that does not.
+        let written = Expr::select(q.clone(), Expr::constant(1, 8), Expr::constant(2, 8));
+        let ul2 = tul
+            .write(Expr::constant(0, 64), written)
+            .write(Expr::constant(3, 64), Expr::constant(9, 8));
+        assert!(ul2.is_quantified() && !tul.is_quantified());
+        // At a symbolic index, so that the read keeps both writes.
+        let (_, jul) = byte_array("j", 8);
+        let j = Expr::zext(Expr::read(&jul, Expr::constant(0, 64)), 64);
+        let read = Expr::eq(Expr::read(&ul2, j), Expr::constant(1, 8));
+        assert!(read.is_quantified());
+        for e in [&plain, &body, &q, &above, &read] {
+            let mut walked = false;
+            crate::visit::for_each_node([e], |n| {
+                walked |= matches!(n.kind(), ExprKind::Forall { .. })
+            });
+            assert_eq!(walked, e.is_quantified(), "{e:?}");
+        }
     }
 }

@@ -31,13 +31,14 @@
 //!
 //! Queries with a quantified clause are passed by, neither answered nor stored.
 
-use std::collections::VecDeque;
+use std::cell::RefCell;
+use std::collections::{BTreeSet, VecDeque};
 use std::rc::Rc;
 use std::time::{Duration, Instant};
 
 use rustc_hash::FxHashMap;
 use sear_expr::visit::collect_symbolic_arrays;
-use sear_expr::{Assignment, Evaluator, Expr};
+use sear_expr::{ArrayRef, Assignment, Evaluator, Expr};
 
 use crate::audit::Audit;
 use crate::layers::neighbour::{Neighbours, Outcome};
@@ -61,6 +62,8 @@ pub const UNIFORM_ARRAY_LIMIT: u64 = 4096;
 struct Entry {
     /// Sorted, deduplicated key.
     key: Box<[Expr]>,
+    /// The key's [`signature`].
+    sig: u64,
     /// `None` for unsat.
     model: Option<Rc<Assignment>>,
 }
@@ -71,11 +74,12 @@ pub struct CexCache {
     entries: FxHashMap<u64, Entry>,
     order: VecDeque<u64>,
     exact: FxHashMap<Box<[Expr]>, u64>,
-    unsat_index: FxHashMap<Expr, VecDeque<u64>>,
-    sat_index: FxHashMap<Expr, VecDeque<u64>>,
+    unsat_index: FxHashMap<Expr, VecDeque<Posting>>,
+    sat_index: FxHashMap<Expr, VecDeque<Posting>>,
     recent: VecDeque<Rc<Assignment>>,
     next_id: u64,
     neighbours: Neighbours,
+    arrays: RefCell<ArraysOf>,
     /// Whether the layers below are slow enough for step 6.
     below: SlowBelow,
     /// The checks on its answers.
@@ -83,23 +87,75 @@ pub struct CexCache {
     stats: LayerStats,
 }
 
+/// An index list's entry: the stored key's id with its [`signature`], so that a list is
+/// scanned without looking the entries up (on the flex scanners, whose queries the byte
+/// search below answers in a fraction of a millisecond, those lookups and the subset tests
+/// behind them made the cache cost a fifth of the run).
+#[derive(Clone, Copy)]
+struct Posting {
+    id: u64,
+    sig: u64,
+}
+
+/// A 64-bit summary of a key: bit `hash(e) mod 64` set for each element `e`. A key whose
+/// signature has a bit that another's lacks is no subset of it, so most subset tests end at
+/// one `and`.
+fn signature(key: &[Expr]) -> u64 {
+    key.iter().fold(0, |sig, e| {
+        sig | 1u64 << (e.structural_hash().wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 58)
+    })
+}
+
+/// Whether a key of signature `small` may be a subset of one of signature `big`.
+fn may_be_subset(small: u64, big: u64) -> bool {
+    small & !big == 0
+}
+
 fn is_subset(small: &[Expr], big: &[Expr]) -> bool {
     small.len() <= big.len() && small.iter().all(|e| big.binary_search(e).is_ok())
 }
 
-/// A copy of the stored `model` with every symbolic array of `query` it does not assign
-/// added as zeros (the core's semantics of unassigned arrays).
-fn completed(model: &Assignment, query: &SatQuery) -> Assignment {
+/// The symbolic arrays each conjunct reads, remembered: a path's constraints come back in
+/// query after query, and walking them again was a few percent of the flex scanners' runs.
+#[derive(Default)]
+struct ArraysOf {
+    memo: FxHashMap<Expr, Rc<BTreeSet<ArrayRef>>>,
+}
+
+/// Conjuncts whose arrays are remembered before the memo starts afresh.
+const ARRAYS_MEMO_LIMIT: usize = 100_000;
+
+impl ArraysOf {
+    /// The symbolic arrays `query` reads.
+    fn of(&mut self, query: &SatQuery) -> BTreeSet<ArrayRef> {
+        if self.memo.len() > ARRAYS_MEMO_LIMIT {
+            self.memo.clear();
+        }
+        let mut all = BTreeSet::new();
+        for c in query.conjuncts() {
+            let arrays = self
+                .memo
+                .entry(c.clone())
+                .or_insert_with(|| Rc::new(collect_symbolic_arrays([c])));
+            all.extend(arrays.iter().cloned());
+        }
+        all
+    }
+}
+
+/// A copy of the stored `model` with every symbolic array of `arrays` (the query's) it does
+/// not assign added as zeros (the core's semantics of unassigned arrays).
+fn completed(model: &Assignment, arrays: &BTreeSet<ArrayRef>) -> Assignment {
     let mut m = model.clone();
-    for a in collect_symbolic_arrays(query.conjuncts()) {
-        if m.get(&a).is_none() {
+    for a in arrays {
+        if m.get(a).is_none() {
             m.insert(a.clone(), vec![0; a.size() as usize]);
         }
     }
     m
 }
 
-fn push_bounded(list: &mut VecDeque<u64>, id: u64) {
+fn push_bounded(list: &mut VecDeque<Posting>, id: Posting) {
     list.push_back(id);
     if list.len() > POSTINGS_LIMIT {
         list.pop_front();
@@ -119,10 +175,16 @@ impl CexCache {
             recent: VecDeque::new(),
             next_id: 0,
             neighbours: Neighbours::default(),
+            arrays: RefCell::default(),
             below: SlowBelow::default(),
             audit: Audit::checks_only(),
             stats: LayerStats::new("cex-cache"),
         }
+    }
+
+    /// The symbolic arrays `query` reads ([`ArraysOf`]).
+    fn arrays_of(&self, query: &SatQuery) -> BTreeSet<ArrayRef> {
+        self.arrays.borrow_mut().of(query)
     }
 
     fn key_of(query: &SatQuery) -> Box<[Expr]> {
@@ -136,7 +198,7 @@ impl CexCache {
         key.into_boxed_slice()
     }
 
-    fn lookup(&self, key: &[Expr], query: &SatQuery) -> Option<SatResult> {
+    fn lookup(&self, key: &[Expr], sig: u64, query: &SatQuery) -> Option<SatResult> {
         if let Some(id) = self.exact.get(key) {
             let e = &self.entries[id];
             return Some(match &e.model {
@@ -146,8 +208,11 @@ impl CexCache {
         }
         // An unsat subset.
         for elem in key {
-            for id in self.unsat_index.get(elem).into_iter().flatten().rev() {
-                if let Some(e) = self.entries.get(id) {
+            for p in self.unsat_index.get(elem).into_iter().flatten().rev() {
+                if !may_be_subset(p.sig, sig) {
+                    continue;
+                }
+                if let Some(e) = self.entries.get(&p.id) {
                     if is_subset(&e.key, key) {
                         return Some(SatResult::Unsat);
                     }
@@ -162,8 +227,11 @@ impl CexCache {
             .min_by_key(|&(_, n)| n);
         if let Some((i, n)) = rarest {
             if n > 0 {
-                for id in self.sat_index[&key[i]].iter().rev() {
-                    if let Some(e) = self.entries.get(id) {
+                for p in self.sat_index[&key[i]].iter().rev() {
+                    if !may_be_subset(sig, p.sig) {
+                        continue;
+                    }
+                    if let Some(e) = self.entries.get(&p.id) {
                         if is_subset(key, &e.key) {
                             let m = e.model.as_ref().expect("sat index holds sat entries");
                             return Some(SatResult::Sat((**m).clone()));
@@ -190,7 +258,7 @@ impl CexCache {
                 continue;
             }
             if key.iter().all(|c| ev.eval(c) == 1) {
-                return Some(SatResult::Sat(completed(model, query)));
+                return Some(SatResult::Sat(completed(model, &self.arrays_of(query))));
             }
         }
         None
@@ -202,7 +270,7 @@ impl CexCache {
     /// the zero default satisfies only one side of. Arrays over [`UNIFORM_ARRAY_LIMIT`]
     /// bytes or unbounded ones skip this step.
     fn uniform_model(&self, key: &[Expr], query: &SatQuery) -> Option<Assignment> {
-        let arrays = collect_symbolic_arrays(query.conjuncts());
+        let arrays = self.arrays_of(query);
         if arrays.is_empty()
             || arrays
                 .iter()
@@ -238,16 +306,16 @@ impl CexCache {
     /// many states (random-path, coverage-new) has pushed out of the recent models long
     /// before the path is taken up again. On coreutils `expr` KLEE's cache answers 87% of
     /// what reaches it this way; sear's recent models, 45%.
-    fn subset_model(&self, key: &[Expr], query: &SatQuery) -> Option<Assignment> {
+    fn subset_model(&self, key: &[Expr], sig: u64, query: &SatQuery) -> Option<Assignment> {
         let newest = query.constraints.iter().rev().take(2);
         let mut tried: Vec<u64> = Vec::new();
         for c in newest {
-            for &id in self.sat_index.get(c).into_iter().flatten().rev() {
-                if tried.contains(&id) {
+            for p in self.sat_index.get(c).into_iter().flatten().rev() {
+                if !may_be_subset(p.sig, sig) || tried.contains(&p.id) {
                     continue;
                 }
-                tried.push(id);
-                let Some(e) = self.entries.get(&id) else {
+                tried.push(p.id);
+                let Some(e) = self.entries.get(&p.id) else {
                     continue;
                 };
                 let Some(model) = e.model.as_ref() else {
@@ -262,7 +330,7 @@ impl CexCache {
                     .filter(|c| e.key.binary_search(c).is_err())
                     .all(|c| ev.eval(c) == 1);
                 if holds {
-                    return Some(completed(model, query));
+                    return Some(completed(model, &self.arrays_of(query)));
                 }
             }
         }
@@ -282,8 +350,8 @@ impl CexCache {
             .into_iter()
             .flatten()
             .rev();
-        for id in postings {
-            if let Some(m) = self.entries.get(id).and_then(|e| e.model.as_ref()) {
+        for p in postings {
+            if let Some(m) = self.entries.get(&p.id).and_then(|e| e.model.as_ref()) {
                 if !bases.iter().any(|b| Rc::ptr_eq(b, m)) {
                     bases.push(m.clone());
                 }
@@ -304,11 +372,13 @@ impl CexCache {
         }
         let id = self.next_id;
         self.next_id += 1;
+        let sig = signature(&key);
         let model = match result {
             SatResult::Sat(m) => {
                 let m = Rc::new(m.clone());
                 for elem in key.iter() {
-                    push_bounded(self.sat_index.entry(elem.clone()).or_default(), id);
+                    let list = self.sat_index.entry(elem.clone()).or_default();
+                    push_bounded(list, Posting { id, sig });
                 }
                 self.recent.push_back(m.clone());
                 if self.recent.len() > RECENT_MODELS {
@@ -320,11 +390,15 @@ impl CexCache {
         };
         self.exact.insert(key.clone(), id);
         self.order.push_back(id);
-        self.entries.insert(id, Entry { key, model });
+        self.entries.insert(id, Entry { key, sig, model });
     }
 
     fn index_unsat(&mut self, pivot: &Expr, id: u64) {
-        push_bounded(self.unsat_index.entry(pivot.clone()).or_default(), id);
+        let sig = self.entries[&id].sig;
+        push_bounded(
+            self.unsat_index.entry(pivot.clone()).or_default(),
+            Posting { id, sig },
+        );
     }
 
     /// Stores `query`'s answer under `key`; an unsat key is indexed under its pivot (the
@@ -389,7 +463,8 @@ impl SatSolver for CexCache {
         }
         let start = Instant::now();
         let key = Self::key_of(query);
-        match self.lookup(&key, query) {
+        let sig = signature(&key);
+        match self.lookup(&key, sig, query) {
             // Every model is checked by evaluation (a stored one may come from a layer
             // above, `learn`); one that fails sends the query below.
             Some(SatResult::Sat(model)) => {
@@ -407,7 +482,7 @@ impl SatSolver for CexCache {
             }
             None => {}
         }
-        if let Some(model) = self.subset_model(&key, query) {
+        if let Some(model) = self.subset_model(&key, sig, query) {
             if self.audit.model_holds(&mut self.stats, query, &model)? {
                 let r = SatResult::Sat(model);
                 self.remember(key, query, &r);
