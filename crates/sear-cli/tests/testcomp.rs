@@ -543,3 +543,51 @@ fn cover_error_keeps_the_test_of_the_state_stopped_at_the_limit() {
     let (reached, _) = replay(&exe, &tests[0].0, tmp.path());
     assert!(reached);
 }
+
+/// Under --test-comp the halt writes the tests of the states that covered something new
+/// before ending the others, which get none: a loop of 10^5 input-dependent branches
+/// leaves tens of thousands of states at --max-time, and ending them newest first took
+/// the halt's whole budget before the few that covered something new (the oldest) were
+/// reached, so the suite had no test (sv-benchmarks' `standard_running-1`: 74,140 states,
+/// 0 tests at 11 s).
+#[test]
+fn cover_branches_halt_writes_the_states_that_covered_new_first() {
+    let tmp = tempfile::tempdir().unwrap();
+    write(
+        tmp.path(),
+        "many_states.c",
+        "extern int __VERIFIER_nondet_int(void);\n\
+         int a[100000];\n\
+         int main(void) {\n\
+         \x20 int n = 0;\n\
+         \x20 for (int i = 0; i < 100000; i++)\n\
+         \x20   a[i] = __VERIFIER_nondet_int();\n\
+         \x20 for (int i = 0; i < 100000; i++)\n\
+         \x20   if (a[i] >= 0)\n\
+         \x20     n++;\n\
+         \x20 return n;\n\
+         }\n",
+    );
+    let o = sear(
+        &[
+            "run",
+            "--no-progress",
+            "--output-dir",
+            "out",
+            "--max-time",
+            "4",
+            "--test-comp",
+            "cover-branches",
+            "many_states.c",
+        ],
+        tmp.path(),
+    );
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let s = summary(&tmp.path().join("out"));
+    assert!(
+        s["early_paths"].as_u64().unwrap() > 10_000,
+        "too few states to test the order: {s}"
+    );
+    let tests = tests_of(&tmp.path().join("out/test-suite"));
+    assert!(!tests.is_empty(), "no test: {s}");
+}

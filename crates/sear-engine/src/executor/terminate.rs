@@ -99,7 +99,7 @@ impl Executor<'_> {
 
     /// Whether a path that ended without an error gets a test: always, or under
     /// `--only-output-states-covering-new` only if it covered new instructions.
-    fn wants_test(&self, state: &State) -> bool {
+    pub(super) fn wants_test(&self, state: &State) -> bool {
         !self.config.only_output_states_covering_new || state.covered_new
     }
 

@@ -98,8 +98,9 @@ pub struct Summary {
     /// Selections the depth-first dive added by keeping its turn across the forks of its
     /// path (`--dive-quantum`).
     pub dive_turns_kept: u64,
-    /// States left when the run halted that got no test (`--dump-states-on-halt=false`, or
-    /// the halt's time budget ran out); counted in `early_paths`.
+    /// States left when the run halted that would have had a test and got none
+    /// (`--dump-states-on-halt=false`, or the halt's time budget ran out); counted in
+    /// `early_paths`.
     pub tests_not_written: u64,
     /// Symbolic values fixed to one feasible value (external arguments, pointers passed to
     /// the engine's functions, ...): paths with the other values were not explored.
