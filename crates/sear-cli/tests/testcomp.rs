@@ -11,6 +11,14 @@ use common::{sear, text, write};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
+/// `sear run --no-progress --output-dir out EXTRA --test-comp PROPERTY PROGRAM` in `dir`.
+fn run_test_comp(dir: &Path, property: &str, program: &str, extra: &[&str]) -> Output {
+    let mut args = vec!["run", "--no-progress", "--output-dir", "out"];
+    args.extend_from_slice(extra);
+    args.extend(["--test-comp", property, program]);
+    sear(&args, dir)
+}
+
 /// The project's Python with lxml (scripts/setup.sh installs it).
 fn python() -> PathBuf {
     let python = common::repo_root().join(".venv/bin/python");
@@ -152,18 +160,7 @@ int main() {
 fn cover_branches_suite_is_valid_and_replays() {
     let tmp = tempfile::tempdir().unwrap();
     let program = write(tmp.path(), "branchy.c", BRANCHY);
-    let o = sear(
-        &[
-            "run",
-            "--no-progress",
-            "--output-dir",
-            "out",
-            "--test-comp",
-            "cover-branches",
-            "branchy.c",
-        ],
-        tmp.path(),
-    );
+    let o = run_test_comp(tmp.path(), "cover-branches", "branchy.c", &[]);
     assert!(o.status.success(), "{}", text(&o.stderr));
     assert!(
         text(&o.stdout).contains("sear: verdict: FALSE (reach_error reached by test"),
@@ -209,19 +206,11 @@ fn cover_error_from_a_property_file_stops_at_the_error() {
         "coverage-error-call.prp",
         "COVER( init(main()), FQL(COVER EDGES(@CALL(reach_error))) )\n",
     );
-    let o = sear(
-        &[
-            "run",
-            "--no-progress",
-            "--output-dir",
-            "out",
-            "--search",
-            "dfs",
-            "--test-comp",
-            "coverage-error-call.prp",
-            "branchy.c",
-        ],
+    let o = run_test_comp(
         tmp.path(),
+        "coverage-error-call.prp",
+        "branchy.c",
+        &["--search", "dfs"],
     );
     assert!(o.status.success(), "{}", text(&o.stderr));
     let suite = tmp.path().join("out/test-suite");
@@ -265,19 +254,7 @@ fn ilp32_task_gets_a_32bit_suite() {
          int main(void) {\n  unsigned long x = __VERIFIER_nondet_ulong();\n\
          if (x == 4294967295UL && x + 1 == 0) reach_error();\n  return 0;\n}\n",
     );
-    let o = sear(
-        &[
-            "run",
-            "--no-progress",
-            "--output-dir",
-            "out",
-            "--cflags=-m32",
-            "--test-comp",
-            "cover-error",
-            "ilp32.c",
-        ],
-        tmp.path(),
-    );
+    let o = run_test_comp(tmp.path(), "cover-error", "ilp32.c", &["--cflags=-m32"]);
     assert!(o.status.success(), "{}", text(&o.stderr));
     let suite = tmp.path().join("out/test-suite");
     validate(&suite, &program);
@@ -384,19 +361,11 @@ fn empty_reach_error_is_seen_natively() {
          int main() { unsigned x = __VERIFIER_nondet_uint(); if (x > 100) abort();\n\
          __VERIFIER_assert(x != 77); return 0; }\n",
     );
-    let o = sear(
-        &[
-            "run",
-            "--no-progress",
-            "--output-dir",
-            "out",
-            "--search",
-            "dfs",
-            "--test-comp",
-            "cover-branches",
-            "empty.c",
-        ],
+    let o = run_test_comp(
         tmp.path(),
+        "cover-branches",
+        "empty.c",
+        &["--search", "dfs"],
     );
     assert!(o.status.success(), "{}", text(&o.stderr));
     let suite = tmp.path().join("out/test-suite");
@@ -425,18 +394,7 @@ fn uninitialised_locals_are_nondeterministic_under_test_comp() {
          \x20 return 0;\n\
          }\n",
     );
-    let o = sear(
-        &[
-            "run",
-            "--no-progress",
-            "--output-dir",
-            "out",
-            "--test-comp",
-            "cover-error",
-            "uninit.c",
-        ],
-        tmp.path(),
-    );
+    let o = run_test_comp(tmp.path(), "cover-error", "uninit.c", &[]);
     assert!(o.status.success(), "{}", text(&o.stderr));
     let stdout = text(&o.stdout);
     assert!(stdout.contains("sear: verdict: FALSE"), "{stdout}");
@@ -522,19 +480,11 @@ fn cover_error_keeps_the_test_of_the_state_stopped_at_the_limit() {
          \x20 return 0;\n\
          }\n",
     );
-    let o = sear(
-        &[
-            "run",
-            "--no-progress",
-            "--output-dir",
-            "out",
-            "--max-time",
-            "2",
-            "--test-comp",
-            "cover-error",
-            "long_loop.c",
-        ],
+    let o = run_test_comp(
         tmp.path(),
+        "cover-error",
+        "long_loop.c",
+        &["--max-time", "2"],
     );
     assert!(o.status.success(), "{}", text(&o.stderr));
     let tests = tests_of(&tmp.path().join("out/test-suite"));
@@ -568,19 +518,11 @@ fn cover_branches_halt_writes_the_states_that_covered_new_first() {
          \x20 return n;\n\
          }\n",
     );
-    let o = sear(
-        &[
-            "run",
-            "--no-progress",
-            "--output-dir",
-            "out",
-            "--max-time",
-            "4",
-            "--test-comp",
-            "cover-branches",
-            "many_states.c",
-        ],
+    let o = run_test_comp(
         tmp.path(),
+        "cover-branches",
+        "many_states.c",
+        &["--max-time", "4"],
     );
     assert!(o.status.success(), "{}", text(&o.stderr));
     let s = summary(&tmp.path().join("out"));
