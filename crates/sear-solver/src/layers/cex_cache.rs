@@ -62,8 +62,6 @@ pub const UNIFORM_ARRAY_LIMIT: u64 = 4096;
 struct Entry {
     /// Sorted, deduplicated key.
     key: Box<[Expr]>,
-    /// The key's [`signature`].
-    sig: u64,
     /// `None` for unsat.
     model: Option<Rc<Assignment>>,
 }
@@ -87,10 +85,8 @@ pub struct CexCache {
     stats: LayerStats,
 }
 
-/// An index list's entry: the stored key's id with its [`signature`], so that a list is
-/// scanned without looking the entries up (on the flex scanners, whose queries the byte
-/// search below answers in a fraction of a millisecond, those lookups and the subset tests
-/// behind them made the cache cost a fifth of the run).
+/// An index list's entry: the stored key's id with its [`signature`], so that a scan of a
+/// list skips, without looking the entry up, a key that cannot be a subset (or superset).
 #[derive(Clone, Copy)]
 struct Posting {
     id: u64,
@@ -360,9 +356,11 @@ impl CexCache {
         bases
     }
 
-    fn store(&mut self, key: Box<[Expr]>, result: &SatResult) {
+    /// Stores a new key's answer; its posting (id and signature), or None if the key was
+    /// stored already.
+    fn store(&mut self, key: Box<[Expr]>, result: &SatResult) -> Option<Posting> {
         if self.exact.contains_key(&key) {
-            return;
+            return None;
         }
         while self.order.len() >= ENTRY_LIMIT {
             let old = self.order.pop_front().expect("non-empty");
@@ -390,15 +388,8 @@ impl CexCache {
         };
         self.exact.insert(key.clone(), id);
         self.order.push_back(id);
-        self.entries.insert(id, Entry { key, sig, model });
-    }
-
-    fn index_unsat(&mut self, pivot: &Expr, id: u64) {
-        let sig = self.entries[&id].sig;
-        push_bounded(
-            self.unsat_index.entry(pivot.clone()).or_default(),
-            Posting { id, sig },
-        );
+        self.entries.insert(id, Entry { key, model });
+        Some(Posting { id, sig })
     }
 
     /// Stores `query`'s answer under `key`; an unsat key is indexed under its pivot (the
@@ -409,12 +400,9 @@ impl CexCache {
         } else {
             Some(query.expr.clone())
         };
-        let id = self.next_id;
-        self.store(key, result);
-        if let (SatResult::Unsat, Some(p)) = (result, pivot) {
-            if self.next_id == id + 1 {
-                self.index_unsat(&p, id);
-            }
+        let posting = self.store(key, result);
+        if let (SatResult::Unsat, Some(p), Some(posting)) = (result, pivot, posting) {
+            push_bounded(self.unsat_index.entry(p).or_default(), posting);
         }
     }
 }
