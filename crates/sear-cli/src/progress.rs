@@ -1,5 +1,7 @@
-//! Terminal output during a run: one line per error, a live progress line.
+//! Terminal output during a run: one line per error, a live progress line. A worker of a
+//! parallel run sends its lines to the coordinator, which prints them.
 
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use indicatif::{ProgressBar, ProgressStyle};
@@ -7,9 +9,16 @@ use sear_engine::output::ErrorRecord;
 use sear_engine::stats::Stats;
 use sear_engine::Observer;
 
+use crate::parallel::{protocol, FromWorker, SharedWriter};
+
+/// Where a worker's lines go once it is connected to its coordinator (set after the
+/// executor, which holds the observer, is made).
+pub type Forward = Arc<Mutex<Option<SharedWriter>>>;
+
 /// Prints errors as they are found and, on a terminal, a live progress line.
 pub struct TerminalObserver {
     bar: Option<ProgressBar>,
+    forward: Forward,
 }
 
 impl TerminalObserver {
@@ -20,7 +29,16 @@ impl TerminalObserver {
             bar.set_style(ProgressStyle::with_template("{spinner} {msg}").expect("valid template"));
             bar
         });
-        TerminalObserver { bar }
+        TerminalObserver {
+            bar,
+            forward: Forward::default(),
+        }
+    }
+
+    /// The slot that, once it holds the coordinator's connection, sends the observer's
+    /// lines there instead of printing them.
+    pub fn forward(&self) -> Forward {
+        Arc::clone(&self.forward)
     }
 
     /// Removes the progress line.
@@ -31,6 +49,22 @@ impl TerminalObserver {
     }
 
     fn print(&self, line: &str) {
+        self.say(line, None);
+    }
+
+    /// Prints `line`, or sends it to the coordinator (with `error`, the error's kind and
+    /// location) when connected to one; printed here if the connection is gone.
+    fn say(&self, line: &str, error: Option<String>) {
+        let mut forward = self.forward.lock().unwrap_or_else(|p| p.into_inner());
+        if let Some(writer) = forward.as_mut() {
+            let message = FromWorker::Say {
+                line: line.to_string(),
+                error,
+            };
+            if protocol::send(writer, &message).is_ok() {
+                return;
+            }
+        }
         match &self.bar {
             Some(bar) => bar.println(line),
             None => crate::term::errln!("{line}"),
@@ -40,10 +74,13 @@ impl TerminalObserver {
 
 impl Observer for TerminalObserver {
     fn error(&mut self, record: &ErrorRecord) {
-        self.print(&format!(
-            "sear: ERROR: {}:{}: {} ({}, {})",
-            record.file, record.line, record.message, record.kind, record.test
-        ));
+        self.say(
+            &format!(
+                "sear: ERROR: {}:{}: {} ({}, {})",
+                record.file, record.line, record.message, record.kind, record.test
+            ),
+            Some(format!("{} {} {}", record.kind, record.file, record.line)),
+        );
     }
 
     fn progress(&mut self, stats: &Stats, live_states: usize, elapsed: Duration) {
@@ -66,5 +103,9 @@ impl Observer for TerminalObserver {
 
     fn debug(&mut self, text: &str) {
         self.print(&format!("sear: {text}"));
+    }
+
+    fn print(&mut self, text: &str) {
+        TerminalObserver::print(self, text);
     }
 }

@@ -212,10 +212,12 @@ pub fn run(args: &RunArgs) -> Result<i32> {
     };
     let mut link = None;
     let mut observer = TerminalObserver::new(args.engine.progress && worker.is_none());
+    let forward = observer.forward();
     let mut executor = Executor::new(Arc::new(module), config, &solver_config, &mut observer)?;
     if let Some(w) = &worker {
         let mut connected =
             crate::parallel::worker::WorkerLink::connect(w, executor.interrupt_flag())?;
+        *forward.lock().unwrap_or_else(|p| p.into_inner()) = Some(connected.writer());
         if let (Some(numbers), Some(run_dir)) = (connected.test_numbers(), w.run_dir()) {
             executor = executor.with_test_numbers(run_dir, Box::new(numbers));
         }
@@ -306,11 +308,20 @@ fn run_coordinator(args: &RunArgs, program: &Path, output_dir: &Path) -> Result<
     )?;
     let interrupt = Arc::new(std::sync::atomic::AtomicBool::new(false));
     let received = crate::signals::install(Arc::clone(&interrupt));
+    // Whether every error is its own (the competition modes set it as a single run would).
+    let mut errors_config = args.engine.clone();
+    crate::testcomp::configure(
+        &mut errors_config,
+        args.sv_comp,
+        args.test_comp.as_ref(),
+        args.property.unwrap_or_default(),
+    );
     let limits = crate::parallel::RunOptions {
         prepared: Some(prepared),
         progress: args.engine.progress,
         max_time: args.engine.max_time,
         max_instructions: args.engine.max_instructions,
+        emit_all_errors: errors_config.emit_all_errors,
     };
     let competition = args.competition();
     // The Test-Comp suite's data model (ILP32 or LP64) is the module's.

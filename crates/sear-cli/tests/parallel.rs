@@ -96,6 +96,40 @@ fn every_job_count_explores_the_same_paths() {
     }
 }
 
+/// The lines of `stderr` that contain `text`.
+fn lines_with(stderr: &[u8], text: &str) -> usize {
+    String::from_utf8_lossy(stderr)
+        .lines()
+        .filter(|l| l.contains(text))
+        .count()
+}
+
+#[test]
+fn workers_print_what_one_process_prints() {
+    let tmp = tempfile::tempdir().unwrap();
+    let prog = program("tests/paths/terminal_lines.c");
+    let mut printed = Vec::new();
+    for jobs in ["1", "3"] {
+        let out = format!("o{jobs}");
+        let args = ["run", "--no-progress", "--jobs", jobs, "--output-dir", &out];
+        let run = sear(&[&args[..], &[prog.to_str().unwrap()]].concat(), tmp.path());
+        assert!(
+            run.status.success(),
+            "{}",
+            String::from_utf8_lossy(&run.stderr)
+        );
+        printed.push((
+            lines_with(&run.stderr, "sear: WARNING: main: counted the bits"),
+            lines_with(&run.stderr, "low bits:"),
+            lines_with(&run.stderr, "sear: ERROR: "),
+            lines_with(&run.stderr, "terminal_lines.c:18: ASSERTION FAIL"),
+        ));
+    }
+    // 16 paths: 8 end at the assertion, every path warns and prints once.
+    assert_eq!(printed[0], (16, 16, 1, 1), "one process");
+    assert_eq!(printed[1], printed[0], "--jobs 3 against one process");
+}
+
 #[test]
 fn a_killed_worker_loses_no_path() {
     let tmp = tempfile::tempdir().unwrap();

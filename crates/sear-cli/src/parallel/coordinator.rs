@@ -44,6 +44,9 @@ pub struct RunOptions {
     pub max_time: Option<Duration>,
     /// `--max-instructions`, summed over the workers (rebuilding included).
     pub max_instructions: Option<u64>,
+    /// `--emit-all-errors`: every error line the workers send is printed, not only the
+    /// first of each kind and location.
+    pub emit_all_errors: bool,
 }
 
 /// A job to hand out: the subtrees below `prefixes` (a group given away together), without
@@ -186,6 +189,7 @@ pub fn run_parallel(
         handed_out: 0,
         blocks: Blocks::new(jobs as usize),
         progress: super::progress::RunProgress::new(jobs as usize, show_progress),
+        errors_said: Default::default(),
     };
     coordinator.serve(&events, &interrupt);
     for w in &mut coordinator.workers {
@@ -324,6 +328,8 @@ struct Coordinator {
     /// The test numbers handed to the workers.
     blocks: Blocks,
     progress: super::progress::RunProgress,
+    /// The errors printed (kind and location), each once as a single run prints it.
+    errors_said: std::collections::HashSet<String>,
 }
 
 impl Coordinator {
@@ -413,6 +419,12 @@ impl Coordinator {
         );
         match message {
             FromWorker::Hello { .. } => {}
+            FromWorker::Say { line, error } => {
+                let first = error.is_none_or(|key| self.errors_said.insert(key));
+                if first || self.limits.emit_all_errors {
+                    self.progress.println(&line);
+                }
+            }
             FromWorker::Status {
                 live,
                 instructions,

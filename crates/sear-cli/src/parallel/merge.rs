@@ -279,9 +279,15 @@ fn stop_reason(summaries: &[Value]) -> String {
 }
 
 /// Two summaries' sum: numbers add, objects add key by key (a `largest_*` number is the
-/// larger of the two: a size, not a count), anything else is the first's.
+/// larger of the two: a size, not a count), lists of the same length (the solver's layers)
+/// element by element, a missing or null value is the other's, anything else is the first's.
 fn sum(a: &Value, b: &Value) -> Value {
     match (a, b) {
+        (Value::Null, _) => b.clone(),
+        (_, Value::Null) => a.clone(),
+        (Value::Array(x), Value::Array(y)) if x.len() == y.len() => {
+            Value::Array(x.iter().zip(y).map(|(v, w)| sum(v, w)).collect())
+        }
         (Value::Number(x), Value::Number(y)) => match (x.as_u64(), y.as_u64()) {
             (Some(x), Some(y)) => json!(x + y),
             _ => json!(x.as_f64().unwrap_or(0.0) + y.as_f64().unwrap_or(0.0)),
@@ -328,6 +334,19 @@ mod tests {
         assert_eq!(s["t"], 1.5);
         assert_eq!(s["x"], 1);
         assert_eq!(s["memory"]["largest_symbolic_array"], 256);
+    }
+
+    #[test]
+    fn layer_lists_add_up_and_a_null_section_takes_the_others() {
+        let a = json!({"solver": {"layers": [{"name": "cex", "hits": 1}, {"name": "core", "hits": 2}]},
+            "quantified": null});
+        let b = json!({"solver": {"layers": [{"name": "cex", "hits": 3}, {"name": "core", "hits": 4}]},
+            "quantified": {"queries": 5}});
+        let s = sum(&a, &b);
+        assert_eq!(s["solver"]["layers"][0]["hits"], 4);
+        assert_eq!(s["solver"]["layers"][1]["hits"], 6);
+        assert_eq!(s["solver"]["layers"][1]["name"], "core");
+        assert_eq!(s["quantified"]["queries"], 5);
     }
 
     #[test]

@@ -12,7 +12,8 @@
 //!   merge's compaction of the gaps.
 //! - `coordinator.rs`: starts the workers, hands out prefixes and balances the load (an idle
 //!   worker gets states a busy one gives away), notices a worker that dies, stops them.
-//! - `progress.rs`: the run's progress line, from the workers' status reports.
+//! - `progress.rs`: the run's progress line, from the workers' status reports, and the
+//!   lines the workers send to be printed (errors once per kind and location).
 //! - `merge.rs`: one output directory from the workers' (dense test numbers, errors
 //!   de-duplicated per location, `summary.json` aggregated with a section per worker).
 //! - `cluster.rs`, `ray_workers.py`: `--cluster ADDRESS`: the workers placed on a Ray
@@ -28,9 +29,10 @@ mod coordinator;
 mod merge;
 mod numbering;
 mod progress;
-mod protocol;
+pub(crate) mod protocol;
 mod reader;
 pub mod worker;
 
 pub use cluster::check as check_cluster;
 pub use coordinator::{run_parallel, RunOptions};
+pub(crate) use protocol::{FromWorker, SharedWriter};

@@ -52,6 +52,14 @@ impl RunProgress {
         bar.tick();
     }
 
+    /// Prints `text` above the progress line (or on standard error without one).
+    pub fn println(&self, text: &str) {
+        match &self.bar {
+            Some(bar) => bar.println(text),
+            None => crate::term::errln!("{text}"),
+        }
+    }
+
     /// Removes the line.
     pub fn finish(&mut self) {
         if let Some(bar) = self.bar.take() {

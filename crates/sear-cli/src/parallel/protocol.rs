@@ -59,6 +59,16 @@ pub enum FromWorker {
         /// How many.
         count: u32,
     },
+    /// A line for the user's terminal (an error found, a warning, a debug line), which a
+    /// single run would print on its standard error.
+    Say {
+        /// The line, as a single run prints it.
+        line: String,
+        /// For an error: its kind and location (`kind file line`), by which the coordinator
+        /// prints the first error of each only, as a single run reports it.
+        #[serde(default)]
+        error: Option<String>,
+    },
     /// The worker's run ended (its `summary.json` is written).
     Done {
         /// Why its run stopped (`summary.json`'s `stop_reason`).
@@ -82,6 +92,7 @@ impl FromWorker {
                 format!("given {prefixes} in {} groups", groups.len())
             }
             FromWorker::Numbers { count } => format!("{count} test numbers wanted"),
+            FromWorker::Say { .. } => "a line to print".into(),
             FromWorker::Done { .. } => "done".into(),
         }
     }

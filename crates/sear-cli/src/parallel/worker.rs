@@ -167,6 +167,11 @@ impl WorkerLink {
         })
     }
 
+    /// The connection's writing end (for the lines a worker's observer sends).
+    pub fn writer(&self) -> SharedWriter {
+        self.writer.clone()
+    }
+
     /// The worker's test numbers, from the coordinator (once; `None` the second time).
     pub fn test_numbers(&mut self) -> Option<super::numbering::WorkerNumbers> {
         let replies = self.numbers.take()?;

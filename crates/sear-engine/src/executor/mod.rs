@@ -157,6 +157,12 @@ pub trait Observer {
     fn warning(&mut self, _text: &str) {}
     /// Called for the debugging lines the user asked for (`--debug-log-merge`).
     fn debug(&mut self, _text: &str) {}
+    /// Called for the program's own diagnostic lines (`klee_print_expr`), which KLEE prints
+    /// on standard error as they are: by default, there.
+    fn print(&mut self, text: &str) {
+        // stderr may be a closed pipe: a failed write must not end the run.
+        let _ = std::io::Write::write_all(&mut std::io::stderr(), format!("{text}\n").as_bytes());
+    }
 }
 
 /// An observer that ignores everything.

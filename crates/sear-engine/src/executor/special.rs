@@ -303,11 +303,7 @@ impl Executor<'_> {
                 };
                 let message = format!("{text}:{shown}");
                 self.report.output.message(&message);
-                // stderr may be a closed pipe: a failed write must not end the run.
-                let _ = std::io::Write::write_all(
-                    &mut std::io::stderr(),
-                    format!("{message}\n").as_bytes(),
-                );
+                self.report.observer.print(&message);
                 None
             }
             OpenMerge => {
