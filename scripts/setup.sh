@@ -40,4 +40,5 @@ command -v cargo >/dev/null || { echo "setup: cargo not found (install the Rust 
 .venv/bin/python -c 'import benchexec' 2>/dev/null || .venv/bin/python -m pip install -q "benchexec==3.35"
 # Ray places the workers of `sear run --cluster` on a cluster's nodes (docs/parallel.md;
 # crates/sear-cli/tests/cluster.rs starts a local cluster with it).
-.venv/bin/python -c 'import ray' 2>/dev/null || .venv/bin/python -m pip install -q "ray==2.60.0"
+# `ray[client]` adds what `--cluster ray://HOST:PORT` (Ray Client) needs beside the core.
+.venv/bin/python -c 'import ray, grpc' 2>/dev/null || .venv/bin/python -m pip install -q "ray[client]==2.60.0"

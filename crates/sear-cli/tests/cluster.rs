@@ -25,15 +25,23 @@ fn venv(tool: &str) -> PathBuf {
 /// A local Ray cluster, stopped when dropped (also when a test fails).
 struct Cluster {
     address: String,
+    /// The head's Ray Client address (`ray://127.0.0.1:PORT`).
+    client: String,
+}
+
+/// A port nobody listens on now.
+fn free_port() -> u16 {
+    std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port()
 }
 
 impl Cluster {
     fn start() -> Cluster {
-        let port = std::net::TcpListener::bind("127.0.0.1:0")
-            .unwrap()
-            .local_addr()
-            .unwrap()
-            .port();
+        let port = free_port();
+        let client_port = free_port().to_string();
         let address = format!("127.0.0.1:{port}");
         let ray = venv("ray");
         let common_args = [
@@ -49,9 +57,12 @@ impl Cluster {
             "--port",
             &port.to_string(),
             "--include-dashboard=false",
+            "--ray-client-server-port",
+            &client_port,
         ];
         let cluster = Cluster {
             address: address.clone(),
+            client: format!("ray://127.0.0.1:{client_port}"),
         };
         run_bounded(Command::new(&ray).args(head).args(common_args));
         for _ in 0..2 {
@@ -146,6 +157,22 @@ fn a_ray_cluster_explores_the_same_paths_and_survives_a_lost_worker() {
     assert_eq!(s["trace_digest"], reference["trace_digest"]);
     assert_eq!(s["workers"].as_array().map(Vec::len), Some(3));
     assert_eq!(tests_in(&dir.join("c")), tests_in(&dir.join("one")));
+
+    // The same through Ray Client (`ray://`), as a cluster on other machines is reached.
+    let client = &cluster.client;
+    let args = ["run", "--no-progress", "--cluster", client, "--jobs", "2"];
+    let run = sear(
+        &[&args[..], &["--output-dir", "r", "many.c"]].concat(),
+        dir,
+        "",
+    );
+    assert!(
+        run.status.success(),
+        "{}",
+        String::from_utf8_lossy(&run.stderr)
+    );
+    let r = summary(&dir.join("r"));
+    assert_eq!(r["trace_digest"], reference["trace_digest"]);
 
     // A worker killed mid-run: the same paths, and a warning.
     let mut child = Command::new(common::sear_bin())
