@@ -143,7 +143,10 @@ pub fn merge(
         serde_json::to_string_pretty(&summary)?,
     )
     .context("writing summary.json")?;
-    let _ = std::fs::remove_dir_all(out.join(".workers"));
+    // The workers' own files (logs, summaries) stay for debugging with SEAR_KEEP_WORKERS.
+    if std::env::var_os("SEAR_KEEP_WORKERS").is_none() {
+        let _ = std::fs::remove_dir_all(out.join(".workers"));
+    }
     let n = |k: &str| summary[k].as_u64().unwrap_or(0);
     crate::term::errln!("sear: output directory: {}", out.display());
     crate::term::errln!("sear: done: workers = {}", workers.len());

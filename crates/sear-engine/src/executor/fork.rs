@@ -400,6 +400,14 @@ impl Executor<'_> {
         restarted.loop_member = child.loop_member;
         restarted.taint = child.taint.clone();
         restarted.path = child.path.clone();
+        // What the fork point decided for the child besides its condition: the recorded
+        // paths it follows (a group rebuilt together parts here), its seeds and a deferred
+        // side's condition. The snapshot's are its parent's from before the fork.
+        restarted.follow = child.follow.clone();
+        restarted.seeds = child.seeds.clone();
+        restarted.deferred = child.deferred.clone();
+        restarted.seed_hint = child.seed_hint.clone();
+        restarted.seed_fixed = child.seed_fixed;
         let call = restarted.current_inst;
         restarted.frame_mut().inst = call;
         Some(restarted)
