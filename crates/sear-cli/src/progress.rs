@@ -49,17 +49,19 @@ impl TerminalObserver {
     }
 
     fn print(&self, line: &str) {
-        self.say(line, None);
+        self.say(line, None, false);
     }
 
     /// Prints `line`, or sends it to the coordinator (with `error`, the error's kind and
-    /// location) when connected to one; printed here if the connection is gone.
-    fn say(&self, line: &str, error: Option<String>) {
+    /// location; `once` for a line the run prints once) when connected to one; printed here
+    /// if the connection is gone.
+    fn say(&self, line: &str, error: Option<String>, once: bool) {
         let mut forward = self.forward.lock().unwrap_or_else(|p| p.into_inner());
         if let Some(writer) = forward.as_mut() {
             let message = FromWorker::Say {
                 line: line.to_string(),
                 error,
+                once,
             };
             if protocol::send(writer, &message).is_ok() {
                 return;
@@ -80,6 +82,7 @@ impl Observer for TerminalObserver {
                 record.file, record.line, record.message, record.kind, record.test
             ),
             Some(format!("{} {} {}", record.kind, record.file, record.line)),
+            false,
         );
     }
 
@@ -99,6 +102,10 @@ impl Observer for TerminalObserver {
 
     fn warning(&mut self, text: &str) {
         self.print(&format!("sear: WARNING: {text}"));
+    }
+
+    fn warning_once(&mut self, text: &str) {
+        self.say(&format!("sear: WARNING: {text}"), None, true);
     }
 
     fn debug(&mut self, text: &str) {

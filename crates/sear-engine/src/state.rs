@@ -162,6 +162,15 @@ pub struct Deferred {
 }
 
 impl State {
+    /// True while the state re-executes a prefix another worker explored (a parallel
+    /// worker's rebuilding, before the last recorded decision): what the program prints there
+    /// was printed when the prefix was first explored.
+    pub fn rebuilding(&self) -> bool {
+        self.follow
+            .as_ref()
+            .is_some_and(|f| !f.exact && !f.ended(self.path.len()))
+    }
+
     /// The innermost frame.
     #[inline]
     pub fn frame(&self) -> &Frame {

@@ -190,6 +190,7 @@ pub fn run_parallel(
         blocks: Blocks::new(jobs as usize),
         progress: super::progress::RunProgress::new(jobs as usize, show_progress),
         errors_said: Default::default(),
+        once_said: Default::default(),
     };
     coordinator.serve(&events, &interrupt);
     for w in &mut coordinator.workers {
@@ -330,6 +331,8 @@ struct Coordinator {
     progress: super::progress::RunProgress,
     /// The errors printed (kind and location), each once as a single run prints it.
     errors_said: std::collections::HashSet<String>,
+    /// The lines printed that the run prints once.
+    once_said: std::collections::HashSet<String>,
 }
 
 impl Coordinator {
@@ -419,9 +422,12 @@ impl Coordinator {
         );
         match message {
             FromWorker::Hello { .. } => {}
-            FromWorker::Say { line, error } => {
-                let first = error.is_none_or(|key| self.errors_said.insert(key));
-                if first || self.limits.emit_all_errors {
+            FromWorker::Say { line, error, once } => {
+                let first = match error {
+                    Some(key) => self.errors_said.insert(key) || self.limits.emit_all_errors,
+                    None => !once || self.once_said.insert(line.clone()),
+                };
+                if first {
                     self.progress.println(&line);
                 }
             }

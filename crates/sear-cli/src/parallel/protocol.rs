@@ -68,6 +68,10 @@ pub enum FromWorker {
         /// prints the first error of each only, as a single run reports it.
         #[serde(default)]
         error: Option<String>,
+        /// A line the run prints once (a warning a single run gives once): the coordinator
+        /// prints it once whichever workers send it.
+        #[serde(default)]
+        once: bool,
     },
     /// The worker's run ended (its `summary.json` is written).
     Done {

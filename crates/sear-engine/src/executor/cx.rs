@@ -63,7 +63,7 @@ impl Report<'_> {
     pub(crate) fn warn_once(&mut self, text: &str) {
         if self.warned_once.insert(text.to_string()) {
             self.output.warning(text);
-            self.observer.warning(text);
+            self.observer.warning_once(text);
         }
     }
 }

@@ -155,6 +155,11 @@ pub trait Observer {
     fn progress(&mut self, _stats: &Stats, _live_states: usize, _elapsed: Duration) {}
     /// Called for warnings (`klee_warning`, concretisations).
     fn warning(&mut self, _text: &str) {}
+    /// Called for a warning the run prints once (`Report::warn_once`): by default, as any
+    /// warning.
+    fn warning_once(&mut self, text: &str) {
+        self.warning(text);
+    }
     /// Called for the debugging lines the user asked for (`--debug-log-merge`).
     fn debug(&mut self, _text: &str) {}
     /// Called for the program's own diagnostic lines (`klee_print_expr`), which KLEE prints

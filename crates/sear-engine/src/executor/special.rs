@@ -285,7 +285,7 @@ impl Executor<'_> {
                 let message = format!("{function}: {text}");
                 if special == WarningOnce {
                     self.report.warn_once(&message);
-                } else {
+                } else if !state.rebuilding() {
                     self.report.output.warning(&message);
                     self.report.observer.warning(&message);
                 }
@@ -302,8 +302,10 @@ impl Executor<'_> {
                     Value::Aggregate(_) => "<aggregate>".to_string(),
                 };
                 let message = format!("{text}:{shown}");
-                self.report.output.message(&message);
-                self.report.observer.print(&message);
+                if !state.rebuilding() {
+                    self.report.output.message(&message);
+                    self.report.observer.print(&message);
+                }
                 None
             }
             OpenMerge => {
