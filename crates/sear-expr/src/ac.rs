@@ -143,6 +143,15 @@ fn decompose(op: BinOp, e: &Expr) -> Option<Side> {
     }
 }
 
+/// The rebuild work recorded on `e` as an `op` chain (0 for an operand, which may be a
+/// chain of another operator with work of its own).
+fn chain_work(op: BinOp, e: &Expr) -> u64 {
+    match e.kind() {
+        ExprKind::Binary { op: o, .. } if *o == op => e.ac_work(),
+        _ => 0,
+    }
+}
+
 /// The top (latest) operand of a chain and the chain below it.
 fn split(op: BinOp, chain: &Expr) -> (Expr, Option<Expr>) {
     match chain.kind() {
@@ -230,7 +239,8 @@ impl Build {
 /// Merges two chains, or `None` when that would cost more than the bound.
 fn merge(build: &mut Build, a: Option<Expr>, b: Option<Expr>) -> Option<Option<Expr>> {
     let op = build.op;
-    let work_in = a.as_ref().map_or(0, Expr::ac_work) + b.as_ref().map_or(0, Expr::ac_work);
+    let work_in =
+        a.as_ref().map_or(0, |e| chain_work(op, e)) + b.as_ref().map_or(0, |e| chain_work(op, e));
     let depth =
         a.as_ref().map_or(0, |e| e.depth() as u64) + b.as_ref().map_or(0, |e| e.depth() as u64);
     let budget = (WORK_BASE + 2 * depth).min(AC_WORK_MAX);
@@ -329,7 +339,7 @@ fn with_constant(op: BinOp, c: u128, chain: Expr, width: u32) -> Expr {
             _ => {}
         }
     }
-    let work = chain.ac_work();
+    let work = chain_work(op, &chain);
     Expr::make_ac(
         ExprKind::Binary {
             op,
@@ -349,7 +359,7 @@ pub(crate) fn subtract(lhs: &Expr, rhs: &Expr) -> Option<Expr> {
     let (mut left, mut right) = (a.chain?, b.chain?);
     let width = lhs.width();
     let budget = (WORK_BASE + 2 * left.depth() as u64).min(AC_WORK_MAX);
-    let work_in = left.ac_work();
+    let work_in = chain_work(BinOp::Add, &left);
     // The operands of `lhs` above the last one removed, latest first.
     let mut kept: Vec<Expr> = Vec::new();
     let mut removed = 0u64;
