@@ -9,6 +9,10 @@ use serde::Serialize;
 /// Counters of one run.
 #[derive(Clone, Debug, Default, Serialize)]
 pub struct Stats {
+    /// The AC normalisation's counters when the executor was created (they are
+    /// process-wide).
+    #[serde(skip)]
+    pub ac_at_start: sear_expr::ac::AcStats,
     /// Instructions executed (all states).
     pub instructions: u64,
     /// Solver queries issued by the engine.

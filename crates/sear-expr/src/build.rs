@@ -361,6 +361,17 @@ impl Expr {
         if let (Some(a), Some(b)) = (lhs.as_constant(), rhs.as_constant()) {
             return Expr::constant(fold_binary(op, width, a, b), width);
         }
+        if width > 1 && crate::ac::enabled() {
+            if crate::ac::is_ac(op) {
+                if let Some(normalised) = crate::ac::combine(op, &lhs, &rhs, width) {
+                    return normalised;
+                }
+            } else if op == BinOp::Sub {
+                if let Some(difference) = crate::ac::subtract(&lhs, &rhs) {
+                    return difference;
+                }
+            }
+        }
         let (lhs, rhs) = if op.is_commutative() && should_swap(&lhs, &rhs) {
             (rhs, lhs)
         } else {

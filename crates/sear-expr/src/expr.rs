@@ -9,7 +9,9 @@
 //! * a constant operand of a commutative operator or of `Eq` is on the left;
 //! * `Ne`, `Ugt`, `Uge`, `Sgt` and `Sge` do not exist as nodes; they are built from
 //!   `Not`, `Eq`, `Ult`, `Ule`, `Slt` and `Sle` with swapped operands;
-//! * boolean negation is `Not` (never `Eq(false, x)`).
+//! * boolean negation is `Not` (never `Eq(false, x)`);
+//! * chains of `Add`, `Mul`, `And`, `Or`, `Xor` above width 1 are normalised
+//!   ([`crate::ac`]): a constant, then the other operands in creation order.
 
 use std::fmt;
 use std::hash::{Hash, Hasher};
@@ -189,7 +191,22 @@ pub struct Node {
     /// The depth ([`Expr::depth`]) in the low 31 bits; the top bit set when the node
     /// contains a quantified clause ([`Expr::is_quantified`]).
     depth_flags: u32,
+    /// The AC normalisation's bookkeeping ([`crate::ac`]): the node's creation number in
+    /// the low [`SEQ_BITS`] bits (the order of operands in a normalised chain), the
+    /// rebuild work spent on the chain above them, and in the top bit whether the node is
+    /// a normalised chain.
+    meta: u64,
 }
+
+/// The bits of [`Node::meta`] holding the creation number.
+const SEQ_BITS: u32 = 40;
+/// The bit of [`Node::meta`] that marks a normalised AC chain.
+const AC_SORTED: u64 = 1 << 63;
+/// The largest rebuild work [`Node::meta`] records (it saturates).
+pub(crate) const AC_WORK_MAX: u64 = (1 << (63 - SEQ_BITS)) - 1;
+
+/// The next creation number.
+static NEXT_SEQ: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
 
 /// The bit of [`Node::depth_flags`] that marks a quantified node.
 const QUANTIFIED: u32 = 1 << 31;
@@ -401,6 +418,12 @@ fn take_children(kind: &mut ExprKind, out: &mut Vec<Expr>) {
 impl Expr {
     /// Interns a node without simplification. Only the builder calls this.
     pub(crate) fn make(kind: ExprKind, width: u32) -> Expr {
+        Expr::make_ac(kind, width, None)
+    }
+
+    /// Interns a node; `ac_work` is `Some(work)` for a normalised AC chain (the rebuild
+    /// work spent on it, [`crate::ac`]). Only the builder calls this.
+    pub(crate) fn make_ac(kind: ExprKind, width: u32, ac_work: Option<u64>) -> Expr {
         debug_assert!((1..=crate::bits::MAX_WIDTH).contains(&width));
         let hash = hash_kind(&kind, width);
         let children = children_of(&kind);
@@ -412,11 +435,18 @@ impl Expr {
         } || children.iter().any(|c| c.is_quantified());
         debug_assert!(depth < QUANTIFIED, "expression depth overflow");
         let depth_flags = depth | if quantified { QUANTIFIED } else { 0 };
+        let seq =
+            NEXT_SEQ.fetch_add(1, std::sync::atomic::Ordering::Relaxed) & ((1 << SEQ_BITS) - 1);
+        let meta = match ac_work {
+            Some(work) => seq | (work.min(AC_WORK_MAX) << SEQ_BITS) | AC_SORTED,
+            None => seq,
+        };
         Expr(EXPR_INTERNER.intern(Node {
             kind,
             width,
             hash,
             depth_flags,
+            meta,
         }))
     }
 
@@ -433,6 +463,22 @@ impl Expr {
     /// The cached structural hash.
     pub fn structural_hash(&self) -> u64 {
         self.0.hash
+    }
+
+    /// The node's creation number: nodes alive together have distinct numbers, and a
+    /// node keeps its number while it lives (the operand order of [`crate::ac`]).
+    pub(crate) fn seq(&self) -> u64 {
+        self.0.meta & ((1 << SEQ_BITS) - 1)
+    }
+
+    /// Whether the node is a normalised AC chain ([`crate::ac`]).
+    pub(crate) fn ac_sorted(&self) -> bool {
+        self.0.meta & AC_SORTED != 0
+    }
+
+    /// The rebuild work spent on the normalised AC chain (0 for other nodes).
+    pub(crate) fn ac_work(&self) -> u64 {
+        (self.0.meta & !AC_SORTED) >> SEQ_BITS
     }
 
     /// The length of the longest path to a leaf (a constant has depth 1).

@@ -2,6 +2,8 @@
 //!
 //! * [`Expr`]: an immutable, hash-consed, `Send + Sync` expression of width 1..=128
 //!   (booleans are width 1), with KLEE's node kinds and a canonical form.
+//! * [`ac`]: AC normalisation of `+`, `*`, `&`, `|`, `^` chains (a canonical operand
+//!   order, so a reduction computed in two orders builds one node), and its switch.
 //! * [`Array`], [`ArrayRef`], [`UpdateList`]: byte arrays and persistent write lists.
 //! * The simplifying constructors on [`Expr`] (module `build`): constant folding everywhere
 //!   and local algebraic rewrites.
@@ -30,6 +32,7 @@
 //! assert_eq!(model.evaluate(&e), 1);
 //! ```
 
+pub mod ac;
 pub mod array;
 pub mod bits;
 mod build;

@@ -79,7 +79,8 @@ simplifies! {
     shift_of_zero: "(bvlshr #x00 x)" => "#x00";
     shl_too_far: "(bvshl x #x08)" => "#x00";
     lshr_too_far: "(bvlshr x #x09)" => "#x00";
-    add_self: "(bvadd x x)" => "(bvshl x #x01)";
+    // AC normalisation (sear_expr::ac): x + x is a chain of two operands, in any order.
+    add_self: "(bvadd (bvadd x y) x)" => "(bvadd x (bvadd y x))";
     sub_constant: "(bvsub x #x01)" => "(bvadd #xff x)";
     not_not: "(bvnot (bvnot x))" => "x";
     neg_is_sub: "(bvneg x)" => "(bvsub #x00 x)";

@@ -69,7 +69,11 @@ fn check_roundtrip(q: &TestQuery) -> Result<(), TestCaseError> {
         prop_assert_eq!(&common::remap_arrays(p, &by_name, &mut memo), s);
     }
 
-    // Printing the parsed script gives the same text.
+    // Printing the parsed script gives the same text, when AC chains are not normalised:
+    // a normalised chain lists its operands in creation order (`sear_expr::ac`), and the
+    // parser creates the operands in the order the text names them, which the shared
+    // definitions above the assertions change. The parsed expressions are the same
+    // (checked above, mapped back to the original arrays).
     let again = print_query(
         &parsed,
         &QueryPrintOptions {
@@ -79,7 +83,9 @@ fn check_roundtrip(q: &TestQuery) -> Result<(), TestCaseError> {
             get_model: true,
         },
     );
-    prop_assert_eq!(&again, &text);
+    if !sear_expr::ac::enabled() {
+        prop_assert_eq!(&again, &text);
+    }
 
     // And the same values under random assignments.
     let mut rng = Rng::new(q.seed);

@@ -3,7 +3,8 @@
 //! * `FALSE` when a path called `reach_error` (the test that does is named);
 //! * `TRUE` when every path was explored to its end and none did: the run exhausted its
 //!   states, no path ended early (limits, sizes not explored, solver failures), no state was
-//!   dropped, no symbolic value was fixed to one of its values, and every path that ended
+//!   dropped, no symbolic value was fixed to one of its values, no symbolic size was cut
+//!   by the capacity or fixed (`--sym-size-mode`), and every path that ended
 //!   with an error ended in `abort()` (a normal end of the program for SV-COMP);
 //! * `UNKNOWN` otherwise, with the first reason that prevents `TRUE`.
 
@@ -99,6 +100,27 @@ fn exhaustive(summary: &Summary, normal: &[&str]) -> Verdict {
         return unknown(format!(
             "{} symbolic values were concretized",
             summary.concretisations
+        ));
+    }
+    // The symbolic-size modes other than `concretize` cut sizes without ending a path early:
+    // the capacity constraint `σ ≤ c` (sizes above `--capacity`) and `max` (σ fixed).
+    let sizes = |key: &str| {
+        summary
+            .symbolic_size
+            .get(key)
+            .and_then(serde_json::Value::as_u64)
+            .unwrap_or(0)
+    };
+    if sizes("capacity_bounded") > 0 {
+        return unknown(format!(
+            "{} symbolic sizes were bounded by the capacity (larger sizes not explored)",
+            sizes("capacity_bounded")
+        ));
+    }
+    if sizes("max_concretisations") > 0 {
+        return unknown(format!(
+            "{} symbolic sizes were fixed to their largest value",
+            sizes("max_concretisations")
         ));
     }
     let is_normal = |kind: &str| normal.contains(&kind);
@@ -224,6 +246,13 @@ mod tests {
         let mut s = exhausted();
         s.concretisations = 2;
         assert!(matches!(decide(&s), Verdict::Unknown { .. }));
+        // Sizes above the capacity were not explored (`--sym-size-mode=smopt` on an
+        // unbounded size: no path ended early, yet the run is no proof).
+        for key in ["capacity_bounded", "max_concretisations"] {
+            let mut s = exhausted();
+            s.symbolic_size = serde_json::json!({ "mode": "smopt", key: 1 });
+            assert!(matches!(decide(&s), Verdict::Unknown { .. }), "{key}");
+        }
         // An error path without a record (its test could not be written) is not an abort.
         let mut s = exhausted();
         s.error_paths = 1;

@@ -256,6 +256,17 @@ pub struct EngineConfig {
     ))]
     #[serde(serialize_with = "serialize_read_policy")]
     pub read_policy: sear_expr::ReadPolicy,
+    /// Disable the AC normalisation of the expression builder (chains of `+`, `*`, `&`, `|`
+    /// and `^` kept with their operands in one order, so that a reduction computed in two
+    /// orders is one expression and comparing the two needs no query), for ablation studies.
+    // `sear_expr::ac`, process-wide: set when the executor is created; counted as
+    // `ac_normalization` in `summary.json`.
+    #[cfg_attr(feature = "cli", arg(
+        id = "no-ac-normalize",
+        long = "no-ac-normalize",
+        action = clap::ArgAction::SetFalse,
+    ))]
+    pub ac_normalize: bool,
     /// Prove every transformed expression equivalent to its original with the solver; a
     /// disagreement ends the path with an `exec` error.
     #[cfg_attr(
@@ -352,6 +363,7 @@ impl EngineConfig {
             progress: true,
             array_opt: Default::default(),
             read_policy: sear_expr::ReadPolicy::Fold,
+            ac_normalize: true,
             validate_array_opt: false,
             write_trace_hash: false,
             write_paths: false,

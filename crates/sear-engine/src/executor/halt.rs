@@ -156,6 +156,14 @@ impl Executor<'_> {
             })
             .collect();
         self.run.summary.simplification = self.sv.simplification.clone();
+        let (ac, at_start) = (sear_expr::ac::stats(), self.run.stats.ac_at_start);
+        self.run.summary.ac_normalization = crate::output::AcNormalizationStats {
+            enabled: self.config.ac_normalize,
+            combined: ac.combined - at_start.combined,
+            rebuilt: ac.rebuilt - at_start.rebuilt,
+            cancelled: ac.cancelled - at_start.cancelled,
+            over_budget: ac.over_budget - at_start.over_budget,
+        };
         self.run.summary.time_s = self.run.start.elapsed().as_secs_f64();
         let usage = crate::stats::process_usage().unwrap_or_default();
         self.run.summary.user_time_s = usage.user_s;

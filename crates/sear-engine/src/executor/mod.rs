@@ -292,6 +292,7 @@ impl<'o> Executor<'o> {
         observer: &'o mut dyn Observer,
     ) -> Result<Self, EngineError> {
         init::entry_function(&module, &config.entry)?;
+        sear_expr::ac::set_enabled(config.ac_normalize);
         let array_opt = crate::arrayopt::ArrayOpt::new(&config, solver_config)?;
         let solver = Solver::with_rewriter(
             &crate::arrayopt::solver_config(&config, solver_config),
@@ -341,7 +342,10 @@ impl<'o> Executor<'o> {
                 rng,
                 next_state: 0,
                 coverage,
-                stats: Stats::default(),
+                stats: Stats {
+                    ac_at_start: sear_expr::ac::stats(),
+                    ..Stats::default()
+                },
                 summary: Summary::default(),
                 stop: None,
                 interrupt: Arc::new(AtomicBool::new(false)),

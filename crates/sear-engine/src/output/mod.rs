@@ -13,7 +13,9 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use sear_ktest::{KTest, KTestObject};
-pub use summary::{ErrorRecord, PurposeQueries, SimplificationStats, Summary};
+pub use summary::{
+    AcNormalizationStats, ErrorRecord, PurposeQueries, SimplificationStats, Summary,
+};
 
 /// Creates and fills an output directory.
 pub struct OutputWriter {

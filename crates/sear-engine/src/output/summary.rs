@@ -40,6 +40,22 @@ pub struct SimplificationStats {
     pub rewritten: u64,
 }
 
+/// What the AC normalisation did (`Summary::ac_normalization`, `--no-ac-normalize`;
+/// `sear_expr::ac`).
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct AcNormalizationStats {
+    /// On (the default) or off.
+    pub enabled: bool,
+    /// Combinations of `+`, `*`, `&`, `|`, `^` operands built as normalised chains.
+    pub combined: u64,
+    /// Chain nodes rebuilt to insert an operand that arrived out of order.
+    pub rebuilt: u64,
+    /// Operands dropped: `x & x`, `x | x`, `x ^ x`, `x ^ ~x`, `x + ~x`, `(x + y) - y`.
+    pub cancelled: u64,
+    /// Chains left plain because inserting would have cost more than the bound.
+    pub over_budget: u64,
+}
+
 /// The run summary. It reads back from `summary.json` (a parallel run's coordinator reads
 /// the merged one for its verdict); what the file lacks is the default.
 #[derive(Clone, Debug, Default, Serialize, Deserialize)]
@@ -69,6 +85,8 @@ pub struct Summary {
     pub queries_by_purpose: std::collections::BTreeMap<String, PurposeQueries>,
     /// The path simplification's counts.
     pub simplification: SimplificationStats,
+    /// The AC normalisation's counts.
+    pub ac_normalization: AcNormalizationStats,
     /// Wall time of the run.
     pub time_s: f64,
     /// CPU time of the process in user mode (KLEE's `UserTime`), including the front end's
