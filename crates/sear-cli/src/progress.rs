@@ -48,10 +48,6 @@ impl TerminalObserver {
         }
     }
 
-    fn print(&self, line: &str) {
-        self.say(line, None, false);
-    }
-
     /// Prints `line`, or sends it to the coordinator (with `error`, the error's kind and
     /// location; `once` for a line the run prints once) when connected to one; printed here
     /// if the connection is gone.
@@ -101,7 +97,7 @@ impl Observer for TerminalObserver {
     }
 
     fn warning(&mut self, text: &str) {
-        self.print(&format!("sear: WARNING: {text}"));
+        self.say(&format!("sear: WARNING: {text}"), None, false);
     }
 
     fn warning_once(&mut self, text: &str) {
@@ -109,10 +105,10 @@ impl Observer for TerminalObserver {
     }
 
     fn debug(&mut self, text: &str) {
-        self.print(&format!("sear: {text}"));
+        self.say(&format!("sear: {text}"), None, false);
     }
 
     fn print(&mut self, text: &str) {
-        TerminalObserver::print(self, text);
+        self.say(text, None, false);
     }
 }

@@ -232,6 +232,7 @@ pub fn run_parallel(
         messages_sent: coordinator.sent,
         prefixes_handed_out: coordinator.handed_out,
         cpu_s: process_cpu_seconds(),
+        emit_all_errors: coordinator.limits.emit_all_errors,
     };
     merge::merge(
         output_dir,

@@ -41,6 +41,9 @@ pub struct CoordinatorReport {
     pub prefixes_handed_out: u64,
     /// The coordinator's CPU seconds up to the merge (its threads, not the workers).
     pub cpu_s: f64,
+    /// Every error keeps its test (`--emit-all-errors`, the competition modes), not only the
+    /// first of each kind and location.
+    pub emit_all_errors: bool,
 }
 
 /// Merges the workers' directories (in order) into `out`; prints the run's totals and
@@ -56,7 +59,6 @@ pub fn merge(
     let mut seen_errors = HashSet::new();
     let mut errors = Vec::new();
     let mut messages = Vec::new();
-    let emit_all = emit_all_errors(workers);
     let files = numbering::test_files(out)?;
     let mut kept = BTreeSet::new();
     for (id, (dir, result)) in workers.iter().enumerate() {
@@ -88,7 +90,7 @@ pub fn merge(
             }
             if let Some(e) = error_of.get(&format!("test{number:06}")) {
                 let key = format!("{} {} {}", e["kind"], e["file"], e["line"]);
-                if !emit_all && !seen_errors.insert(key) {
+                if !report.emit_all_errors && !seen_errors.insert(key) {
                     continue;
                 }
                 errors.push((number, e.clone()));
@@ -166,18 +168,6 @@ pub fn merge(
         Some("interrupted") => 130,
         _ => 0,
     })
-}
-
-/// True when the workers ran with `--emit-all-errors` (from worker 0's `info.json`).
-fn emit_all_errors(workers: &[(PathBuf, Option<WorkerResult>)]) -> bool {
-    let Some((dir, _)) = workers.first() else {
-        return false;
-    };
-    std::fs::read_to_string(dir.join("info.json"))
-        .ok()
-        .and_then(|t| serde_json::from_str::<Value>(&t).ok())
-        .and_then(|i| i["configuration"]["engine"]["emit_all_errors"].as_bool())
-        .unwrap_or(false)
 }
 
 /// Appends the lines of `text` that `path` does not have yet.
