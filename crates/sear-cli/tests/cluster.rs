@@ -86,6 +86,27 @@ impl Drop for Cluster {
     }
 }
 
+/// The last lines of the head's Ray Client server logs (Ray's default session directory),
+/// to say why a `ray://` run failed.
+fn client_server_logs() -> String {
+    let logs = Path::new("/tmp/ray/session_latest/logs");
+    let Ok(entries) = std::fs::read_dir(logs) else {
+        return format!("(no {})", logs.display());
+    };
+    let mut text = String::new();
+    for entry in entries.flatten() {
+        let name = entry.file_name().to_string_lossy().into_owned();
+        if !name.starts_with("ray_client_server") {
+            continue;
+        }
+        let body = std::fs::read_to_string(entry.path()).unwrap_or_default();
+        let lines: Vec<&str> = body.lines().collect();
+        let tail = &lines[lines.len().saturating_sub(15)..];
+        text += &format!("== {name}\n{}\n", tail.join("\n"));
+    }
+    text
+}
+
 /// Runs a `ray` command, at most two minutes.
 fn run_bounded(cmd: &mut Command) {
     let mut child = cmd
@@ -168,8 +189,9 @@ fn a_ray_cluster_explores_the_same_paths_and_survives_a_lost_worker() {
     );
     assert!(
         run.status.success(),
-        "{}",
-        String::from_utf8_lossy(&run.stderr)
+        "{}\n{}",
+        String::from_utf8_lossy(&run.stderr),
+        client_server_logs()
     );
     let r = summary(&dir.join("r"));
     assert_eq!(r["trace_digest"], reference["trace_digest"]);

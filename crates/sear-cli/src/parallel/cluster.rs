@@ -12,8 +12,14 @@ use anyhow::{bail, Context, Result};
 /// The launcher script.
 const LAUNCHER: &str = include_str!("ray_workers.py");
 
-/// How long the check that the cluster is reachable may take.
+/// How long the check that a cluster's head (`HOST:PORT`, Ray's GCS) answers may take.
 const CHECK_TIMEOUT: Duration = Duration::from_secs(20);
+
+/// How long the check through Ray Client (`ray://HOST:PORT`) may take. Longer than Ray's own
+/// retries (attempts of 5, 10 and 15 s, each maybe followed by as long a pause while the
+/// head starts the client's server process), so that an unreachable address is reported in
+/// Ray's words and a slow but working head is not refused.
+const CLIENT_CHECK_TIMEOUT: Duration = Duration::from_secs(90);
 
 /// The Python that has Ray: `SEAR_PYTHON`, else the project's virtualenv next to the
 /// binary's checkout (`target/release/sear` → `.venv/bin/python`), else `python3`.
@@ -45,14 +51,19 @@ pub fn check(address: &str) -> Result<f64> {
         .spawn()
         .with_context(|| format!("--cluster: starting {}", python().display()))?;
     let start = Instant::now();
+    let limit = if address.starts_with("ray://") {
+        CLIENT_CHECK_TIMEOUT
+    } else {
+        CHECK_TIMEOUT
+    };
     let status = loop {
         if let Some(status) = child.try_wait()? {
             break status;
         }
-        if start.elapsed() > CHECK_TIMEOUT {
+        if start.elapsed() > limit {
             let _ = child.kill();
             let _ = std::fs::remove_file(&script);
-            bail!("--cluster {address}: no answer from the Ray cluster within {CHECK_TIMEOUT:?}");
+            bail!("--cluster {address}: no answer from the Ray cluster within {limit:?}");
         }
         std::thread::sleep(Duration::from_millis(50));
     };
