@@ -8,12 +8,15 @@
 //!
 //! ```text
 //! c ⊕ (((t1 ⊕ t2) ⊕ t3) … ⊕ tn)      c a constant (absent when it is ⊕'s identity),
-//!                                     t1 … tn the operands in creation order
+//!                                     t1 … tn the operands in key order
 //! ```
 //!
 //! An *operand* is any expression that is neither a constant nor a `⊕` node of the same
-//! width. Operands are ordered by their creation number ([`Expr::seq`]): a loop that reads
-//! its elements in order appends each at the top of the chain in O(1); an operand that
+//! width. Operands are ordered by a key from their structure alone
+//! ([`Expr::operand_order`]: the smallest element index, then array, of the constant-index
+//! reads they contain; then the structural hash), so every process, whatever it built
+//! before, builds a chain over the same operands in the same order. A loop that reads its
+//! elements in index order appends each at the top of the chain in O(1); an operand that
 //! arrives out of order is inserted by rebuilding the part of the chain above it. Equal
 //! operands are adjacent, so `x & x` and `x | x` keep one, `x ^ x` cancels, and the
 //! constants of both sides fold into one. `x + x` stays a chain of two operands (the
@@ -160,12 +163,14 @@ fn split(op: BinOp, chain: &Expr) -> (Expr, Option<Expr>) {
     }
 }
 
-/// An operand's place in a chain: the creation number of the operand without its `Not`,
-/// then the operand before its negation, so that `x` and `~x` are neighbours.
-fn key(e: &Expr) -> (u64, bool) {
+/// An operand's place in a chain: the order key and structural hash of the operand without
+/// its `Not`, then the operand before its negation, so that `x` and `~x` are neighbours.
+/// Distinct operands with equal places (a hash collision) are kept apart by the identity
+/// checks of [`Build::push`], only missing a simplification.
+fn key(e: &Expr) -> (u64, u64, bool) {
     match e.kind() {
-        ExprKind::Not(inner) => (inner.seq(), true),
-        _ => (e.seq(), false),
+        ExprKind::Not(inner) => (inner.operand_order(), inner.structural_hash(), true),
+        _ => (e.operand_order(), e.structural_hash(), false),
     }
 }
 
@@ -191,6 +196,28 @@ impl Build {
             Some(c) => fold_binary(self.op, self.width, c, value),
             None => value,
         });
+    }
+
+    /// Pushes `latest_first` (operands above `base`'s, the latest first) onto `base`. The
+    /// chain's top records the work of the chains it was built from and the `rebuilt`
+    /// nodes; the nodes below it only the former: they are the chain an in-order build
+    /// would have made, so a later build that meets them (they are hash-consed) is not
+    /// charged for this one's rebuild.
+    fn push_all(
+        &mut self,
+        base: Option<Expr>,
+        latest_first: Vec<Expr>,
+        work_in: u64,
+        rebuilt: u64,
+    ) -> Option<Expr> {
+        let mut chain = base;
+        let n = latest_first.len();
+        for (i, operand) in latest_first.into_iter().rev().enumerate() {
+            self.work = if i + 1 == n { work_in + rebuilt } else { work_in };
+            chain = self.push(chain, operand);
+        }
+        self.work = work_in + rebuilt;
+        chain
     }
 
     /// Appends `operand` (whose key is not below any of `chain`'s) to a chain.
@@ -268,13 +295,9 @@ fn merge(build: &mut Build, a: Option<Expr>, b: Option<Expr>) -> Option<Option<E
             return None;
         }
     };
-    build.work = work_in + popped.len().saturating_sub(1) as u64;
-    REBUILT.fetch_add(popped.len().saturating_sub(1) as u64, Ordering::Relaxed);
-    let mut chain = base;
-    for operand in popped.into_iter().rev() {
-        chain = build.push(chain, operand);
-    }
-    Some(chain)
+    let rebuilt = popped.len().saturating_sub(1) as u64;
+    REBUILT.fetch_add(rebuilt, Ordering::Relaxed);
+    Some(build.push_all(base, popped, work_in, rebuilt))
 }
 
 /// `lhs op rhs` normalised, or `None` when either side is a plain `op` node or the
@@ -384,17 +407,15 @@ pub(crate) fn subtract(lhs: &Expr, rhs: &Expr) -> Option<Expr> {
     let mut build = Build {
         op: BinOp::Add,
         width,
-        work: work_in + kept.len() as u64,
+        work: 0,
         constant: a.constant,
         absorbed: None,
     };
-    REBUILT.fetch_add(kept.len() as u64, Ordering::Relaxed);
+    let rebuilt = kept.len() as u64;
+    REBUILT.fetch_add(rebuilt, Ordering::Relaxed);
     CANCELLED.fetch_add(removed, Ordering::Relaxed);
     CHAINS.fetch_add(1, Ordering::Relaxed);
-    let mut chain = base;
-    for operand in kept.into_iter().rev() {
-        chain = build.push(chain, operand);
-    }
+    let chain = build.push_all(base, kept, work_in, rebuilt);
     if let Some(c) = b.constant {
         build.fold(c.wrapping_neg() & mask(width));
     }

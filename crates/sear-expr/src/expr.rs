@@ -191,22 +191,51 @@ pub struct Node {
     /// The depth ([`Expr::depth`]) in the low 31 bits; the top bit set when the node
     /// contains a quantified clause ([`Expr::is_quantified`]).
     depth_flags: u32,
-    /// The AC normalisation's bookkeeping ([`crate::ac`]): the node's creation number in
-    /// the low [`SEQ_BITS`] bits (the order of operands in a normalised chain), the
-    /// rebuild work spent on the chain above them, and in the top bit whether the node is
-    /// a normalised chain.
+    /// The AC normalisation's bookkeeping ([`crate::ac`]): the node's operand order key
+    /// ([`Expr::operand_order`]) in the low [`ORDER_BITS`] bits, the rebuild work spent on
+    /// the chain above them, and in the top bit whether the node is a normalised chain.
     meta: u64,
 }
 
-/// The bits of [`Node::meta`] holding the creation number.
-const SEQ_BITS: u32 = 40;
+/// The bits of [`Node::meta`] holding the operand order key.
+const ORDER_BITS: u32 = 44;
+/// The low bits of an order key that hold the array's part (its creation number's).
+const ORDER_ARRAY_BITS: u32 = 24;
+/// The order key of a node without array reads (constants): after every other.
+const ORDER_NONE: u64 = (1 << ORDER_BITS) - 1;
+/// The largest element index an order key tells apart (larger ones are equal to it).
+const ORDER_INDEX_MAX: u64 = (1 << (ORDER_BITS - ORDER_ARRAY_BITS)) - 2;
 /// The bit of [`Node::meta`] that marks a normalised AC chain.
 const AC_SORTED: u64 = 1 << 63;
 /// The largest rebuild work [`Node::meta`] records (it saturates).
-pub(crate) const AC_WORK_MAX: u64 = (1 << (63 - SEQ_BITS)) - 1;
+pub(crate) const AC_WORK_MAX: u64 = (1 << (63 - ORDER_BITS)) - 1;
 
-/// The next creation number.
-static NEXT_SEQ: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+/// An order key: the element index above the array's part.
+fn order_key(index: u64, array: u64) -> u64 {
+    (index.min(ORDER_INDEX_MAX) << ORDER_ARRAY_BITS) | (array & ((1 << ORDER_ARRAY_BITS) - 1))
+}
+
+/// The operand order key of a node of `kind` ([`Expr::operand_order`]).
+fn operand_order_of(kind: &ExprKind, children: &[Expr]) -> u64 {
+    match kind {
+        ExprKind::Constant(_) => ORDER_NONE,
+        ExprKind::Var(id) => order_key(ORDER_INDEX_MAX, u64::from(*id)),
+        ExprKind::Read { updates, index } => {
+            let array = updates.root().id();
+            match index.as_constant() {
+                Some(i) => order_key(u64::try_from(i).unwrap_or(u64::MAX), array),
+                None => index
+                    .operand_order()
+                    .min(order_key(ORDER_INDEX_MAX, array)),
+            }
+        }
+        _ => children
+            .iter()
+            .map(Expr::operand_order)
+            .min()
+            .unwrap_or(ORDER_NONE),
+    }
+}
 
 /// The bit of [`Node::depth_flags`] that marks a quantified node.
 const QUANTIFIED: u32 = 1 << 31;
@@ -435,11 +464,10 @@ impl Expr {
         } || children.iter().any(|c| c.is_quantified());
         debug_assert!(depth < QUANTIFIED, "expression depth overflow");
         let depth_flags = depth | if quantified { QUANTIFIED } else { 0 };
-        let seq =
-            NEXT_SEQ.fetch_add(1, std::sync::atomic::Ordering::Relaxed) & ((1 << SEQ_BITS) - 1);
+        let order = operand_order_of(&kind, &children);
         let meta = match ac_work {
-            Some(work) => seq | (work.min(AC_WORK_MAX) << SEQ_BITS) | AC_SORTED,
-            None => seq,
+            Some(work) => order | (work.min(AC_WORK_MAX) << ORDER_BITS) | AC_SORTED,
+            None => order,
         };
         Expr(EXPR_INTERNER.intern(Node {
             kind,
@@ -465,10 +493,15 @@ impl Expr {
         self.0.hash
     }
 
-    /// The node's creation number: nodes alive together have distinct numbers, and a
-    /// node keeps its number while it lives (the operand order of [`crate::ac`]).
-    pub(crate) fn seq(&self) -> u64 {
-        self.0.meta & ((1 << SEQ_BITS) - 1)
+    /// The node's place among the operands of a normalised AC chain ([`crate::ac`]): the
+    /// smallest (element index, array) of the reads of a constant index it contains, the
+    /// element index first, arrays by their creation number (on one path, the order in
+    /// which the path made them, in every process). A loop over one or several arrays in
+    /// index order, or over inputs each in its own array, creates its operands in key
+    /// order. Nodes with equal keys are ordered by their structural hash, so the order does
+    /// not depend on which nodes the process built before.
+    pub(crate) fn operand_order(&self) -> u64 {
+        self.0.meta & ((1 << ORDER_BITS) - 1)
     }
 
     /// Whether the node is a normalised AC chain ([`crate::ac`]).
@@ -478,7 +511,7 @@ impl Expr {
 
     /// The rebuild work spent on the normalised AC chain (0 for other nodes).
     pub(crate) fn ac_work(&self) -> u64 {
-        (self.0.meta & !AC_SORTED) >> SEQ_BITS
+        (self.0.meta & !AC_SORTED) >> ORDER_BITS
     }
 
     /// The length of the longest path to a leaf (a constant has depth 1).

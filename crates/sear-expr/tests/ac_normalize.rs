@@ -231,3 +231,23 @@ proptest! {
         check_permutation(seed)?;
     }
 }
+
+#[test]
+fn the_order_does_not_depend_on_which_nodes_were_built_first() {
+    // The operands built in reverse, as an earlier path of the process (or another
+    // worker's prefix) may have built them: a forward sum is still the chain in index
+    // order, with the last element on top, as in a process that built them forwards.
+    let (_, x) = inputs(40);
+    let backwards: Vec<Expr> = x.iter().rev().map(|v| Expr::sext(v.clone(), 64)).collect();
+    let forwards: Vec<Expr> = backwards.iter().rev().cloned().collect();
+    let sum = reduce(BinOp::Add, &forwards);
+    let mut chain = sum.clone();
+    for expected in forwards[1..].iter().rev() {
+        let sear_expr::ExprKind::Binary { op: BinOp::Add, lhs, rhs } = chain.kind().clone() else {
+            panic!("not a chain: {chain}");
+        };
+        assert_eq!(&rhs, expected, "{sum}");
+        chain = lhs;
+    }
+    assert_eq!(chain, forwards[0]);
+}
