@@ -96,6 +96,54 @@ fn every_job_count_explores_the_same_paths() {
     }
 }
 
+/// The memory models' and symbolic sizes' counters count the explored paths' events once:
+/// a worker that rebuilds a prefix repeats its allocations without counting them again.
+#[test]
+fn rebuilt_prefixes_are_not_counted_twice() {
+    let tmp = tempfile::tempdir().unwrap();
+    let cases: &[(&str, &[&str], &[&str])] = &[
+        (
+            "tests/c/ram_rows_merged.c",
+            &["--use-sym-addr", "--merge-objects", "--optimize-array=none"],
+            &[
+                "/memory/stats/objects_merged",
+                "/memory/stats/segments_created",
+            ],
+        ),
+        (
+            "tests/symsize/vla_fill.c",
+            &["--sym-size-mode=fork-lazy"],
+            &["/symbolic_size/symbolic_size_objects"],
+        ),
+    ];
+    for (i, (prog, extra, counters)) in cases.iter().enumerate() {
+        let prog = program(prog);
+        let mut seen = Vec::new();
+        for jobs in ["1", "3"] {
+            let out = format!("c{i}-{jobs}");
+            let mut args = vec!["run", "--no-progress", "--search", "dfs", "--jobs", jobs];
+            args.extend_from_slice(extra);
+            args.extend(["--output-dir", &out, prog.to_str().unwrap()]);
+            let run = sear(&args, tmp.path());
+            assert!(
+                run.status.success(),
+                "{}",
+                String::from_utf8_lossy(&run.stderr)
+            );
+            let s = summary(&tmp.path().join(&out));
+            let values: Vec<_> = counters.iter().map(|c| s.pointer(c).cloned()).collect();
+            assert!(values.iter().all(Option::is_some), "{counters:?} in {s}");
+            seen.push(values);
+        }
+        assert_eq!(
+            seen[0],
+            seen[1],
+            "{}: --jobs 3 against one process",
+            prog.display()
+        );
+    }
+}
+
 /// Under the default searcher, the states given away are groups that often part at the
 /// program's first fork, a symbolic pointer resolved inside `memcpy` (a whole operation, which
 /// the new side restarts): each path is still explored once. Which groups are given depends on

@@ -213,7 +213,11 @@ impl Build {
         let mut chain = base;
         let n = latest_first.len();
         for (i, operand) in latest_first.into_iter().rev().enumerate() {
-            self.work = if i + 1 == n { work_in + rebuilt } else { work_in };
+            self.work = if i + 1 == n {
+                work_in + rebuilt
+            } else {
+                work_in
+            };
             chain = self.push(chain, operand);
         }
         self.work = work_in + rebuilt;

@@ -224,9 +224,7 @@ fn operand_order_of(kind: &ExprKind, children: &[Expr]) -> u64 {
             let array = updates.root().id();
             match index.as_constant() {
                 Some(i) => order_key(u64::try_from(i).unwrap_or(u64::MAX), array),
-                None => index
-                    .operand_order()
-                    .min(order_key(ORDER_INDEX_MAX, array)),
+                None => index.operand_order().min(order_key(ORDER_INDEX_MAX, array)),
             }
         }
         _ => children

@@ -243,7 +243,12 @@ fn the_order_does_not_depend_on_which_nodes_were_built_first() {
     let sum = reduce(BinOp::Add, &forwards);
     let mut chain = sum.clone();
     for expected in forwards[1..].iter().rev() {
-        let sear_expr::ExprKind::Binary { op: BinOp::Add, lhs, rhs } = chain.kind().clone() else {
+        let sear_expr::ExprKind::Binary {
+            op: BinOp::Add,
+            lhs,
+            rhs,
+        } = chain.kind().clone()
+        else {
             panic!("not a chain: {chain}");
         };
         assert_eq!(&rhs, expected, "{sum}");

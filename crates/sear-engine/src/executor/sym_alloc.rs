@@ -43,8 +43,11 @@ impl Executor<'_> {
         allocate_other: &mut dyn FnMut(&mut Self, &mut State, u64) -> Exec<Value>,
     ) -> Exec<SizeDecision> {
         let mode = self.config.sym_size.mode;
+        // A `--jobs` worker rebuilding a prefix repeats allocations that the worker which
+        // explored them counted already.
+        let counted = u64::from(!state.rebuilding());
         if mode != SymSizeMode::Concretize {
-            self.run.sym_alloc.symbolic_size_allocations += 1;
+            self.run.sym_alloc.symbolic_size_allocations += counted;
         }
         let sigma = Expr::zext_or_trunc(size.clone(), 64);
         let capacity = match mode {
@@ -62,7 +65,7 @@ impl Executor<'_> {
                     .cx()
                     .largest_value(state, &sigma, capacity, "max size")?;
                 state.add_constraint(Expr::eq(sigma, Expr::constant(max as u128, 64)));
-                self.run.sym_alloc.max_concretisations += 1;
+                self.run.sym_alloc.max_concretisations += counted;
                 Ok(SizeDecision::Concrete(max))
             }
             SymSizeMode::ForkEager => {
@@ -75,7 +78,7 @@ impl Executor<'_> {
                 let is = |v: u64| Expr::eq(sigma.clone(), Expr::constant(v as u128, 64));
                 let sizes = values.iter().map(|&v| is(v)).collect();
                 let taken = self.fork(state, ForkKind::Size, sizes, |ex, i, other| {
-                    ex.run.sym_alloc.eager_forks += 1;
+                    ex.run.sym_alloc.eager_forks += counted;
                     ex.allocate_on(other, dest, values[i], allocate_other);
                 })?;
                 if values.len() == 1 {
@@ -88,7 +91,7 @@ impl Executor<'_> {
                     return Ok(SizeDecision::Concrete(n as u64));
                 }
                 state.taint.add_size(&sigma);
-                self.run.sym_alloc.symbolic_size_objects += 1;
+                self.run.sym_alloc.symbolic_size_objects += counted;
                 Ok(SizeDecision::Symbolic { sigma, capacity })
             }
         }
@@ -99,6 +102,7 @@ impl Executor<'_> {
     /// infeasible; lowered to σ's largest feasible value when the path implies `σ ≤ c`. `None` when σ cannot fit under the allocation limit (the allocation is
     /// then concretised as KLEE does, which yields NULL for huge sizes).
     fn capacity(&mut self, state: &mut State, sigma: &Expr) -> Exec<Option<u64>> {
+        let counted = u64::from(!state.rebuilding());
         let mut capacity = self.config.sym_size.capacity;
         let mut step = defaults::CAPACITY_STEP;
         loop {
@@ -115,13 +119,13 @@ impl Executor<'_> {
                         .cx()
                         .largest_value(state, sigma, capacity, "max size")?;
                     if max < capacity {
-                        self.run.sym_alloc.tightened_capacities += 1;
+                        self.run.sym_alloc.tightened_capacities += counted;
                     }
                     return Ok(Some(max));
                 }
                 Validity::Unknown => {
                     state.add_constraint(bound);
-                    self.run.sym_alloc.capacity_bounded += 1;
+                    self.run.sym_alloc.capacity_bounded += counted;
                     self.report.warn_once(&format!(
                         "symbolic allocation size bounded by the capacity {capacity} \
                          (--capacity); larger sizes are not explored"
@@ -131,7 +135,7 @@ impl Executor<'_> {
                 Validity::False => {
                     capacity = capacity.saturating_add(step);
                     step = step.saturating_mul(2);
-                    self.run.sym_alloc.capacity_raises += 1;
+                    self.run.sym_alloc.capacity_raises += counted;
                 }
             }
         }

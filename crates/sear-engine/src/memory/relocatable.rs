@@ -104,6 +104,9 @@ type Site = (u32, u32, usize);
 pub struct RelocatableModel {
     config: RelocatableConfig,
     stats: RelocatableStats,
+    /// What a `--jobs` worker's rebuilt prefixes count ([`State::rebuilding`]): the events
+    /// of a path explored elsewhere, kept out of `stats` (never reported).
+    rebuilt: RelocatableStats,
     next_base: u64,
     next_segment: u64,
     /// The allocation context of every object with a symbolic base (with contexts on).
@@ -116,6 +119,16 @@ pub struct RelocatableModel {
 }
 
 impl RelocatableModel {
+    /// The counters an event on `state` goes to: the reported ones, or, while the state
+    /// rebuilds a prefix that another worker already explored, the ones never reported.
+    fn counters(&mut self, state: &State) -> &mut RelocatableStats {
+        if state.rebuilding() {
+            &mut self.rebuilt
+        } else {
+            &mut self.stats
+        }
+    }
+
     /// A model with these options.
     pub fn new(config: RelocatableConfig) -> Self {
         let mut stats = RelocatableStats::default();
@@ -125,6 +138,7 @@ impl RelocatableModel {
         RelocatableModel {
             config,
             stats,
+            rebuilt: RelocatableStats::default(),
             next_base: 0,
             next_segment: FIRST_SHARED_SEGMENT,
             contexts: FxHashMap::default(),
@@ -204,11 +218,11 @@ impl RelocatableModel {
                     let members = self.merge_if_needed(state, site, &found);
                     let within = members_in_bounds(state, &members, p, len);
                     if solver.must_be_true(state, &within, "resolve")? {
-                        self.stats.context_resolutions += 1;
+                        self.counters(state).context_resolutions += 1;
                         return Ok(members);
                     }
                 }
-                self.stats.context_fallbacks += 1;
+                self.counters(state).context_fallbacks += 1;
             }
         }
         candidates(solver, state, p, len, max)
@@ -295,7 +309,7 @@ impl RelocatableModel {
             .filter(|r| !state.memory.overlaps(r.address, total));
         let (address, segment_id, root) = match reused {
             Some(r) => {
-                self.stats.segments_reused += 1;
+                self.counters(state).segments_reused += 1;
                 (r.address, r.segment, r.root)
             }
             None => {
@@ -368,9 +382,10 @@ impl RelocatableModel {
             state.memory.insert_in_chunks(Arc::new(object), vec![chunk]);
             moved.push(address + at);
         }
-        self.stats.objects_merged += objects.len() as u64;
-        self.stats.segments_created += 1;
-        self.stats.largest_segment = self.stats.largest_segment.max(total);
+        let counters = self.counters(state);
+        counters.objects_merged += objects.len() as u64;
+        counters.segments_created += 1;
+        counters.largest_segment = counters.largest_segment.max(total);
         moved
     }
 
@@ -446,9 +461,10 @@ impl RelocatableModel {
             state.memory.add_segment(segment);
             list.push(chunk);
         }
-        self.stats.splits += 1;
-        self.stats.chunks += list.len() as u64;
-        self.stats.largest_split_object = self.stats.largest_split_object.max(object.size);
+        let counters = self.counters(state);
+        counters.splits += 1;
+        counters.chunks += list.len() as u64;
+        counters.largest_split_object = counters.largest_split_object.max(object.size);
         state.memory.insert_in_chunks(entry.object, list);
         Ok(true)
     }
@@ -518,7 +534,7 @@ impl MemoryModel for RelocatableModel {
             let context = self.context_of(state);
             self.contexts.insert(id, context);
         }
-        self.stats.symbolic_bases += 1;
+        self.counters(state).symbolic_bases += 1;
         Placement {
             address,
             base: Some(self.fresh_base(state, address, request.size)),
@@ -544,10 +560,10 @@ impl MemoryModel for RelocatableModel {
         len: u64,
         max: usize,
     ) -> Exec<Resolution> {
-        self.stats.resolutions += 1;
+        self.counters(state).resolutions += 1;
         let queries_before = solver.queries;
         let resolution = self.resolve_counted(solver, state, p, len, max);
-        self.stats.resolution_queries += solver.queries - queries_before;
+        self.counters(state).resolution_queries += solver.queries - queries_before;
         resolution
     }
 
