@@ -372,6 +372,16 @@ fn coverage_is_shared_between_workers() {
         learnt > 0,
         "a worker learns what the other covered first: {s}"
     );
+    let edges: u64 = s["workers"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|w| w["edges_elsewhere"].as_u64().unwrap())
+        .sum();
+    assert!(
+        edges > 0,
+        "and the branch directions it took first (new coverage under the option): {s}"
+    );
     for w in s["workers"].as_array().unwrap() {
         // Its first non-empty group takes the snapshot before the first fork; the later
         // ones start from it instead of re-running the program's start. (The first group

@@ -58,6 +58,8 @@ pub struct Coverage {
     /// Control-flow edges (function, from block, to block) some path took, kept only when
     /// `--only-output-states-covering-new` asks (a new branch direction is new coverage).
     edges: FxHashSet<(u32, u32, u32)>,
+    /// Edges taken here first, collected like `new` for the other workers.
+    new_edges: Vec<(u32, u32, u32)>,
 }
 
 impl Coverage {
@@ -86,6 +88,7 @@ impl Coverage {
             collect_new: false,
             new: Vec::new(),
             edges: FxHashSet::default(),
+            new_edges: Vec::new(),
         }
     }
 
@@ -141,6 +144,22 @@ impl Coverage {
     /// path took it before (KLEE counts a new branch direction as new coverage too: the
     /// edge to a block that other paths already covered covers no new instruction).
     pub fn mark_edge(&mut self, func: u32, from: u32, to: u32) -> bool {
+        let new = self.edges.insert((func, from, to));
+        if new && self.collect_new {
+            self.new_edges.push((func, from, to));
+        }
+        new
+    }
+
+    /// The edges newly taken (with [`Coverage::collect_new`]) and not yet reported:
+    /// whoever reports them takes them out.
+    pub fn new_unreported_edges(&mut self) -> &mut Vec<(u32, u32, u32)> {
+        &mut self.new_edges
+    }
+
+    /// Marks an edge another worker took first: no longer new coverage here. Returns true
+    /// if it was not taken here before.
+    pub fn mark_edge_elsewhere(&mut self, func: u32, from: u32, to: u32) -> bool {
         self.edges.insert((func, from, to))
     }
 

@@ -122,6 +122,9 @@ pub struct Progress<'a> {
     pub paths: u64,
     /// Instructions newly covered here and not yet reported (`Coverage::new_unreported`).
     pub covered: &'a mut Vec<(u32, u32, u32)>,
+    /// Control-flow edges newly taken here and not yet reported
+    /// (`Coverage::new_unreported_edges`; only under `--only-output-states-covering-new`).
+    pub edges: &'a mut Vec<(u32, u32, u32)>,
 }
 
 /// The queue's answer to [`WorkQueue::poll`].
@@ -132,6 +135,8 @@ pub struct Polled {
     pub give: usize,
     /// Instructions the other workers covered: covered here too from now on.
     pub covered: Vec<(u32, u32, u32)>,
+    /// Edges the other workers took first: no longer new coverage here.
+    pub edges: Vec<(u32, u32, u32)>,
 }
 
 /// What a worker has done when it asks for the next prefix.
@@ -172,6 +177,9 @@ pub struct WorkerStats {
     /// Instructions first covered by another worker and learnt from it (the covnew
     /// searchers and `--only-output-states-covering-new` see the run's coverage).
     pub covered_elsewhere: u64,
+    /// Control-flow edges another worker took first and this one learnt (new coverage for
+    /// `--only-output-states-covering-new` no more).
+    pub edges_elsewhere: u64,
     /// The trace hashes already reported (`Explored::trace_hashes`).
     #[serde(skip)]
     pub hashes_reported: usize,

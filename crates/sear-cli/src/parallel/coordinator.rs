@@ -437,16 +437,18 @@ impl Coordinator {
                 instructions,
                 paths,
                 covered,
+                edges,
             } => {
                 let w = &mut self.workers[id];
                 w.live = live;
                 w.had_nothing = false;
                 w.instructions = instructions;
                 w.paths = paths;
-                if !covered.is_empty() {
+                if !covered.is_empty() || !edges.is_empty() {
                     // Shared knowledge: what one worker covered first is covered for all.
                     let message = ToWorker::Covered {
                         instructions: covered,
+                        edges,
                     };
                     for other in 0..self.workers.len() {
                         if other != id && self.workers[other].alive {

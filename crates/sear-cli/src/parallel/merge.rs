@@ -237,6 +237,7 @@ fn aggregate(
                 "replay_instructions": s["worker"]["replay_instructions"],
                 "idle_s": s["worker"]["idle_s"],
                 "covered_elsewhere": s["worker"]["covered_elsewhere"],
+                "edges_elsewhere": s["worker"]["edges_elsewhere"],
                 "rebuilds_from_snapshot": s["worker"]["rebuilds_from_snapshot"],
             })
         })

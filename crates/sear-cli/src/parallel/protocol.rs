@@ -39,6 +39,10 @@ pub enum FromWorker {
         /// instruction).
         #[serde(default)]
         covered: Vec<(u32, u32, u32)>,
+        /// Control-flow edges (function, from block, to block) it took first since its last
+        /// status (under `--only-output-states-covering-new`, where they are new coverage).
+        #[serde(default)]
+        edges: Vec<(u32, u32, u32)>,
     },
     /// The worker has no state left and waits for a prefix; it ended the paths of its last
     /// prefix, whose trace hashes it sends, and has written `tests` tests in all.
@@ -118,6 +122,9 @@ pub enum ToWorker {
     Covered {
         /// (function, block, instruction)
         instructions: Vec<(u32, u32, u32)>,
+        /// Control-flow edges other workers took first (function, from block, to block).
+        #[serde(default)]
+        edges: Vec<(u32, u32, u32)>,
     },
     /// Test numbers for the worker: `start .. start + count`.
     Numbers {

@@ -122,6 +122,8 @@ pub struct WorkerLink {
     shared: Arc<Shared>,
     /// Instructions other workers covered, not yet handed to the executor.
     covered_elsewhere: Vec<(u32, u32, u32)>,
+    /// Edges other workers took first, not yet handed to the executor.
+    edges_elsewhere: Vec<(u32, u32, u32)>,
     last_status: Instant,
     stopped: bool,
     /// The executor's interrupt flag: a `Stop` while busy ends the run.
@@ -160,6 +162,7 @@ impl WorkerLink {
             queued: VecDeque::new(),
             shared,
             covered_elsewhere: Vec::new(),
+            edges_elsewhere: Vec::new(),
             last_status: Instant::now(),
             stopped: false,
             interrupt,
@@ -221,8 +224,12 @@ impl WorkerLink {
             }
             // The reader thread noted the request (`Shared::take_asked`).
             ToWorker::Give { .. } => {}
-            ToWorker::Covered { mut instructions } => {
-                self.covered_elsewhere.append(&mut instructions)
+            ToWorker::Covered {
+                mut instructions,
+                mut edges,
+            } => {
+                self.covered_elsewhere.append(&mut instructions);
+                self.edges_elsewhere.append(&mut edges);
             }
             ToWorker::Stop => self.stop(),
             // The reader thread passes these to the test numbers.
@@ -250,11 +257,13 @@ impl WorkQueue for WorkerLink {
                 instructions: progress.instructions,
                 paths: progress.paths,
                 covered: std::mem::take(progress.covered),
+                edges: std::mem::take(progress.edges),
             });
         }
         Polled {
             give: self.shared.take_asked(),
             covered: std::mem::take(&mut self.covered_elsewhere),
+            edges: std::mem::take(&mut self.edges_elsewhere),
         }
     }
 
