@@ -69,7 +69,7 @@ pub fn group_compatible(members: &[&State], prefix_len: usize) -> bool {
 }
 
 /// The same objects at the same places, freed the same ones, stored alike.
-fn same_objects(a: &AddressSpace, b: &AddressSpace) -> bool {
+pub(crate) fn same_objects(a: &AddressSpace, b: &AddressSpace) -> bool {
     a.len() == b.len()
         && a.same_quarantine(b)
         && a.iter().zip(b.iter()).all(|(x, y)| {
@@ -94,6 +94,24 @@ pub fn states(
     record: bool,
 ) -> Option<(State, MergeRecord)> {
     if members.is_empty() || !group_compatible(members, prefix_len) {
+        return None;
+    }
+    let prefix = members[0].constraints.prefix(prefix_len);
+    states_over(members, prefix_len, prefix, encoding, record)
+}
+
+/// [`states`] where the caller gives the common prefix as a path condition of its own
+/// (`prefix`, the first `prefix_len` constraints of every member, kept from when the merged
+/// fragment began: no rebuilding of a long prefix at every merge).
+pub fn states_over(
+    members: &[&State],
+    prefix_len: usize,
+    prefix: sear_solver::PathCondition,
+    encoding: &mut dyn MergeEncoding,
+    record: bool,
+) -> Option<(State, MergeRecord)> {
+    if members.is_empty() || !group_compatible(members, prefix_len) || prefix.len() != prefix_len
+    {
         return None;
     }
     let first = members[0];
@@ -160,7 +178,7 @@ pub fn states(
     }
     // The path condition.
     let condition = encoding.condition();
-    let mut constraints = first.constraints.prefix(prefix_len);
+    let mut constraints = prefix;
     if !condition.is_true() {
         constraints.push(condition.clone());
     }

@@ -1,0 +1,204 @@
+//! Loop-iteration merging (`--merge-loop-iterations`, docs/techniques/loop-iteration-merging.md):
+//! the paths that fork inside one iteration of a loop are held when they come back to the
+//! loop's header (or leave the loop), and when every path of that iteration has arrived the
+//! paths at one place are merged into one.
+//!
+//! The contexts, execution trees and the tree encoding are those of the merging of
+//! size-dependent loops ([`super::context`], [`super::tree`], [`super::encoding`]); a context
+//! here spans one iteration instead of a whole loop. This module holds the option, the
+//! counters and the reasons a merge is refused; the executor's side is
+//! `executor/iteration_merging.rs`.
+
+use serde::Serialize;
+
+use crate::merge::group;
+use crate::state::State;
+
+/// The defaults of loop-iteration merging's options.
+pub mod defaults {
+    /// The most paths one iteration may hold (forks of its paths plus one) before its
+    /// context is dissolved and its paths go on unmerged.
+    pub const MAX_PATHS: usize = 64;
+}
+
+/// The options of loop-iteration merging.
+#[derive(Clone, Debug, Serialize)]
+#[cfg_attr(feature = "cli", derive(clap::Args))]
+pub struct IterationMergeConfig {
+    /// Loop-iteration merging (on/off): the paths that fork inside one iteration of a loop
+    /// wait when they reach the loop's header again (or leave the loop), and once every
+    /// path of the iteration is there the paths at one place become one path (memory cells
+    /// and registers that differ become `ite`s on the forks' conditions). Not with
+    /// `--use-merge`, `--sym-size-mode=sm|smopt|pat` or `--incremental-merge`. Default: on
+    /// under `--sv-comp`, off otherwise.
+    #[cfg_attr(feature = "cli", arg(
+        id = "merge-loop-iterations",
+        long = "merge-loop-iterations",
+        value_name = "on|off",
+        num_args = 0..=1,
+        require_equals = true,
+        default_missing_value = "on",
+        value_parser = sear_solver::cli::switch(),
+    ))]
+    pub enabled: Option<bool>,
+    /// The most paths one loop iteration may hold for merging (2 to 10^6); beyond it the
+    /// iteration's paths go on unmerged.
+    #[cfg_attr(feature = "cli", arg(
+        id = "merge-iteration-max-paths",
+        long = "merge-iteration-max-paths",
+        value_name = "N",
+        default_value_t = defaults::MAX_PATHS,
+        value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(2..=1_000_000),
+    ))]
+    pub max_paths: usize,
+}
+
+impl Default for IterationMergeConfig {
+    fn default() -> Self {
+        IterationMergeConfig {
+            enabled: None,
+            max_paths: defaults::MAX_PATHS,
+        }
+    }
+}
+
+/// Why the paths of one place were not merged (counted in [`IterationStats::refused`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Refusal {
+    /// Different call stacks (frames, allocas, places).
+    CallStack,
+    /// Different symbolic inputs (one side read an input the other did not).
+    Inputs,
+    /// Different objects in memory (one side allocated or freed what the other did not).
+    Allocations,
+    /// The path conditions no longer share the prefix the iteration began with.
+    Prefix,
+    /// Anything else the merge refuses (outputs, address constraints, rounding mode, ...).
+    Other,
+}
+
+/// Refusals by reason (`summary.json`'s `loop_iteration_merging.refused`).
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct Refusals {
+    /// Different call stacks.
+    pub call_stack: u64,
+    /// Different symbolic inputs.
+    pub inputs: u64,
+    /// Different objects in memory.
+    pub allocations: u64,
+    /// Path-condition prefixes that differ.
+    pub prefix: u64,
+    /// Other differences.
+    pub other: u64,
+}
+
+impl Refusals {
+    /// Counts one refusal.
+    pub fn count(&mut self, why: Refusal) {
+        let n = match why {
+            Refusal::CallStack => &mut self.call_stack,
+            Refusal::Inputs => &mut self.inputs,
+            Refusal::Allocations => &mut self.allocations,
+            Refusal::Prefix => &mut self.prefix,
+            Refusal::Other => &mut self.other,
+        };
+        *n += 1;
+    }
+}
+
+/// Counters of loop-iteration merging (`summary.json`'s `loop_iteration_merging`).
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct IterationStats {
+    /// Iterations whose paths were held for merging (one per fork outside an iteration).
+    pub iterations: u64,
+    /// Iterations where at least one group of paths was merged.
+    pub iterations_merged: u64,
+    /// Groups of paths merged into one.
+    pub merges: u64,
+    /// Paths that disappeared into merged paths.
+    pub paths_merged: u64,
+    /// Paths released unmerged (alone at their place, or refused).
+    pub released_unmerged: u64,
+    /// Paths that ended inside an iteration (errors, exits, limits).
+    pub ended_in_iteration: u64,
+    /// Iterations whose paths went on unmerged because they held more than
+    /// `--merge-iteration-max-paths`.
+    pub over_cap: u64,
+    /// Forks in loops that are not merged: several entries or a nested loop.
+    pub unsupported_loop_forks: u64,
+    /// Merges refused, by reason.
+    pub refused: Refusals,
+    /// Seconds spent merging.
+    pub merge_time_s: f64,
+}
+
+/// Why `b` may not be merged with `a` (paths at the same place whose path conditions
+/// should share `prefix_len` constraints); `None` when they may.
+pub fn refusal(a: &State, b: &State, prefix_len: usize) -> Option<Refusal> {
+    if group::group_compatible(&[a, b], prefix_len) {
+        return None;
+    }
+    let same_stack = a.stack.len() == b.stack.len()
+        && a.stack_bytes == b.stack_bytes
+        && a.stack
+            .iter()
+            .zip(&b.stack)
+            .all(|(f, g)| crate::merge::same_place(f, g));
+    if !same_stack {
+        return Some(Refusal::CallStack);
+    }
+    let same_inputs = a.symbolics.ptr_eq(&b.symbolics)
+        || (a.symbolics.len() == b.symbolics.len()
+            && a.symbolics
+                .iter()
+                .zip(&b.symbolics)
+                .all(|(x, y)| x.array == y.array && x.object == y.object));
+    if !same_inputs {
+        return Some(Refusal::Inputs);
+    }
+    if !group::same_objects(&a.memory, &b.memory) {
+        return Some(Refusal::Allocations);
+    }
+    let same_prefix = a.constraints.len() >= prefix_len
+        && b.constraints.len() >= prefix_len
+        && a.constraints
+            .iter()
+            .zip(b.constraints.iter())
+            .take(prefix_len)
+            .all(|(x, y)| x == y);
+    if !same_prefix {
+        return Some(Refusal::Prefix);
+    }
+    Some(Refusal::Other)
+}
+
+/// What the run keeps for loop-iteration merging (`Run::iterations`).
+#[derive(Debug, Default)]
+pub struct Iterations {
+    /// The open iterations: one context each (its loop, its paths' counter, the paths
+    /// waiting at the header or at an exit, the execution tree of its forks).
+    pub contexts: super::Contexts,
+    /// Per open context: the instructions its first path had run when it opened, and the
+    /// path condition then (the common prefix of its paths).
+    pub opened: rustc_hash::FxHashMap<u32, Opened>,
+    /// The counters.
+    pub stats: IterationStats,
+}
+
+/// What an iteration's context remembers of its start.
+#[derive(Clone, Debug)]
+pub struct Opened {
+    /// The instructions the opening path had run (a path is back at the header only once
+    /// it ran more: a path restarted at the fork's own instruction has not).
+    pub instructions: u64,
+    /// The path condition when the context opened.
+    pub prefix: sear_solver::PathCondition,
+}
+
+impl Iterations {
+    /// Every waiting path of every open iteration (for the halt).
+    pub fn take_waiting(&mut self) -> Vec<State> {
+        self.opened.clear();
+        self.contexts.take_waiting()
+    }
+}
