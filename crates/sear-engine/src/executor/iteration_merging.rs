@@ -27,7 +27,7 @@ use super::hooks::Technique;
 use super::{Exec, Executor};
 use crate::loop_merge::context::{place, Context};
 use crate::loop_merge::encoding::TreeEncoding;
-use crate::loop_merge::iteration::{refusal, Opened};
+use crate::loop_merge::iteration::{align, needs_alignment, refusal, Opened};
 use crate::loop_merge::NodeId;
 use crate::merge::group;
 use crate::state::State;
@@ -133,6 +133,7 @@ impl Executor<'_> {
             Opened {
                 instructions: state.instructions,
                 prefix: state.constraints.clone(),
+                inputs: state.symbolics.len(),
             },
         );
         its.stats.iterations += 1;
@@ -284,7 +285,7 @@ impl Executor<'_> {
                 let mut with = vec![first];
                 let mut without = Vec::new();
                 for s in group {
-                    match refusal(&with[0], &s, ctx.prefix_len) {
+                    match refusal(&with[0], &s, ctx.prefix_len, opened.inputs) {
                         None => with.push(s),
                         Some(why) => {
                             self.run.iterations.stats.refused.count(why);
@@ -326,6 +327,16 @@ impl Executor<'_> {
         members: &[State],
     ) -> Option<State> {
         let start = Instant::now();
+        // The inputs each side read on its own join the merged path, guarded by its side;
+        // the allocas of a function both sides called are freed alike.
+        let mut aligned: Vec<State>;
+        let members = if needs_alignment(members, opened.inputs) {
+            aligned = members.to_vec();
+            align(&mut aligned, ctx.prefix_len, opened.inputs);
+            &aligned[..]
+        } else {
+            members
+        };
         let refs: Vec<&State> = members.iter().collect();
         let leaves: Vec<NodeId> = refs
             .iter()
@@ -337,7 +348,7 @@ impl Executor<'_> {
             ctx.prefix_len,
             opened.prefix.clone(),
             &mut enc,
-            false,
+            group::Recording::Nothing,
         );
         self.run.iterations.stats.merge_time_s += start.elapsed().as_secs_f64();
         let (merged, record) = merged?;

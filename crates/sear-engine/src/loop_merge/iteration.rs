@@ -133,8 +133,85 @@ pub struct IterationStats {
 }
 
 /// Why `b` may not be merged with `a` (paths at the same place whose path conditions
-/// should share `prefix_len` constraints); `None` when they may.
-pub fn refusal(a: &State, b: &State, prefix_len: usize) -> Option<Refusal> {
+/// should share `prefix_len` constraints and whose inputs should share the first `inputs`;
+/// the inputs after those may differ, [`align_inputs`] joins them); `None` when they may.
+pub fn refusal(a: &State, b: &State, prefix_len: usize, inputs: usize) -> Option<Refusal> {
+    if !same_input_prefix(a, b, inputs) {
+        return Some(Refusal::Inputs);
+    }
+    if a.symbolics.ptr_eq(&b.symbolics) && a.memory.same_quarantine(&b.memory) {
+        return refusal_aligned(a, b, prefix_len);
+    }
+    let mut pair = [a.clone(), b.clone()];
+    align(&mut pair, prefix_len, inputs);
+    refusal_aligned(&pair[0], &pair[1], prefix_len)
+}
+
+/// True when [`align`] would change something in `members`.
+pub fn needs_alignment(members: &[State], inputs: usize) -> bool {
+    members.iter().any(|m| {
+        m.symbolics.len() != inputs || !m.memory.same_quarantine(&members[0].memory)
+    })
+}
+
+/// Aligns what merge-compatible paths of an iteration may have differently: their own
+/// inputs ([`align_inputs`]) and the identities of the objects they freed alike
+/// (`AddressSpace::adopt_quarantine`: the allocas of a function each path called).
+pub fn align(members: &mut [State], prefix_len: usize, inputs: usize) {
+    align_inputs(members, prefix_len, inputs);
+    if let Some((first, rest)) = members.split_first_mut() {
+        for m in rest {
+            m.memory.adopt_quarantine(&first.memory);
+        }
+    }
+}
+
+/// True when `a` and `b` have the same first `inputs` inputs. Inputs are only appended
+/// (the paths of an iteration descend from one path that had `inputs` of them), so the
+/// last of those identifies the prefix.
+fn same_input_prefix(a: &State, b: &State, inputs: usize) -> bool {
+    if a.symbolics.ptr_eq(&b.symbolics) {
+        return true;
+    }
+    if a.symbolics.len() < inputs || b.symbolics.len() < inputs {
+        return false;
+    }
+    inputs == 0 || {
+        let (x, y) = (&a.symbolics[inputs - 1], &b.symbolics[inputs - 1]);
+        x.array == y.array && x.object == y.object
+    }
+}
+
+/// Gives every member the same inputs: the first `inputs` they share, then each member's
+/// own later inputs (in member order), guarded by that member's condition after the first
+/// `prefix_len` constraints (a test of the merged path holds the inputs of the side its
+/// model is on, `State::Symbolic::guard`).
+pub fn align_inputs(members: &mut [State], prefix_len: usize, inputs: usize) {
+    if members.iter().all(|m| m.symbolics.len() == inputs) {
+        return;
+    }
+    let mut unified = members[0].symbolics.take(inputs);
+    for m in members.iter() {
+        if m.symbolics.len() == inputs {
+            continue;
+        }
+        let side = sear_expr::Expr::and_all(m.constraints.suffix(prefix_len));
+        for s in m.symbolics.skip(inputs) {
+            let mut s = s.clone();
+            s.guard = Some(match s.guard.take() {
+                Some(g) => sear_expr::Expr::and(side.clone(), g),
+                None => side.clone(),
+            });
+            unified.push_back(s);
+        }
+    }
+    for m in members.iter_mut() {
+        m.symbolics = unified.clone();
+    }
+}
+
+/// [`refusal`] of two paths with the same inputs.
+fn refusal_aligned(a: &State, b: &State, prefix_len: usize) -> Option<Refusal> {
     if group::group_compatible(&[a, b], prefix_len) {
         return None;
     }
@@ -193,6 +270,9 @@ pub struct Opened {
     pub instructions: u64,
     /// The path condition when the context opened.
     pub prefix: sear_solver::PathCondition,
+    /// The number of inputs (`State::symbolics`) when the context opened: what the paths
+    /// have in common; the ones after it were read by one path each.
+    pub inputs: usize,
 }
 
 impl Iterations {

@@ -347,6 +347,36 @@ impl AddressSpace {
                 .all(|((a, x), (b, y))| a == b && x.id == y.id)
     }
 
+    /// Takes `other`'s freed objects when they are this space's but for their identities
+    /// (the same places, sizes, kinds, names and allocation sites: the allocas of one
+    /// function called on two paths, freed at its return); returns whether the two
+    /// quarantines are now the same. Loop-iteration merging aligns its paths so.
+    pub fn adopt_quarantine(&mut self, other: &AddressSpace) -> bool {
+        if self.same_quarantine(other) {
+            return true;
+        }
+        let alike = self.freed.len() == other.freed.len()
+            && self
+                .freed
+                .iter()
+                .zip(other.freed.iter())
+                .all(|((a, x), (b, y))| {
+                    a == b
+                        && x.address == y.address
+                        && x.size == y.size
+                        && x.kind == y.kind
+                        && x.name == y.name
+                        && x.alloc_site == y.alloc_site
+                        && x.read_only == y.read_only
+                        && x.base == y.base
+                        && x.symbolic_size == y.symbolic_size
+                });
+        if alike {
+            self.freed = other.freed.clone();
+        }
+        alike
+    }
+
     /// Live objects in address order.
     pub fn iter(&self) -> impl Iterator<Item = &ObjectEntry> {
         self.objects.values()

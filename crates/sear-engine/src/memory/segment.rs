@@ -472,7 +472,9 @@ impl Segment {
     }
 
     /// The offsets where `self` and `other` (of the same size) may hold different bytes:
-    /// every byte of pages they do not share (all bytes when their update lists differ).
+    /// in pages they do not share, the bytes whose stored value, state or expression differ
+    /// (every byte of a page one of them does not store, and all bytes when their update
+    /// lists differ).
     pub fn differing_bytes(&self, other: &Segment) -> Vec<usize> {
         let same_updates = self.updates == other.updates;
         let mut out = Vec::new();
@@ -483,9 +485,43 @@ impl Segment {
                     (None, None) => self.fill == other.fill,
                     _ => false,
                 };
-            if !shared {
-                let start = p * PAGE_SIZE;
-                out.extend(start..start + self.page_len(p));
+            if shared {
+                continue;
+            }
+            let start = p * PAGE_SIZE;
+            match (self.pages.get(p), other.pages.get(p)) {
+                // Two stored copies of one page: the bytes whose value, state and
+                // expression all agree hold the same value (given the same update list).
+                (Some(x), Some(y)) if same_updates => {
+                    let symbolic = |page: &Page, i: usize| {
+                        page.symbolic.as_ref().and_then(|s| s[i].clone())
+                    };
+                    let len = self.page_len(p);
+                    for chunk in (0..len).step_by(64) {
+                        let end = (chunk + 64).min(len);
+                        let r = chunk..end;
+                        let same_chunk = x.bytes[r.clone()] == y.bytes[r.clone()]
+                            && x.meta[r.clone()] == y.meta[r.clone()]
+                            && match (&x.symbolic, &y.symbolic) {
+                                (None, None) => true,
+                                (Some(a), Some(b)) => a[r.clone()] == b[r.clone()],
+                                _ => false,
+                            };
+                        if same_chunk {
+                            continue;
+                        }
+                        for i in r {
+                            let same = x.bytes[i] == y.bytes[i]
+                                && x.meta[i] == y.meta[i]
+                                && (x.meta[i] & STATE_MASK != SYMBOLIC
+                                    || symbolic(x, i) == symbolic(y, i));
+                            if !same {
+                                out.push(start + i);
+                            }
+                        }
+                    }
+                }
+                _ => out.extend(start..start + self.page_len(p)),
             }
         }
         out

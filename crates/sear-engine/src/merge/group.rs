@@ -97,7 +97,20 @@ pub fn states(
         return None;
     }
     let prefix = members[0].constraints.prefix(prefix_len);
-    states_over(members, prefix_len, prefix, encoding, record)
+    states_over(members, prefix_len, prefix, encoding, Recording::Sizes { locations: record })
+}
+
+/// What a group merge records besides the merged state.
+#[derive(Clone, Copy, Debug)]
+pub enum Recording {
+    /// Nothing: the record's counts of values are kept, their AST sizes are 0 (a merged
+    /// value may share a long chain with earlier merges, which the size would walk).
+    Nothing,
+    /// The AST size of every merged value, and with `locations` every merged location.
+    Sizes {
+        /// Keep every merged location (for validation).
+        locations: bool,
+    },
 }
 
 /// [`states`] where the caller gives the common prefix as a path condition of its own
@@ -108,13 +121,17 @@ pub fn states_over(
     prefix_len: usize,
     prefix: sear_solver::PathCondition,
     encoding: &mut dyn MergeEncoding,
-    record: bool,
+    recording: Recording,
 ) -> Option<(State, MergeRecord)> {
     if members.is_empty() || !group_compatible(members, prefix_len) || prefix.len() != prefix_len
     {
         return None;
     }
     let first = members[0];
+    let (sizes, record) = match recording {
+        Recording::Nothing => (false, false),
+        Recording::Sizes { locations } => (true, locations),
+    };
     let mut rec = MergeRecord {
         condition: Expr::true_(),
         locations: Vec::new(),
@@ -125,7 +142,9 @@ pub fn states_over(
     let mut cell = |values: &[Expr]| -> Expr {
         let m = encoding.value(values);
         rec.values += 1;
-        rec.values_ast += crate::loop_merge::ast_size(&m);
+        if sizes {
+            rec.values_ast += crate::loop_merge::ast_size(&m);
+        }
         if record {
             rec.locations.push(MergedLocation {
                 merged: m.clone(),
