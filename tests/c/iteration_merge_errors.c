@@ -4,11 +4,13 @@
 // header alone. An error after the loop needs one combination of the merged sides (every
 // c[i] set, which makes sum 8): the merged path's condition and its ite values keep it.
 // Reasoning: 8 iterations, each forking on c[i]; iteration 3 also has an error when
-// c[3] == 7 (a div by zero, one path). Without merging: 2^8 completed paths minus those
-// that reach the errors. With merging: one path per place and iteration; the final fork
-// on sum == 8 gives one error path and one completed path.
+// c[3] == 7 (a div by zero). Without merging: 256 combinations, less the assert's one
+// (255 completed paths), and the div error on every path that had c[3] == 7. With merging:
+// the div error ends one path inside iteration 3, its sibling goes on alone; every
+// iteration ends in one path, and the final fork on sum == 8 gives one error path and one
+// completed path.
 // run: --merge-loop-iterations ;; ;; 1
-// run: ;; ;; 511
+// run: ;; ;; 255
 // expect-summary: errors == 2
 #include "klee/klee.h"
 

@@ -495,9 +495,8 @@ fn engine_config(args: &RunArgs, program: &Path, output_dir: PathBuf) -> Result<
     config.output_dir = output_dir;
     args.relocatable.apply(&mut config)?;
     config.sym_size.check().map_err(anyhow::Error::msg)?;
-    let other_merging = config.use_merge
-        || config.sym_size.mode.merges()
-        || config.sym_size.incremental.enabled;
+    let other_merging =
+        config.use_merge || config.sym_size.mode.merges() || config.sym_size.incremental.enabled;
     if config.iteration_merge.enabled == Some(true) && other_merging {
         anyhow::bail!(
             "--merge-loop-iterations cannot be combined with --use-merge, \

@@ -180,7 +180,11 @@ impl Executor<'_> {
         self.run.summary.merged_states = self.run.stats.merged_states;
         self.run.summary.memory = self.memory.summary();
         self.run.summary.symbolic_size = self.sym_size_summary();
-        if self.techniques.iter().any(|t| t.name() == "loop-iteration-merging") {
+        if self
+            .techniques
+            .iter()
+            .any(|t| t.name() == "loop-iteration-merging")
+        {
             self.run.summary.loop_iteration_merging =
                 serde_json::to_value(&self.run.iterations.stats).unwrap_or_default();
         }

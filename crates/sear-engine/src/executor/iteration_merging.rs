@@ -45,13 +45,7 @@ impl Technique for IterationMerging {
         ex.iteration_open(state);
     }
 
-    fn after_fork(
-        &self,
-        ex: &mut Executor<'_>,
-        state: &mut State,
-        child: &mut State,
-        cond: &Expr,
-    ) {
+    fn after_fork(&self, ex: &mut Executor<'_>, state: &mut State, child: &mut State, cond: &Expr) {
         ex.iteration_fork(state, child, cond);
     }
 
@@ -137,6 +131,7 @@ impl Executor<'_> {
             },
         );
         its.stats.iterations += 1;
+        its.stats.largest_prefix = its.stats.largest_prefix.max(state.constraints.len() as u64);
         state.loop_member = Some(member);
     }
 
@@ -305,9 +300,11 @@ impl Executor<'_> {
                         self.adopt_iteration_merge(merged, &with);
                     }
                     None => {
-                        self.run.iterations.stats.refused.count(
-                            crate::loop_merge::iteration::Refusal::Other,
-                        );
+                        self.run
+                            .iterations
+                            .stats
+                            .refused
+                            .count(crate::loop_merge::iteration::Refusal::Other);
                         self.run.iterations.stats.released_unmerged += with.len() as u64;
                         with.into_iter().for_each(|s| self.resume(s));
                     }

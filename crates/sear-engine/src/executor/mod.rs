@@ -30,8 +30,8 @@ mod hooks;
 mod incremental_merging;
 mod indexify;
 mod init;
-mod iteration_merging;
 mod intrinsics;
+mod iteration_merging;
 mod layout;
 mod leaks;
 mod libm;
@@ -321,7 +321,8 @@ impl<'o> Executor<'o> {
             solver_config.path_simplification,
         );
         let memory = Memory::new(crate::memory::build_model(&config), config.max_resolutions);
-        let loops = if config.sym_size.mode.merges() || config.iteration_merge.enabled == Some(true) {
+        let loops = if config.sym_size.mode.merges() || config.iteration_merge.enabled == Some(true)
+        {
             sear_ir::loops::ModuleLoops::new(&module)
         } else {
             Default::default()

@@ -128,6 +128,8 @@ pub struct IterationStats {
     pub unsupported_loop_forks: u64,
     /// Merges refused, by reason.
     pub refused: Refusals,
+    /// The longest path condition an iteration began with (constraints).
+    pub largest_prefix: u64,
     /// Seconds spent merging.
     pub merge_time_s: f64,
 }
@@ -149,19 +151,26 @@ pub fn refusal(a: &State, b: &State, prefix_len: usize, inputs: usize) -> Option
 
 /// True when [`align`] would change something in `members`.
 pub fn needs_alignment(members: &[State], inputs: usize) -> bool {
-    members.iter().any(|m| {
-        m.symbolics.len() != inputs || !m.memory.same_quarantine(&members[0].memory)
-    })
+    members
+        .iter()
+        .any(|m| m.symbolics.len() != inputs || !m.memory.same_quarantine(&members[0].memory))
 }
 
 /// Aligns what merge-compatible paths of an iteration may have differently: their own
-/// inputs ([`align_inputs`]) and the identities of the objects they freed alike
-/// (`AddressSpace::adopt_quarantine`: the allocas of a function each path called).
+/// inputs ([`align_inputs`]) and the objects they freed (`AddressSpace::join_quarantine`:
+/// the allocas of a function a path called, freed at its return). Members whose freed
+/// objects cannot be joined keep theirs (and are refused).
 pub fn align(members: &mut [State], prefix_len: usize, inputs: usize) {
     align_inputs(members, prefix_len, inputs);
     if let Some((first, rest)) = members.split_first_mut() {
-        for m in rest {
-            m.memory.adopt_quarantine(&first.memory);
+        let joined: Vec<bool> = rest
+            .iter()
+            .map(|m| first.memory.join_quarantine(&m.memory))
+            .collect();
+        for (m, ok) in rest.iter_mut().zip(joined) {
+            if ok {
+                m.memory.copy_quarantine(&first.memory);
+            }
         }
     }
 }

@@ -339,42 +339,60 @@ impl AddressSpace {
 
     /// True when both spaces hold the same freed objects (by address and identity).
     pub fn same_quarantine(&self, other: &AddressSpace) -> bool {
-        self.freed.len() == other.freed.len()
-            && self
-                .freed
-                .iter()
-                .zip(other.freed.iter())
-                .all(|((a, x), (b, y))| a == b && x.id == y.id)
+        // The diff skips the structure both maps share (paths forked from one state).
+        self.freed.ptr_eq(&other.freed)
+            || (self.freed.len() == other.freed.len()
+                && self.freed.diff(&other.freed).next().is_none())
     }
 
-    /// Takes `other`'s freed objects when they are this space's but for their identities
-    /// (the same places, sizes, kinds, names and allocation sites: the allocas of one
-    /// function called on two paths, freed at its return); returns whether the two
-    /// quarantines are now the same. Loop-iteration merging aligns its paths so.
-    pub fn adopt_quarantine(&mut self, other: &AddressSpace) -> bool {
+    /// Joins `other`'s freed objects into this space's quarantine, when the objects both
+    /// hold at one address are alike but for their identities (the same place, size, kind,
+    /// name and allocation site: the allocas of one function called on two paths, freed at
+    /// its return); returns false, changing nothing, otherwise. An object only `other`
+    /// freed joins too: an access to it is then a use after free where on `other`'s side
+    /// alone it would be an access to no object, a pointer error either way.
+    /// Loop-iteration merging aligns its paths so ([`AddressSpace::copy_quarantine`]).
+    pub fn join_quarantine(&mut self, other: &AddressSpace) -> bool {
         if self.same_quarantine(other) {
             return true;
         }
-        let alike = self.freed.len() == other.freed.len()
-            && self
-                .freed
-                .iter()
-                .zip(other.freed.iter())
-                .all(|((a, x), (b, y))| {
-                    a == b
-                        && x.address == y.address
-                        && x.size == y.size
-                        && x.kind == y.kind
-                        && x.name == y.name
-                        && x.alloc_site == y.alloc_site
-                        && x.read_only == y.read_only
-                        && x.base == y.base
-                        && x.symbolic_size == y.symbolic_size
-                });
-        if alike {
-            self.freed = other.freed.clone();
+        let alike = |x: &MemoryObject, y: &MemoryObject| {
+            x.address == y.address
+                && x.size == y.size
+                && x.kind == y.kind
+                && x.name == y.name
+                && x.alloc_site == y.alloc_site
+                && x.read_only == y.read_only
+                && x.base == y.base
+                && x.symbolic_size == y.symbolic_size
+        };
+        let mut added: Vec<(u64, Arc<MemoryObject>)> = Vec::new();
+        for d in self.freed.diff(&other.freed) {
+            match d {
+                imbl::ordmap::DiffItem::Add(a, y) => {
+                    // A freed object of `other` must not be a live object of this space.
+                    if self.objects.contains_key(a) {
+                        return false;
+                    }
+                    added.push((*a, y.clone()));
+                }
+                imbl::ordmap::DiffItem::Update { old, new } => {
+                    if !alike(old.1, new.1) {
+                        return false;
+                    }
+                }
+                imbl::ordmap::DiffItem::Remove(..) => {}
+            }
         }
-        alike
+        for (a, y) in added {
+            self.freed.insert(a, y);
+        }
+        true
+    }
+
+    /// Gives this space `other`'s quarantine (after [`AddressSpace::join_quarantine`]).
+    pub fn copy_quarantine(&mut self, other: &AddressSpace) {
+        self.freed = other.freed.clone();
     }
 
     /// Live objects in address order.

@@ -493,9 +493,8 @@ impl Segment {
                 // Two stored copies of one page: the bytes whose value, state and
                 // expression all agree hold the same value (given the same update list).
                 (Some(x), Some(y)) if same_updates => {
-                    let symbolic = |page: &Page, i: usize| {
-                        page.symbolic.as_ref().and_then(|s| s[i].clone())
-                    };
+                    let symbolic =
+                        |page: &Page, i: usize| page.symbolic.as_ref().and_then(|s| s[i].clone());
                     let len = self.page_len(p);
                     for chunk in (0..len).step_by(64) {
                         let end = (chunk + 64).min(len);

@@ -97,7 +97,13 @@ pub fn states(
         return None;
     }
     let prefix = members[0].constraints.prefix(prefix_len);
-    states_over(members, prefix_len, prefix, encoding, Recording::Sizes { locations: record })
+    states_over(
+        members,
+        prefix_len,
+        prefix,
+        encoding,
+        Recording::Sizes { locations: record },
+    )
 }
 
 /// What a group merge records besides the merged state.
@@ -123,8 +129,7 @@ pub fn states_over(
     encoding: &mut dyn MergeEncoding,
     recording: Recording,
 ) -> Option<(State, MergeRecord)> {
-    if members.is_empty() || !group_compatible(members, prefix_len) || prefix.len() != prefix_len
-    {
+    if members.is_empty() || !group_compatible(members, prefix_len) || prefix.len() != prefix_len {
         return None;
     }
     let first = members[0];
