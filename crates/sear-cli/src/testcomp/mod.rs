@@ -188,6 +188,17 @@ pub fn configure(
         // The dive keeps its turn across its forks (`--dive-quantum`), unless turned off.
         config.dive_quantum.get_or_insert(true);
     }
+    if sv_comp && test_comp.is_none() {
+        // Loop-iteration merging (issue 38): a loop over 10^5 nondeterministic elements that
+        // forks once per element stays one path, so a safe task can be proven; unless turned
+        // off, or another merging technique is asked for (they do not combine).
+        let other_merging = config.use_merge
+            || config.sym_size.mode.merges()
+            || config.sym_size.incremental.enabled;
+        if !other_merging {
+            config.iteration_merge.enabled.get_or_insert(true);
+        }
+    }
     if test_comp.is_some() {
         // A test only for a path that covered an instruction or a branch direction no
         // earlier path did (KLEE's Test-Comp runs use the same option): the other paths add
