@@ -505,6 +505,11 @@ fn engine_config(args: &RunArgs, program: &Path, output_dir: PathBuf) -> Result<
     }
     args.paths.apply(&mut config)?;
     args.seeds.apply(&mut config)?;
+    if args.parallel.jobs > 1 || args.parallel.cluster.is_some() {
+        // A worker that runs a merging technique gives no state away (a merged path is no
+        // one recorded path): parallel runs keep loop-iteration merging off unless asked.
+        config.iteration_merge.enabled.get_or_insert(false);
+    }
     crate::testcomp::configure(
         &mut config,
         args.sv_comp,

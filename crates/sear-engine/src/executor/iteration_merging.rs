@@ -41,8 +41,8 @@ impl Technique for IterationMerging {
         "loop-iteration-merging"
     }
 
-    fn before_fork(&self, ex: &mut Executor<'_>, state: &mut State, _cond: &Expr) {
-        ex.iteration_open(state);
+    fn before_fork(&self, ex: &mut Executor<'_>, state: &mut State, cond: &Expr) {
+        ex.iteration_open(state, cond);
     }
 
     fn after_fork(&self, ex: &mut Executor<'_>, state: &mut State, child: &mut State, cond: &Expr) {
@@ -100,9 +100,10 @@ enum Position {
 }
 
 impl Executor<'_> {
-    /// Before `state` forks: a path in no iteration whose innermost frame in a loop is in a
-    /// loop with one entry and no nested loop opens a context for the iteration.
-    fn iteration_open(&mut self, state: &mut State) {
+    /// Before `state` forks under `cond`: a path in no iteration whose innermost frame in a
+    /// loop is in a loop with one entry and no nested loop opens a context for the
+    /// iteration, unless the loop's last merged iteration forked on `cond` too.
+    fn iteration_open(&mut self, state: &mut State, cond: &Expr) {
         if state.loop_member.is_some() {
             return;
         }
@@ -116,6 +117,14 @@ impl Executor<'_> {
         let its = &mut self.run.iterations;
         if !supported {
             its.stats.unsupported_loop_forks += 1;
+            return;
+        }
+        if its
+            .merged_conditions
+            .get(&(func, loop_id))
+            .is_some_and(|conds| conds.contains(cond))
+        {
+            its.stats.repeated_forks += 1;
             return;
         }
         let member = its.contexts.open(state, func, loop_id);
@@ -312,7 +321,10 @@ impl Executor<'_> {
             }
         }
         if merged_any {
-            self.run.iterations.stats.iterations_merged += 1;
+            let its = &mut self.run.iterations;
+            its.stats.iterations_merged += 1;
+            let conds: Vec<Expr> = ctx.tree.conditions().cloned().collect();
+            its.merged_conditions.insert((ctx.func, ctx.loop_id), conds);
         }
     }
 

@@ -30,7 +30,7 @@ pub struct IterationMergeConfig {
     /// path of the iteration is there the paths at one place become one path (memory cells
     /// and registers that differ become `ite`s on the forks' conditions). Not with
     /// `--use-merge`, `--sym-size-mode=sm|smopt|pat` or `--incremental-merge`. Default: on
-    /// under `--sv-comp`, off otherwise.
+    /// under `--sv-comp` (not with `--jobs` or `--test-comp`), off otherwise.
     #[cfg_attr(feature = "cli", arg(
         id = "merge-loop-iterations",
         long = "merge-loop-iterations",
@@ -126,6 +126,9 @@ pub struct IterationStats {
     pub over_cap: u64,
     /// Forks in loops that are not merged: several entries or a nested loop.
     pub unsupported_loop_forks: u64,
+    /// Forks that opened no iteration because the loop's last merged iteration forked on
+    /// the same condition.
+    pub repeated_forks: u64,
     /// Merges refused, by reason.
     pub refused: Refusals,
     /// The longest path condition an iteration began with (constraints).
@@ -267,6 +270,12 @@ pub struct Iterations {
     /// Per open context: the instructions its first path had run when it opened, and the
     /// path condition then (the common prefix of its paths).
     pub opened: rustc_hash::FxHashMap<u32, Opened>,
+    /// Per loop (function, loop): the fork conditions of its last merged iteration. A fork
+    /// on one of them again opens no iteration: the merge had forgotten which side the path
+    /// was on (an input read once before the loop), and merging every later iteration would
+    /// repeat a fork the unmerged paths decide once.
+    pub merged_conditions:
+        rustc_hash::FxHashMap<(sear_ir::FuncId, sear_ir::loops::LoopId), Vec<sear_expr::Expr>>,
     /// The counters.
     pub stats: IterationStats,
 }

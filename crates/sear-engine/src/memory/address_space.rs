@@ -517,6 +517,39 @@ mod tests {
     }
 
     #[test]
+    fn quarantines_alike_but_for_identities_join() {
+        let named = |id: u64, address: u64, size: u64| {
+            let mut o = MemoryObject::clone(&object(id, address, size));
+            o.name = "cond".into();
+            o.kind = ObjectKind::Stack;
+            Arc::new(o)
+        };
+        let freed = |objects: &[Arc<MemoryObject>]| {
+            let mut space = AddressSpace::default();
+            for o in objects {
+                space.insert(
+                    o.clone(),
+                    Segment::zeroed(SegmentId(o.id.0), o.size as usize),
+                );
+                space.free(o.address);
+            }
+            space
+        };
+        let mut a = freed(&[named(1, 0x3000, 4)]);
+        let mut b = freed(&[named(2, 0x3000, 4), named(3, 0x4000, 4)]);
+        assert!(!a.same_quarantine(&b));
+        assert!(a.join_quarantine(&b));
+        assert!(a.freed_by_base(0x4000).is_some());
+        b.copy_quarantine(&a);
+        assert!(a.same_quarantine(&b));
+        // A different object at the same place: no join, nothing changed.
+        let c = freed(&[named(4, 0x3000, 8)]);
+        let before = a.clone();
+        assert!(!a.join_quarantine(&c));
+        assert!(a.same_quarantine(&before));
+    }
+
+    #[test]
     fn freed_objects_are_quarantined() {
         let mut space = AddressSpace::default();
         space.insert(object(1, 0x3000, 4), Segment::zeroed(SegmentId(1), 4));
