@@ -495,21 +495,10 @@ fn engine_config(args: &RunArgs, program: &Path, output_dir: PathBuf) -> Result<
     config.output_dir = output_dir;
     args.relocatable.apply(&mut config)?;
     config.sym_size.check().map_err(anyhow::Error::msg)?;
-    let other_merging =
-        config.use_merge || config.sym_size.mode.merges() || config.sym_size.incremental.enabled;
-    if config.iteration_merge.enabled == Some(true) && other_merging {
-        anyhow::bail!(
-            "--merge-loop-iterations cannot be combined with --use-merge, \
-             --sym-size-mode=sm|smopt|pat or --incremental-merge"
-        );
-    }
     args.paths.apply(&mut config)?;
     args.seeds.apply(&mut config)?;
-    if args.parallel.jobs > 1 || args.parallel.cluster.is_some() {
-        // A worker that runs a merging technique gives no state away (a merged path is no
-        // one recorded path): parallel runs keep loop-iteration merging off unless asked.
-        config.iteration_merge.enabled.get_or_insert(false);
-    }
+    let parallel = args.parallel.jobs > 1 || args.parallel.cluster.is_some();
+    crate::testcomp::iteration_merge_defaults(&mut config, parallel)?;
     crate::testcomp::configure(
         &mut config,
         args.sv_comp,

@@ -192,10 +192,7 @@ pub fn configure(
         // Loop-iteration merging (issue 38): a loop over 10^5 nondeterministic elements that
         // forks once per element stays one path, so a safe task can be proven; unless turned
         // off, or another merging technique is asked for (they do not combine).
-        let other_merging = config.use_merge
-            || config.sym_size.mode.merges()
-            || config.sym_size.incremental.enabled;
-        if !other_merging {
+        if !other_merging(config) {
             config.iteration_merge.enabled.get_or_insert(true);
         }
     }
@@ -219,6 +216,28 @@ pub fn configure(
     // (loop-acceleration's `functions`, `phases`, `simple`) reaches it there from the
     // test of the state the limit stopped. After the error's test they cost the validator
     // nothing: TestCov stops at the first test that reaches the error.
+}
+
+/// Checks `--merge-loop-iterations` against the other merging techniques (they keep their
+/// paths in the same place and do not combine), and keeps it off by default in a parallel
+/// run (`parallel`: a worker running a technique gives no state away, since a merged path
+/// is no one recorded path). Before [`configure`], which turns it on under `--sv-comp`.
+pub fn iteration_merge_defaults(config: &mut EngineConfig, parallel: bool) -> Result<()> {
+    if config.iteration_merge.enabled == Some(true) && other_merging(config) {
+        anyhow::bail!(
+            "--merge-loop-iterations cannot be combined with --use-merge, \
+             --sym-size-mode=sm|smopt|pat or --incremental-merge"
+        );
+    }
+    if parallel {
+        config.iteration_merge.enabled.get_or_insert(false);
+    }
+    Ok(())
+}
+
+/// True when a merging technique other than loop-iteration merging is asked for.
+fn other_merging(config: &EngineConfig) -> bool {
+    config.use_merge || config.sym_size.mode.merges() || config.sym_size.incremental.enabled
 }
 
 /// After the run: writes the test suite (with `--test-comp`; its architecture is the
