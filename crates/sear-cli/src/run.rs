@@ -497,6 +497,8 @@ fn engine_config(args: &RunArgs, program: &Path, output_dir: PathBuf) -> Result<
     config.sym_size.check().map_err(anyhow::Error::msg)?;
     args.paths.apply(&mut config)?;
     args.seeds.apply(&mut config)?;
+    let parallel = args.parallel.jobs > 1 || args.parallel.cluster.is_some();
+    crate::testcomp::iteration_merge_defaults(&mut config, parallel)?;
     crate::testcomp::configure(
         &mut config,
         args.sv_comp,

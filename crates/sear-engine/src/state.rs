@@ -52,6 +52,11 @@ pub struct Symbolic {
     pub size: Option<Expr>,
     /// For a symbolic index (Indexify): the test holds δ⁻¹ of the index's value.
     pub deindex: Option<Deindex>,
+    /// The input belongs to the path only where this holds: an input that one side of a
+    /// merged loop iteration read (`--merge-loop-iterations`), guarded by that side's
+    /// condition. A test leaves it out where its model makes the guard false, so that the
+    /// test's objects are the inputs its side read, in order. `None`: always.
+    pub guard: Option<Expr>,
 }
 
 /// How a symbolic index becomes test bytes: the value of the index in the garden of `ty`,

@@ -20,6 +20,12 @@ pub struct Loop {
     /// The only block entered from outside (or the function's entry block); `None` for an
     /// irreducible loop with several entries.
     pub header: Option<BlockId>,
+    /// The only block entered from outside blocks reachable from the function's entry (or
+    /// the entry block itself): the header, ignoring edges from unreachable blocks (clang
+    /// at -O0 leaves a block with no predecessor after a call of a `noreturn` function, as
+    /// in `assert`, and its branch into the loop makes `header` `None`). Loop-iteration
+    /// merging uses it; the merging of size-dependent loops keeps `header`.
+    pub entry: Option<BlockId>,
     /// The blocks of the loop, in increasing order.
     pub blocks: Vec<BlockId>,
     /// The blocks outside the loop with a predecessor in it, in increasing order.
@@ -80,6 +86,7 @@ impl FunctionLoops {
             })
             .collect();
         let all: Vec<usize> = (0..n).collect();
+        let reachable = reachable_from_entry(&succs);
         let mut out = FunctionLoops {
             loops: Vec::new(),
             block_loop: vec![None; n],
@@ -92,7 +99,8 @@ impl FunctionLoops {
             for &b in &scc {
                 out.block_loop[b] = Some(id);
             }
-            out.loops.push(describe(module, func, &succs, scc));
+            out.loops
+                .push(describe(module, func, &succs, &reachable, scc));
         }
         out
     }
@@ -144,10 +152,17 @@ fn is_cycle(succs: &[Vec<usize>], scc: &[usize]) -> bool {
 }
 
 /// The loop made of the blocks `scc` (sorted).
-fn describe(module: &Module, func: &Function, succs: &[Vec<usize>], mut scc: Vec<usize>) -> Loop {
+fn describe(
+    module: &Module,
+    func: &Function,
+    succs: &[Vec<usize>],
+    reachable: &[bool],
+    mut scc: Vec<usize>,
+) -> Loop {
     scc.sort_unstable();
     let inside = |b: usize| scc.binary_search(&b).is_ok();
     let mut entries: Vec<usize> = Vec::new();
+    let mut reachable_entries: Vec<usize> = Vec::new();
     let mut exits: Vec<usize> = Vec::new();
     for (from, targets) in succs.iter().enumerate() {
         for &to in targets {
@@ -156,18 +171,26 @@ fn describe(module: &Module, func: &Function, succs: &[Vec<usize>], mut scc: Vec
             }
             if !inside(from) && inside(to) {
                 entries.push(to);
+                if reachable[from] {
+                    reachable_entries.push(to);
+                }
             }
         }
     }
     if inside(0) {
         entries.push(0);
+        reachable_entries.push(0);
     }
     entries.sort_unstable();
     entries.dedup();
+    reachable_entries.sort_unstable();
+    reachable_entries.dedup();
+    let entry = (reachable_entries.len() == 1).then(|| BlockId(reachable_entries[0] as u32));
     exits.sort_unstable();
     exits.dedup();
     let header = (entries.len() == 1).then(|| entries[0]);
-    let has_nested = match header {
+    // A loop with a header has it as its entry (unless nothing reaches the loop).
+    let has_nested = match header.or(entry.map(|b| b.0 as usize)) {
         Some(h) => {
             let rest: Vec<usize> = scc.iter().copied().filter(|&b| b != h).collect();
             let inner: Vec<Vec<usize>> = succs
@@ -197,12 +220,32 @@ fn describe(module: &Module, func: &Function, succs: &[Vec<usize>], mut scc: Vec
     });
     Loop {
         header: header.map(|h| BlockId(h as u32)),
+        entry,
         loc: header.and_then(|h| func.blocks[h].term_loc),
         blocks: scc.iter().map(|&b| BlockId(b as u32)).collect(),
         exits: exits.into_iter().map(|b| BlockId(b as u32)).collect(),
         has_calls,
         has_nested,
     }
+}
+
+/// Per block, whether the function's entry block reaches it.
+fn reachable_from_entry(succs: &[Vec<usize>]) -> Vec<bool> {
+    let mut seen = vec![false; succs.len()];
+    let mut work = Vec::new();
+    if !succs.is_empty() {
+        seen[0] = true;
+        work.push(0);
+    }
+    while let Some(b) = work.pop() {
+        for &t in &succs[b] {
+            if !seen[t] {
+                seen[t] = true;
+                work.push(t);
+            }
+        }
+    }
+    seen
 }
 
 /// The strongly connected components of the graph `succs` restricted to the nodes `nodes`

@@ -188,6 +188,14 @@ pub fn configure(
         // The dive keeps its turn across its forks (`--dive-quantum`), unless turned off.
         config.dive_quantum.get_or_insert(true);
     }
+    if sv_comp && test_comp.is_none() {
+        // Loop-iteration merging (issue 38): a loop over 10^5 nondeterministic elements that
+        // forks once per element stays one path, so a safe task can be proven; unless turned
+        // off, or another merging technique is asked for (they do not combine).
+        if !other_merging(config) {
+            config.iteration_merge.enabled.get_or_insert(true);
+        }
+    }
     if test_comp.is_some() {
         // A test only for a path that covered an instruction or a branch direction no
         // earlier path did (KLEE's Test-Comp runs use the same option): the other paths add
@@ -208,6 +216,28 @@ pub fn configure(
     // (loop-acceleration's `functions`, `phases`, `simple`) reaches it there from the
     // test of the state the limit stopped. After the error's test they cost the validator
     // nothing: TestCov stops at the first test that reaches the error.
+}
+
+/// Checks `--merge-loop-iterations` against the other merging techniques (they keep their
+/// paths in the same place and do not combine), and keeps it off by default in a parallel
+/// run (`parallel`: a worker running a technique gives no state away, since a merged path
+/// is no one recorded path). Before [`configure`], which turns it on under `--sv-comp`.
+pub fn iteration_merge_defaults(config: &mut EngineConfig, parallel: bool) -> Result<()> {
+    if config.iteration_merge.enabled == Some(true) && other_merging(config) {
+        anyhow::bail!(
+            "--merge-loop-iterations cannot be combined with --use-merge, \
+             --sym-size-mode=sm|smopt|pat or --incremental-merge"
+        );
+    }
+    if parallel {
+        config.iteration_merge.enabled.get_or_insert(false);
+    }
+    Ok(())
+}
+
+/// True when a merging technique other than loop-iteration merging is asked for.
+fn other_merging(config: &EngineConfig) -> bool {
+    config.use_merge || config.sym_size.mode.merges() || config.sym_size.incremental.enabled
 }
 
 /// After the run: writes the test suite (with `--test-comp`; its architecture is the

@@ -206,6 +206,9 @@ pub struct EngineConfig {
     /// Seeds and how they are used (`--seed-file`, `--only-seed`, ...).
     #[cfg_attr(feature = "cli", command(flatten))]
     pub seeding: crate::seed::SeedConfig,
+    /// Loop-iteration merging (`--merge-loop-iterations`, its cap).
+    #[cfg_attr(feature = "cli", command(flatten))]
+    pub iteration_merge: crate::loop_merge::iteration::IterationMergeConfig,
     /// Stop at the first error of one of these kinds (repeatable, or comma-separated): the
     /// `.err` suffixes (ptr, assert, ...) or KLEE's names (Ptr, Assert, ReadOnly, ...). Unlike
     /// --exit-on-error, the exit status stays 0.
@@ -378,6 +381,7 @@ impl EngineConfig {
             relocatable: Default::default(),
             sym_size: Default::default(),
             seeding: Default::default(),
+            iteration_merge: Default::default(),
         }
     }
 }

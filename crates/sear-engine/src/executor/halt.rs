@@ -180,6 +180,14 @@ impl Executor<'_> {
         self.run.summary.merged_states = self.run.stats.merged_states;
         self.run.summary.memory = self.memory.summary();
         self.run.summary.symbolic_size = self.sym_size_summary();
+        if self
+            .techniques
+            .iter()
+            .any(|t| t.name() == "loop-iteration-merging")
+        {
+            self.run.summary.loop_iteration_merging =
+                serde_json::to_value(&self.run.iterations.stats).unwrap_or_default();
+        }
         self.run.summary.covered_instructions = self.run.coverage.covered();
         self.run.summary.total_instructions = self.run.coverage.total();
         self.run.summary.tests = self.report.output.tests_written() as u64;

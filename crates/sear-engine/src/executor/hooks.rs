@@ -23,7 +23,6 @@ use crate::termination::Termination;
 /// nothing, so a technique implements only the points it needs.
 pub(crate) trait Technique: Sync {
     /// The technique's name (for logs).
-    #[allow(dead_code)]
     fn name(&self) -> &'static str;
 
     /// Before `state` forks under `cond` (the fork point, before the copy is made).
@@ -88,6 +87,11 @@ pub(crate) fn registered(config: &EngineConfig) -> Vec<&'static dyn Technique> {
     }
     if config.use_merge {
         techniques.push(&super::merging::KleeMerge);
+    }
+    // Loop-iteration merging keeps its paths in `State::loop_member` as loop merging does,
+    // and waits at points the others do not know: it runs alone.
+    if config.iteration_merge.enabled == Some(true) && techniques.is_empty() {
+        techniques.push(&super::iteration_merging::IterationMerging);
     }
     techniques
 }

@@ -117,8 +117,11 @@ impl Executor<'_> {
             // They are not inputs of the test: natively they hold whatever the stack holds,
             // and a replay reads the test's objects in the order of the program's own input
             // calls (`__VERIFIER_nondet_*`, `klee_make_symbolic`).
+            // The list of inputs is put back as it was (not popped): paths that share it
+            // keep sharing it, which merging compares in O(1).
+            let inputs = state.symbolics.clone();
             self.make_symbolic(state, &pointer, size, "uninit")?;
-            state.symbolics.pop_back();
+            state.symbolics = inputs;
         }
         Ok(pointer)
     }

@@ -31,6 +31,7 @@ mod incremental_merging;
 mod indexify;
 mod init;
 mod intrinsics;
+mod iteration_merging;
 mod layout;
 mod leaks;
 mod libm;
@@ -210,6 +211,8 @@ pub(crate) struct Run {
     pub loop_stats: crate::loop_merge::MergeStats,
     /// Counters of PAT (`--sym-size-mode=pat`).
     pub pat_stats: crate::pat::PatStats,
+    /// Loop-iteration merging's contexts and counters (`--merge-loop-iterations`).
+    pub iterations: crate::loop_merge::iteration::Iterations,
     /// Counters of incremental merging (`--incremental-merge=on`).
     pub incremental_stats: crate::loop_merge::incremental::IncrementalStats,
     /// The liveness of the functions incremental merging looked at.
@@ -318,7 +321,8 @@ impl<'o> Executor<'o> {
             solver_config.path_simplification,
         );
         let memory = Memory::new(crate::memory::build_model(&config), config.max_resolutions);
-        let loops = if config.sym_size.mode.merges() {
+        let loops = if config.sym_size.mode.merges() || config.iteration_merge.enabled == Some(true)
+        {
             sear_ir::loops::ModuleLoops::new(&module)
         } else {
             Default::default()
@@ -361,6 +365,7 @@ impl<'o> Executor<'o> {
                 loop_stats: Default::default(),
                 pat_stats: Default::default(),
                 incremental_stats: Default::default(),
+                iterations: Default::default(),
                 liveness: Default::default(),
                 restart_snapshot: None,
                 givable: None,

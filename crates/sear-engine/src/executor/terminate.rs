@@ -209,12 +209,26 @@ impl Executor<'_> {
                 constraints.push(preference.clone());
             }
         }
-        let arrays: Vec<_> = state
+        let mut arrays: Vec<_> = state
             .symbolics
             .iter()
             .map(|s| s.array.clone())
             .filter(|a| !hinted.contains(a))
             .collect();
+        // A guarded input's guard is evaluated in the model: its arrays are in it too.
+        let guards: Vec<&Expr> = state
+            .symbolics
+            .iter()
+            .filter_map(|s| s.guard.as_ref())
+            .collect();
+        if !guards.is_empty() {
+            let known: std::collections::BTreeSet<_> = arrays.iter().cloned().collect();
+            for a in sear_expr::visit::collect_symbolic_arrays(guards) {
+                if !known.contains(&a) && !hinted.contains(&a) {
+                    arrays.push(a);
+                }
+            }
+        }
         // The path's queries were asked in their solver forms; the test's query is too.
         let constraints = match self.sv.solver_form(state, &constraints) {
             Ok(c) => c,
@@ -276,6 +290,12 @@ impl Executor<'_> {
         let objects: Vec<(String, Vec<u8>)> = state
             .symbolics
             .iter()
+            .filter(|s| {
+                // An input of one side of a merged iteration: in the test where its side is.
+                s.guard
+                    .as_ref()
+                    .is_none_or(|g| model.evaluate(&state.addresses.substitute(g)) != 0)
+            })
             .map(|s| {
                 let mut bytes = model
                     .get(&s.array)

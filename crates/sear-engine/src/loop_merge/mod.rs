@@ -24,6 +24,7 @@
 pub mod context;
 pub mod encoding;
 pub mod incremental;
+pub mod iteration;
 pub mod tree;
 pub mod tree_merge;
 

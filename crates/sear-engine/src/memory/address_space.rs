@@ -339,12 +339,60 @@ impl AddressSpace {
 
     /// True when both spaces hold the same freed objects (by address and identity).
     pub fn same_quarantine(&self, other: &AddressSpace) -> bool {
-        self.freed.len() == other.freed.len()
-            && self
-                .freed
-                .iter()
-                .zip(other.freed.iter())
-                .all(|((a, x), (b, y))| a == b && x.id == y.id)
+        // The diff skips the structure both maps share (paths forked from one state).
+        self.freed.ptr_eq(&other.freed)
+            || (self.freed.len() == other.freed.len()
+                && self.freed.diff(&other.freed).next().is_none())
+    }
+
+    /// Joins `other`'s freed objects into this space's quarantine, when the objects both
+    /// hold at one address are alike but for their identities (the same place, size, kind,
+    /// name and allocation site: the allocas of one function called on two paths, freed at
+    /// its return); returns false, changing nothing, otherwise. An object only `other`
+    /// freed joins too: an access to it is then a use after free where on `other`'s side
+    /// alone it would be an access to no object, a pointer error either way.
+    /// Loop-iteration merging aligns its paths so ([`AddressSpace::copy_quarantine`]).
+    pub fn join_quarantine(&mut self, other: &AddressSpace) -> bool {
+        if self.same_quarantine(other) {
+            return true;
+        }
+        let alike = |x: &MemoryObject, y: &MemoryObject| {
+            x.address == y.address
+                && x.size == y.size
+                && x.kind == y.kind
+                && x.name == y.name
+                && x.alloc_site == y.alloc_site
+                && x.read_only == y.read_only
+                && x.base == y.base
+                && x.symbolic_size == y.symbolic_size
+        };
+        let mut added: Vec<(u64, Arc<MemoryObject>)> = Vec::new();
+        for d in self.freed.diff(&other.freed) {
+            match d {
+                imbl::ordmap::DiffItem::Add(a, y) => {
+                    // A freed object of `other` must not be a live object of this space.
+                    if self.objects.contains_key(a) {
+                        return false;
+                    }
+                    added.push((*a, y.clone()));
+                }
+                imbl::ordmap::DiffItem::Update { old, new } => {
+                    if !alike(old.1, new.1) {
+                        return false;
+                    }
+                }
+                imbl::ordmap::DiffItem::Remove(..) => {}
+            }
+        }
+        for (a, y) in added {
+            self.freed.insert(a, y);
+        }
+        true
+    }
+
+    /// Gives this space `other`'s quarantine (after [`AddressSpace::join_quarantine`]).
+    pub fn copy_quarantine(&mut self, other: &AddressSpace) {
+        self.freed = other.freed.clone();
     }
 
     /// Live objects in address order.
@@ -466,6 +514,39 @@ mod tests {
         assert_eq!(seg.read_concrete(at as usize, 2), Some(0x0202));
         // An access across the chunk boundary has no single segment.
         assert!(space.segment_of(entry, 6, 4).is_none());
+    }
+
+    #[test]
+    fn quarantines_alike_but_for_identities_join() {
+        let named = |id: u64, address: u64, size: u64| {
+            let mut o = MemoryObject::clone(&object(id, address, size));
+            o.name = "cond".into();
+            o.kind = ObjectKind::Stack;
+            Arc::new(o)
+        };
+        let freed = |objects: &[Arc<MemoryObject>]| {
+            let mut space = AddressSpace::default();
+            for o in objects {
+                space.insert(
+                    o.clone(),
+                    Segment::zeroed(SegmentId(o.id.0), o.size as usize),
+                );
+                space.free(o.address);
+            }
+            space
+        };
+        let mut a = freed(&[named(1, 0x3000, 4)]);
+        let mut b = freed(&[named(2, 0x3000, 4), named(3, 0x4000, 4)]);
+        assert!(!a.same_quarantine(&b));
+        assert!(a.join_quarantine(&b));
+        assert!(a.freed_by_base(0x4000).is_some());
+        b.copy_quarantine(&a);
+        assert!(a.same_quarantine(&b));
+        // A different object at the same place: no join, nothing changed.
+        let c = freed(&[named(4, 0x3000, 8)]);
+        let before = a.clone();
+        assert!(!a.join_quarantine(&c));
+        assert!(a.same_quarantine(&before));
     }
 
     #[test]

@@ -31,7 +31,7 @@ pub enum ObjectKind {
 /// state's address constraints in a relocatable one. `symbolic_size` is the size σ ≤ `size` that accesses are checked against, when
 /// the size is symbolic. Objects are shared between states (`Arc`); a state that moves an
 /// object gets its own copy with another `address`.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct MemoryObject {
     /// Identity.
     pub id: ObjectId,

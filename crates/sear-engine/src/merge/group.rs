@@ -69,7 +69,7 @@ pub fn group_compatible(members: &[&State], prefix_len: usize) -> bool {
 }
 
 /// The same objects at the same places, freed the same ones, stored alike.
-fn same_objects(a: &AddressSpace, b: &AddressSpace) -> bool {
+pub(crate) fn same_objects(a: &AddressSpace, b: &AddressSpace) -> bool {
     a.len() == b.len()
         && a.same_quarantine(b)
         && a.iter().zip(b.iter()).all(|(x, y)| {
@@ -96,7 +96,47 @@ pub fn states(
     if members.is_empty() || !group_compatible(members, prefix_len) {
         return None;
     }
+    let prefix = members[0].constraints.prefix(prefix_len);
+    states_over(
+        members,
+        prefix_len,
+        prefix,
+        encoding,
+        Recording::Sizes { locations: record },
+    )
+}
+
+/// What a group merge records besides the merged state.
+#[derive(Clone, Copy, Debug)]
+pub enum Recording {
+    /// Nothing: the record's counts of values are kept, their AST sizes are 0 (a merged
+    /// value may share a long chain with earlier merges, which the size would walk).
+    Nothing,
+    /// The AST size of every merged value, and with `locations` every merged location.
+    Sizes {
+        /// Keep every merged location (for validation).
+        locations: bool,
+    },
+}
+
+/// [`states`] where the caller gives the common prefix as a path condition of its own
+/// (`prefix`, the first `prefix_len` constraints of every member, kept from when the merged
+/// fragment began: no rebuilding of a long prefix at every merge).
+pub fn states_over(
+    members: &[&State],
+    prefix_len: usize,
+    prefix: sear_solver::PathCondition,
+    encoding: &mut dyn MergeEncoding,
+    recording: Recording,
+) -> Option<(State, MergeRecord)> {
+    if members.is_empty() || !group_compatible(members, prefix_len) || prefix.len() != prefix_len {
+        return None;
+    }
     let first = members[0];
+    let (sizes, record) = match recording {
+        Recording::Nothing => (false, false),
+        Recording::Sizes { locations } => (true, locations),
+    };
     let mut rec = MergeRecord {
         condition: Expr::true_(),
         locations: Vec::new(),
@@ -107,7 +147,9 @@ pub fn states(
     let mut cell = |values: &[Expr]| -> Expr {
         let m = encoding.value(values);
         rec.values += 1;
-        rec.values_ast += crate::loop_merge::ast_size(&m);
+        if sizes {
+            rec.values_ast += crate::loop_merge::ast_size(&m);
+        }
         if record {
             rec.locations.push(MergedLocation {
                 merged: m.clone(),
@@ -160,7 +202,7 @@ pub fn states(
     }
     // The path condition.
     let condition = encoding.condition();
-    let mut constraints = first.constraints.prefix(prefix_len);
+    let mut constraints = prefix;
     if !condition.is_true() {
         constraints.push(condition.clone());
     }

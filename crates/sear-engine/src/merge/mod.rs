@@ -185,10 +185,11 @@ pub fn compatible(a: &State, b: &State) -> bool {
         && a.stack_bytes == b.stack_bytes
         && a.output.same_as(&b.output)
         && a.addresses.same_as(&b.addresses)
-        && a.symbolics
-            .iter()
-            .zip(&b.symbolics)
-            .all(|(x, y)| x.array == y.array && x.object == y.object)
+        && (a.symbolics.ptr_eq(&b.symbolics)
+            || a.symbolics
+                .iter()
+                .zip(&b.symbolics)
+                .all(|(x, y)| x.array == y.array && x.object == y.object))
         && a.stack.iter().zip(&b.stack).all(|(f, g)| same_place(f, g))
 }
 

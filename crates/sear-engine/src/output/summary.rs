@@ -144,6 +144,9 @@ pub struct Summary {
     /// seeds decided without a query, deferred sides); absent without seeds.
     #[serde(skip_serializing_if = "serde_json::Value::is_null")]
     pub seeds: serde_json::Value,
+    /// Loop-iteration merging's counters (`--merge-loop-iterations`); absent when it is off.
+    #[serde(skip_serializing_if = "serde_json::Value::is_null")]
+    pub loop_iteration_merging: serde_json::Value,
     /// A worker's share of a parallel run (prefixes, replay, idle time); absent otherwise.
     #[serde(skip_serializing_if = "serde_json::Value::is_null")]
     pub worker: serde_json::Value,

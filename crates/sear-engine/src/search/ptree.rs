@@ -128,13 +128,41 @@ impl ProcessTree {
                     } else if slot[1] == Some(current) {
                         slot[1] = None;
                     }
-                    if slot[0].is_some() || slot[1].is_some() {
-                        return;
+                    match *slot {
+                        [Some(only), None] | [None, Some(only)] => {
+                            self.splice(p, only);
+                            return;
+                        }
+                        [Some(_), Some(_)] => return,
+                        [None, None] => current = p,
                     }
-                    current = p;
                 }
             }
         }
+    }
+
+    /// Replaces the inner node `p`, left with the one child `only`, by that child: a chain
+    /// of one-child nodes would make every walk and every activity change as long as the
+    /// path (a loop whose iterations fork and merge again leaves one per iteration). A walk
+    /// through `p` took `only` without a random choice, and `p` had an active leaf below it
+    /// exactly when `only` has, so neither the walks nor the counts above change.
+    fn splice(&mut self, p: usize, only: usize) {
+        let grandparent = self.nodes[p].parent;
+        self.nodes[only].parent = grandparent;
+        match grandparent {
+            None => self.root = Some(only),
+            Some(g) => {
+                for c in self.nodes[g].children.iter_mut() {
+                    if *c == Some(p) {
+                        *c = Some(only);
+                    }
+                }
+            }
+        }
+        self.nodes[p].parent = None;
+        self.nodes[p].state = None;
+        self.nodes[p].children = [None, None];
+        self.free.push(p);
     }
 
     /// Walks from the root choosing a random active child at each fork.

@@ -300,6 +300,7 @@ impl Executor<'_> {
             name: name.to_string(),
             size: None,
             deindex: Some(Deindex { ty: t, size }),
+            guard: None,
         });
         self.ix().stats.symbolic_indices += 1;
         Ok(())

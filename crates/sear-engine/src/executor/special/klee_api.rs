@@ -71,6 +71,7 @@ impl Executor<'_> {
             name: name.to_string(),
             size: entry.object.symbolic_size.clone(),
             deindex: None,
+            guard: None,
         });
         self.bind_seeds(state);
         Ok(())
@@ -94,6 +95,7 @@ impl Executor<'_> {
             name: name.to_string(),
             size: None,
             deindex: None,
+            guard: None,
         });
         self.bind_seeds(state);
         Value::from_expr(Expr::extract(value, 0, width))
