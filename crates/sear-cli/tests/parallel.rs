@@ -61,6 +61,20 @@ const PROGRAMS: &[(&str, &[&str])] = &[
     ),
 ];
 
+/// `sear run --search dfs --jobs JOBS EXTRA --output-dir OUT PROG` in `dir`, which must
+/// succeed.
+fn run_dfs(dir: &Path, prog: &Path, jobs: &str, extra: &[&str], out: &str) {
+    let mut args = vec!["run", "--no-progress", "--search", "dfs", "--jobs", jobs];
+    args.extend_from_slice(extra);
+    args.extend(["--output-dir", out, prog.to_str().unwrap()]);
+    let run = sear(&args, dir);
+    assert!(
+        run.status.success(),
+        "{}",
+        String::from_utf8_lossy(&run.stderr)
+    );
+}
+
 #[test]
 fn every_job_count_explores_the_same_paths() {
     let tmp = tempfile::tempdir().unwrap();
@@ -69,15 +83,7 @@ fn every_job_count_explores_the_same_paths() {
         let mut outcomes = Vec::new();
         for jobs in ["1", "2", "4"] {
             let out = format!("o{i}-{jobs}");
-            let mut args = vec!["run", "--no-progress", "--search", "dfs", "--jobs", jobs];
-            args.extend_from_slice(extra);
-            args.extend(["--output-dir", &out, prog.to_str().unwrap()]);
-            let run = sear(&args, tmp.path());
-            assert!(
-                run.status.success(),
-                "{}",
-                String::from_utf8_lossy(&run.stderr)
-            );
+            run_dfs(tmp.path(), &prog, jobs, extra, &out);
             outcomes.push((jobs, outcome(&tmp.path().join(&out))));
         }
         for (jobs, o) in &outcomes[1..] {
@@ -121,15 +127,7 @@ fn rebuilt_prefixes_are_not_counted_twice() {
         let mut seen = Vec::new();
         for jobs in ["1", "3"] {
             let out = format!("c{i}-{jobs}");
-            let mut args = vec!["run", "--no-progress", "--search", "dfs", "--jobs", jobs];
-            args.extend_from_slice(extra);
-            args.extend(["--output-dir", &out, prog.to_str().unwrap()]);
-            let run = sear(&args, tmp.path());
-            assert!(
-                run.status.success(),
-                "{}",
-                String::from_utf8_lossy(&run.stderr)
-            );
+            run_dfs(tmp.path(), &prog, jobs, extra, &out);
             let s = summary(&tmp.path().join(&out));
             let values: Vec<_> = counters.iter().map(|c| s.pointer(c).cloned()).collect();
             assert!(values.iter().all(Option::is_some), "{counters:?} in {s}");

@@ -40,6 +40,10 @@ pub struct Stats {
     pub fp_symbolic_ops: u64,
 }
 
+/// A place in the module: (function, block, instruction) for an instruction, (function,
+/// from block, to block) for a control-flow edge.
+pub type Position = (u32, u32, u32);
+
 /// Which instructions have been executed, per function and block.
 #[derive(Debug)]
 pub struct Coverage {
@@ -92,15 +96,9 @@ impl Coverage {
         }
     }
 
-    /// Collects the instructions covered from now on for [`Coverage::new_unreported`].
+    /// Collects the instructions covered from now on for [`Coverage::unreported`].
     pub fn collect_new(&mut self) {
         self.collect_new = true;
-    }
-
-    /// The instructions newly covered (with [`Coverage::collect_new`]) and not yet
-    /// reported: whoever reports them takes them out.
-    pub fn new_unreported(&mut self) -> &mut Vec<(u32, u32, u32)> {
-        &mut self.new
     }
 
     /// Marks an instruction another worker covered: covered from now on for the searchers
@@ -151,10 +149,10 @@ impl Coverage {
         new
     }
 
-    /// The edges newly taken (with [`Coverage::collect_new`]) and not yet reported:
-    /// whoever reports them takes them out.
-    pub fn new_unreported_edges(&mut self) -> &mut Vec<(u32, u32, u32)> {
-        &mut self.new_edges
+    /// The instructions and the edges newly covered (with [`Coverage::collect_new`]) and
+    /// not yet reported: whoever reports them takes them out.
+    pub fn unreported(&mut self) -> (&mut Vec<Position>, &mut Vec<Position>) {
+        (&mut self.new, &mut self.new_edges)
     }
 
     /// Marks an edge another worker took first: no longer new coverage here. Returns true

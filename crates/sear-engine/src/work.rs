@@ -120,10 +120,10 @@ pub struct Progress<'a> {
     pub instructions: u64,
     /// Paths ended so far.
     pub paths: u64,
-    /// Instructions newly covered here and not yet reported (`Coverage::new_unreported`).
+    /// Instructions newly covered here and not yet reported (`Coverage::unreported`).
     pub covered: &'a mut Vec<(u32, u32, u32)>,
     /// Control-flow edges newly taken here and not yet reported
-    /// (`Coverage::new_unreported_edges`; only under `--only-output-states-covering-new`).
+    /// (`Coverage::unreported`; only under `--only-output-states-covering-new`).
     pub edges: &'a mut Vec<(u32, u32, u32)>,
 }
 

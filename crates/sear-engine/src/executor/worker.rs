@@ -127,16 +127,14 @@ impl Executor<'_> {
             return;
         };
         let stats = &self.run.stats;
-        let mut edges = std::mem::take(self.run.coverage.new_unreported_edges());
+        let (covered, edges) = self.run.coverage.unreported();
         let polled = work.poll(Progress {
             live: self.run.states.len(),
             instructions: stats.instructions,
             paths: stats.completed_paths + stats.error_paths,
-            covered: self.run.coverage.new_unreported(),
-            edges: &mut edges,
+            covered,
+            edges,
         });
-        // Left when the queue did not report them now: reported with the next status.
-        self.run.coverage.new_unreported_edges().append(&mut edges);
         for (f, b, i) in polled.covered {
             if self.run.coverage.mark_elsewhere(f, b, i) {
                 self.run.worker.covered_elsewhere += 1;
