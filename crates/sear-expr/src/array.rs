@@ -17,9 +17,9 @@
 
 use std::hash::{Hash, Hasher};
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Arc, LazyLock};
+use std::sync::{Arc, LazyLock, Mutex, Weak};
 
-use rustc_hash::FxHasher;
+use rustc_hash::{FxHashMap, FxHasher};
 
 use crate::expr::Expr;
 use crate::intern::{Internable, Interner};
@@ -58,6 +58,17 @@ pub struct Array {
 pub struct ArrayRef(Arc<Array>);
 
 static NEXT_ARRAY_ID: AtomicU64 = AtomicU64::new(1);
+
+/// The constant arrays [`Array::constant`] made, by the name asked for.
+static CONSTANT_ARRAYS: LazyLock<Mutex<FxHashMap<String, MadeConstants>>> =
+    LazyLock::new(Default::default);
+
+/// The constant arrays made for one name: those still in use, and how many were made.
+#[derive(Default)]
+struct MadeConstants {
+    arrays: Vec<Weak<Array>>,
+    count: u32,
+}
 
 // `new` returns the shared handle, not the root itself: roots only exist behind `ArrayRef`.
 #[allow(clippy::new_ret_no_self)]
@@ -110,6 +121,34 @@ impl Array {
             unbounded: false,
             hash: hasher.finish(),
         }))
+    }
+
+    /// The constant array of `contents` made for `name`: the one an earlier call for the same
+    /// name and contents made, while it is still in use, else a new one — named `name` the
+    /// first time and `name_vN` after, so that names stay unique in the process. Constant
+    /// arrays of equal bytes are the same function: paths that flush the same memory again
+    /// (siblings after a fork, a worker's rebuilt paths) then ask the queries the caches
+    /// already answered instead of the same queries over a new array.
+    pub fn constant(name: &str, kind: ArrayKind, contents: Arc<[u8]>) -> ArrayRef {
+        let mut table = CONSTANT_ARRAYS.lock().unwrap_or_else(|e| e.into_inner());
+        let made = table.entry(name.to_string()).or_default();
+        made.arrays.retain(|w| w.strong_count() > 0);
+        let found = made
+            .arrays
+            .iter()
+            .filter_map(Weak::upgrade)
+            .find(|a| a.kind == kind && a.contents.as_deref() == Some(&contents[..]));
+        if let Some(array) = found {
+            return ArrayRef(array);
+        }
+        let unique = match made.count {
+            0 => name.to_string(),
+            n => format!("{name}_v{n}"),
+        };
+        made.count += 1;
+        let array = Self::new(unique, contents.len() as u64, kind, Some(contents));
+        made.arrays.push(Arc::downgrade(&array.0));
+        array
     }
 
     /// Creates a symbolic array over the whole index domain (e.g. one declared in an SMT-LIB
@@ -396,6 +435,29 @@ impl<'a> Iterator for UpdateIter<'a> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn constant_arrays_of_one_name_and_the_same_bytes_are_one_array() {
+        let kind = ArrayKind::MemoryObject;
+        let table = || -> Arc<[u8]> { vec![1, 2, 3].into() };
+        let a = Array::constant("tbl_test_0", kind, table());
+        let b = Array::constant("tbl_test_0", kind, table());
+        assert_eq!(a, b, "the same name and bytes: the same array");
+        let input = Array::new("i", 1, ArrayKind::SymbolicInput, None);
+        let index = Expr::zext(
+            Expr::read(&UpdateList::new(input), Expr::constant(0, 32)),
+            32,
+        );
+        let read = |arr: &ArrayRef| Expr::read(&UpdateList::new(arr.clone()), index.clone());
+        assert_eq!(read(&a), read(&b), "so the same expressions");
+        let other = Array::constant("tbl_test_0", kind, vec![1, 2, 4].into());
+        assert_ne!(a, other, "other bytes: another array");
+        assert_ne!(a.name(), other.name(), "whose name stays unique");
+        drop((a, b));
+        let again = Array::constant("tbl_test_0", kind, table());
+        assert_eq!(again.contents(), Some(&[1, 2, 3][..]));
+        assert_ne!(again.name(), other.name());
+    }
 
     #[test]
     fn the_fill_byte_is_the_most_common_and_zero_wins_ties() {

@@ -91,17 +91,18 @@ impl Executor<'_> {
     }
 
     /// A new input array (`klee_make_symbolic` and the like) of `size` bytes made by `state`,
-    /// named uniquely within the run as KLEE's. On a worker's rebuilt paths, the k-th array
-    /// of a path with a given base name and size is the array the first rebuilt path made:
-    /// the arrays of one path still differ, which is what a query needs (it is over one
-    /// path), and a path rebuilt from a later prefix asks the queries the caches already
-    /// answered instead of the same queries over new arrays.
+    /// named uniquely within the run as KLEE's. In a worker, the k-th array of a path with a
+    /// given base name and size is the array the worker's first such path made: the arrays
+    /// of one path still differ, which is what a query needs (it is over one path), and a
+    /// path rebuilt from a later prefix asks the queries the caches already answered instead
+    /// of the same queries over new arrays (also the paths of the subtree the worker started
+    /// with, which are not rebuilt).
     pub(super) fn input_array(&mut self, state: &State, name: &str, size: u64) -> ArrayRef {
         let fresh = |executor: &mut Self| {
             let unique = executor.memory.unique_array_name(name);
             Array::new(unique, size, ArrayKind::SymbolicInput, None)
         };
-        if self.work.is_none() || state.follow.is_none() {
+        if self.work.is_none() {
             return fresh(self);
         }
         let key = (name.to_string(), size, state.symbolics.len());

@@ -366,11 +366,10 @@ impl Segment {
                     _ => {
                         let name = format!("{}_{}", name_prefix, self.flush_generation);
                         self.flush_generation += 1;
-                        Array::new(
-                            name,
-                            self.size as u64,
+                        Array::constant(
+                            &name,
                             ArrayKind::MemoryObject,
-                            Some(Arc::from(bytes.into_boxed_slice())),
+                            Arc::from(bytes.into_boxed_slice()),
                         )
                     }
                 };

@@ -172,7 +172,6 @@ impl Cx<'_, '_> {
         off: &Expr,
         f: impl FnOnce(&mut Segment, &Expr, &str) -> T,
     ) -> T {
-        let state_id = state.id.0;
         let (segment, delta) = state
             .memory
             .segment_for_symbolic(target.address, target.chunk)
@@ -182,7 +181,9 @@ impl Cx<'_, '_> {
         } else {
             Expr::add(Expr::constant(delta as u128, 32), off.clone())
         };
-        let prefix = format!("mo{}_s{}", segment.id().0, state_id);
+        // Named by the object only: a flush with the same bytes is the same array in every
+        // state (`Array::constant`).
+        let prefix = format!("mo{}", segment.id().0);
         let result = f(segment, &off, &prefix);
         self.memory.note_symbolic_array(segment.size() as u64);
         // The query metadata keeps, per array, the minimum over the states sharing it: a

@@ -91,6 +91,8 @@ struct Memo {
     unary: FxHashMap<Expr, ByteSet>,
     /// The input bytes and tables each conjunct reads.
     reads: FxHashMap<Expr, Rc<Reads>>,
+    /// The budget units the searches have spent (kept when the memo is cleared).
+    units: u64,
 }
 
 /// The byte-search layer.
@@ -243,7 +245,9 @@ impl SatSolver for ByteSearch {
     }
 
     fn collect_stats(&self, out: &mut Vec<LayerStats>) {
-        out.push(self.stats.clone());
+        let mut stats = self.stats.clone();
+        stats.bump("search_units", self.memo.units);
+        out.push(stats);
         self.inner.collect_stats(out);
     }
 
@@ -325,7 +329,10 @@ fn search(
         || memo.reads.len() > MEMO_LIMIT
         || memo.unary.len() > MEMO_LIMIT
     {
-        *memo = Memo::default();
+        *memo = Memo {
+            units: memo.units,
+            ..Memo::default()
+        };
     }
     let exprs: Vec<&Expr> = query.conjuncts().filter(|c| !c.is_true()).collect();
     let mut positions: Vec<(ArrayRef, usize)> = Vec::new();
@@ -417,30 +424,40 @@ fn search(
         frontiers: &frontiers,
         levels: vec![Level::default(); positions.len()],
     };
-    // Conjuncts that read no input byte (only constant tables at constant indices).
-    if !search.holds(|c| c.last.is_none()) {
-        return if search.meter.exhausted() {
-            Search::OutOfBudget
-        } else {
-            Search::Decided(SatResult::Unsat)
-        };
-    }
-    let Some(mut domains) = search.domains() else {
-        return Search::OutOfBudget;
-    };
-    if domains.iter().any(Vec::is_empty) {
-        return Search::Decided(SatResult::Unsat);
-    }
-    // A byte no conjunct of several bytes reads needs one value of its domain, not each.
-    for (k, domain) in domains.iter_mut().enumerate() {
-        if !conjuncts.iter().any(|c| !c.unary && c.reads.contains(&k)) {
-            domain.truncate(1);
+    let outcome = search.run();
+    search.memo.units += (budget - search.meter.budget) as u64;
+    outcome
+}
+
+impl Searcher<'_> {
+    /// The search over the query's bytes, from the conjuncts of no byte to the assignment.
+    fn run(&mut self) -> Search {
+        // Conjuncts that read no input byte (only constant tables at constant indices).
+        if !self.holds(|c| c.last.is_none()) {
+            return if self.meter.exhausted() {
+                Search::OutOfBudget
+            } else {
+                Search::Decided(SatResult::Unsat)
+            };
         }
-    }
-    match search.assign(0, &domains) {
-        Some(true) => Search::Decided(SatResult::Sat(search.model)),
-        Some(false) => Search::Decided(SatResult::Unsat),
-        None => Search::OutOfBudget,
+        let Some(mut domains) = self.domains() else {
+            return Search::OutOfBudget;
+        };
+        if domains.iter().any(Vec::is_empty) {
+            return Search::Decided(SatResult::Unsat);
+        }
+        // A byte no conjunct of several bytes reads needs one value of its domain, not each.
+        let conjuncts = self.conjuncts;
+        for (k, domain) in domains.iter_mut().enumerate() {
+            if !conjuncts.iter().any(|c| !c.unary && c.reads.contains(&k)) {
+                domain.truncate(1);
+            }
+        }
+        match self.assign(0, &domains) {
+            Some(true) => Search::Decided(SatResult::Sat(std::mem::take(&mut self.model))),
+            Some(false) => Search::Decided(SatResult::Unsat),
+            None => Search::OutOfBudget,
+        }
     }
 }
 
