@@ -59,15 +59,25 @@ pub struct ArrayRef(Arc<Array>);
 
 static NEXT_ARRAY_ID: AtomicU64 = AtomicU64::new(1);
 
-/// The constant arrays [`Array::constant`] made, by the name asked for.
-static CONSTANT_ARRAYS: LazyLock<Mutex<FxHashMap<String, MadeConstants>>> =
-    LazyLock::new(Default::default);
+/// The constant arrays [`Array::constant`] made.
+static CONSTANT_ARRAYS: LazyLock<Mutex<ConstantArrays>> = LazyLock::new(Default::default);
 
-/// The constant arrays made for one name: those still in use, and how many were made.
+/// The constant arrays made, by the name asked for.
+#[derive(Default)]
+struct ConstantArrays {
+    names: FxHashMap<String, MadeConstants>,
+    /// The number of names at which those without a live array are swept out.
+    sweep_at: usize,
+}
+
+/// The constant arrays made for one name: those still in use, by a hash of their contents,
+/// and how many were made.
 #[derive(Default)]
 struct MadeConstants {
-    arrays: Vec<Weak<Array>>,
+    live: FxHashMap<u64, Vec<Weak<Array>>>,
     count: u32,
+    /// The number of hashes at which the ones of dropped arrays are swept out.
+    sweep_at: usize,
 }
 
 // `new` returns the shared handle, not the root itself: roots only exist behind `ArrayRef`.
@@ -124,17 +134,32 @@ impl Array {
     }
 
     /// The constant array of `contents` made for `name`: the one an earlier call for the same
-    /// name and contents made, while it is still in use, else a new one — named `name` the
-    /// first time and `name_vN` after, so that names stay unique in the process. Constant
-    /// arrays of equal bytes are the same function: paths that flush the same memory again
-    /// (siblings after a fork, a worker's rebuilt paths) then ask the queries the caches
-    /// already answered instead of the same queries over a new array.
+    /// name and contents made, while it is still in use, else a new one — named `name`, or
+    /// `name_vN` while other arrays of that name live, so that the names of live arrays stay
+    /// unique. Constant arrays of equal bytes are the same function: paths that flush the
+    /// same memory again (siblings after a fork, a worker's rebuilt paths) then ask the
+    /// queries the caches already answered instead of the same queries over a new array.
     pub fn constant(name: &str, kind: ArrayKind, contents: Arc<[u8]>) -> ArrayRef {
+        let mut hasher = FxHasher::default();
+        kind.hash(&mut hasher);
+        contents.hash(&mut hasher);
+        let key = hasher.finish();
         let mut table = CONSTANT_ARRAYS.lock().unwrap_or_else(|e| e.into_inner());
-        let made = table.entry(name.to_string()).or_default();
-        made.arrays.retain(|w| w.strong_count() > 0);
-        let found = made
-            .arrays
+        if table.names.len() >= table.sweep_at {
+            // Names none of whose arrays is alive start over: no live array has one of them.
+            table.names.retain(|_, made| {
+                made.live
+                    .values_mut()
+                    .for_each(|b| b.retain(|w| w.strong_count() > 0));
+                made.live.retain(|_, b| !b.is_empty());
+                !made.live.is_empty()
+            });
+            table.sweep_at = (2 * table.names.len()).max(4096);
+        }
+        let made = table.names.entry(name.to_string()).or_default();
+        let bucket = made.live.entry(key).or_default();
+        bucket.retain(|w| w.strong_count() > 0);
+        let found = bucket
             .iter()
             .filter_map(Weak::upgrade)
             .find(|a| a.kind == kind && a.contents.as_deref() == Some(&contents[..]));
@@ -147,7 +172,14 @@ impl Array {
         };
         made.count += 1;
         let array = Self::new(unique, contents.len() as u64, kind, Some(contents));
-        made.arrays.push(Arc::downgrade(&array.0));
+        bucket.push(Arc::downgrade(&array.0));
+        if made.live.len() >= made.sweep_at {
+            made.live.retain(|_, bucket| {
+                bucket.retain(|w| w.strong_count() > 0);
+                !bucket.is_empty()
+            });
+            made.sweep_at = (2 * made.live.len()).max(64);
+        }
         array
     }
 
