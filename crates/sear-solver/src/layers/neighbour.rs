@@ -20,7 +20,7 @@
 use std::rc::Rc;
 
 use sear_expr::visit::{collect_symbolic_arrays, for_each_node};
-use sear_expr::{ArrayRef, Assignment, Evaluator, Expr, ExprKind};
+use sear_expr::{ArrayRef, Assignment, CmpOp, Evaluator, Expr, ExprKind};
 
 use crate::sat::SatQuery;
 
@@ -85,6 +85,16 @@ fn search(bases: &[Rc<Assignment>], query: &SatQuery) -> Outcome {
             model.insert(a.clone(), vec![0; a.size() as usize]);
         }
     }
+    for writes in equality_writes(condition) {
+        let mut candidate = model.clone();
+        for &(ref array, index, byte) in &writes {
+            candidate.set_byte(array, index, byte);
+        }
+        let mut ev = Evaluator::new(&candidate);
+        if ev.eval(condition) == 1 && query.constraints.iter().all(|c| ev.eval(c) == 1) {
+            return Outcome::Found(candidate);
+        }
+    }
     let mut budget = NODE_BUDGET / size.max(1);
     for (array, index) in positions {
         let original = model.byte(&array, index as u128);
@@ -106,6 +116,69 @@ fn search(bases: &[Rc<Assignment>], query: &SatQuery) -> Outcome {
         model.set_byte(&array, index, original);
     }
     Outcome::Missed
+}
+
+/// The most equalities [`equality_writes`] takes from one condition.
+const MAX_EQUALITIES: usize = 4;
+
+/// For each equality of the condition between a constant and whole input bytes (a
+/// concatenation of byte reads at constant indices, most significant first), the bytes that
+/// make it hold: tried before the byte-by-byte search, which reaches `x == 1` on a 4-byte
+/// input only after every value of its three high bytes.
+fn equality_writes(condition: &Expr) -> Vec<Vec<(ArrayRef, usize, u8)>> {
+    let mut found = Vec::new();
+    for_each_node([condition], |e| {
+        if found.len() >= MAX_EQUALITIES {
+            return;
+        }
+        let ExprKind::Cmp {
+            op: CmpOp::Eq,
+            lhs,
+            rhs,
+        } = e.kind()
+        else {
+            return;
+        };
+        let (c, side) = match (lhs.as_constant(), rhs.as_constant()) {
+            (Some(c), None) => (c, rhs),
+            (None, Some(c)) => (c, lhs),
+            _ => return,
+        };
+        let mut bytes = Vec::new();
+        if !byte_reads(side, &mut bytes)
+            || bytes.len() > 16
+            || bytes.len() * 8 != side.width() as usize
+        {
+            return;
+        }
+        let n = bytes.len();
+        let writes = bytes
+            .into_iter()
+            .enumerate()
+            .map(|(k, (array, index))| (array, index, (c >> (8 * (n - 1 - k))) as u8))
+            .collect();
+        found.push(writes);
+    });
+    found
+}
+
+/// Appends the input bytes `e` is a concatenation of (most significant first); false when it
+/// is anything else.
+fn byte_reads(e: &Expr, out: &mut Vec<(ArrayRef, usize)>) -> bool {
+    match e.kind() {
+        ExprKind::Concat { hi, lo } => byte_reads(hi, out) && byte_reads(lo, out),
+        ExprKind::Read { updates, index } => {
+            let root = updates.root();
+            match index.as_constant() {
+                Some(i) if updates.is_empty() && !root.is_constant() && i < root.size() as u128 => {
+                    out.push((root.clone(), i as usize));
+                    true
+                }
+                _ => false,
+            }
+        }
+        _ => false,
+    }
 }
 
 /// Every byte value, in order (the values after the condition's own).
