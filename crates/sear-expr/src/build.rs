@@ -152,6 +152,9 @@ impl Expr {
         if let (Some(h), Some(l)) = (hi.as_constant(), lo.as_constant()) {
             return Expr::constant(fold_concat(h, l, lo.width()), width);
         }
+        if let Some(lifted) = crate::ite_lift::lift(&hi, &lo, Expr::concat) {
+            return lifted;
+        }
         if hi.as_constant() == Some(0) {
             return Expr::zext(lo, width);
         }
@@ -361,6 +364,9 @@ impl Expr {
         if let (Some(a), Some(b)) = (lhs.as_constant(), rhs.as_constant()) {
             return Expr::constant(fold_binary(op, width, a, b), width);
         }
+        if let Some(lifted) = crate::ite_lift::lift(&lhs, &rhs, |a, b| Expr::binary(op, a, b)) {
+            return lifted;
+        }
         if width > 1 && crate::ac::enabled() {
             if crate::ac::is_ac(op) {
                 if let Some(normalised) = crate::ac::combine(op, &lhs, &rhs, width) {
@@ -389,6 +395,9 @@ impl Expr {
         let width = lhs.width();
         if let (Some(a), Some(b)) = (lhs.as_constant(), rhs.as_constant()) {
             return Expr::bool(fold_cmp(op, width, a, b));
+        }
+        if let Some(lifted) = crate::ite_lift::lift(&lhs, &rhs, |a, b| Expr::cmp(op, a, b)) {
+            return lifted;
         }
         let (lhs, rhs) = if op == CmpOp::Eq && should_swap(&lhs, &rhs) {
             (rhs, lhs)
