@@ -306,6 +306,9 @@ impl Expr {
         if let ExprKind::ZExt(inner) = expr.kind() {
             return Expr::zext(inner.clone(), width);
         }
+        if let Some(lifted) = crate::ite_lift::lift_unary(&expr, |e| Expr::zext(e, width)) {
+            return lifted;
+        }
         Expr::make(ExprKind::ZExt(expr), width)
     }
 
@@ -323,6 +326,9 @@ impl Expr {
             // A strictly widening zext has a zero sign bit.
             ExprKind::ZExt(inner) => return Expr::zext(inner.clone(), width),
             _ => {}
+        }
+        if let Some(lifted) = crate::ite_lift::lift_unary(&expr, |e| Expr::sext(e, width)) {
+            return lifted;
         }
         Expr::make(ExprKind::SExt(expr), width)
     }

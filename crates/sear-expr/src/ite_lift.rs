@@ -12,7 +12,9 @@
 //! op(ite(c, a, b), k)             =  ite(c, op(a, k), op(b, k))    (a, b, k constants)
 //! ```
 //!
-//! for every binary operator, comparison and `concat` (both operand orders), so that
+//! for every binary operator, comparison and `concat` (both operand orders), and
+//! `ext(ite(c, k, x)) = ite(c, ext(k), ext(x))` for a zero or sign extension of an `ite` with
+//! a constant branch, so that
 //! `concat(ite(c, x3, 0), …, ite(c, x0, 0))` is `ite(c, x, 0)`, `ite(c, x, 0) != 0` is `c`
 //! (with the builder's `ite` rules) and `ite(c, k, i) == ite(c, k, i*i)` with `i` a constant
 //! is `¬c ∨ k == i·i`... each without a query. Both are identities over bit-vectors (the
@@ -95,6 +97,30 @@ pub(crate) fn lift(lhs: &Expr, rhs: &Expr, build: impl Fn(Expr, Expr) -> Expr) -
     DEPTH.with(|d| d.set(depth + 1));
     let then_expr = build(a, d);
     let else_expr = build(b, e);
+    DEPTH.with(|d| d.set(depth));
+    LIFTED.fetch_add(1, Ordering::Relaxed);
+    Some(Expr::select(cond.clone(), then_expr, else_expr))
+}
+
+/// `build(e)` for a zero or sign extension `build`, lifted over `e` when it is an `ite`
+/// with a constant branch (that branch folds): `ext(ite(c, k, x)) = ite(c, ext(k), ext(x))`.
+/// A value read back from merged memory is the extension of such an `ite` (its high bytes
+/// agreed), and lifting it lets it meet the other operand's `ite` on `c`.
+pub(crate) fn lift_unary(e: &Expr, build: impl Fn(Expr) -> Expr) -> Option<Expr> {
+    if !enabled() {
+        return None;
+    }
+    let (cond, a, b) = branches(e)?;
+    if !a.is_constant() && !b.is_constant() {
+        return None;
+    }
+    let depth = DEPTH.with(|d| d.get());
+    if depth >= MAX_DEPTH {
+        return None;
+    }
+    DEPTH.with(|d| d.set(depth + 1));
+    let then_expr = build(a.clone());
+    let else_expr = build(b.clone());
     DEPTH.with(|d| d.set(depth));
     LIFTED.fetch_add(1, Ordering::Relaxed);
     Some(Expr::select(cond.clone(), then_expr, else_expr))
