@@ -251,9 +251,7 @@ pub fn states_over(
             }
         } else {
             // An object some members allocated and the first did not (`Objects::OneSided`).
-            if objects != Objects::OneSided
-                || merged.memory.overlaps(address, some.object.size)
-            {
+            if objects != Objects::OneSided || merged.memory.overlaps(address, some.object.size) {
                 return None;
             }
             let seg = seg.map_or_else(|| segments[0].clone(), Arc::new);
