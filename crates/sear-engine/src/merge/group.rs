@@ -114,11 +114,14 @@ pub(crate) fn mergeable_objects(a: &AddressSpace, b: &AddressSpace, objects: Obj
 }
 
 /// True when `entry`, an object of one space only, may be kept by a merge with `other`: a
-/// heap object with its own segment that overlaps no live object of `other`.
+/// heap object with its own segment that overlaps no live object of `other` and that
+/// `other` did not free (one side freed what the other keeps: the merged path would hold
+/// it live and freed at once).
 fn one_sided(entry: &ObjectEntry, other: &AddressSpace) -> bool {
     entry.object.kind == ObjectKind::Heap
         && matches!(entry.storage, Storage::Own(_))
         && !other.overlaps(entry.object.address, entry.object.size)
+        && other.freed_by_base(entry.object.address).is_none()
 }
 
 /// The merge of `members` (see the module documentation), or `None` when they are not
