@@ -163,6 +163,21 @@ mod tests {
     }
 
     #[test]
+    fn the_conjuncts_of_a_constraint_decide() {
+        // The false side of `a || b` (¬(a ∨ b)) fixes `a` and `b` to false; a conjunction
+        // fixes each conjunct (here byte 3 to 7).
+        let a = Expr::ult(byte(1), byte(2));
+        let b = Expr::ult(byte(2), byte(0));
+        let path = [Expr::not(Expr::or(a.clone(), b.clone()))];
+        assert_eq!(decide(&path, &a), Some(false));
+        assert_eq!(decide(&path, &Expr::not(b.clone())), Some(true));
+        let path = [Expr::and(a.clone(), eq(byte(3), 7))];
+        assert_eq!(decide(&path, &a), Some(true));
+        assert_eq!(decide(&path, &eq(byte(3), 8)), Some(false));
+        assert_eq!(decide(&path, &b), None);
+    }
+
+    #[test]
     fn no_constraints_no_answer() {
         assert_eq!(decide(&[], &eq(byte(0), 1)), None);
         assert_eq!(decide(&[eq(byte(0), 1)], &Expr::true_()), None);

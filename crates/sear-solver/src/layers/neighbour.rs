@@ -85,7 +85,9 @@ fn search(bases: &[Rc<Assignment>], query: &SatQuery) -> Outcome {
             model.insert(a.clone(), vec![0; a.size() as usize]);
         }
     }
-    for writes in equality_writes(condition) {
+    let equalities = equality_writes(condition);
+    let together = (equalities.len() > 1).then(|| equalities.concat());
+    for writes in together.into_iter().chain(equalities) {
         let mut candidate = model.clone();
         for &(ref array, index, byte) in &writes {
             candidate.set_byte(array, index, byte);
@@ -119,12 +121,13 @@ fn search(bases: &[Rc<Assignment>], query: &SatQuery) -> Outcome {
 }
 
 /// The most equalities [`equality_writes`] takes from one condition.
-const MAX_EQUALITIES: usize = 4;
+const MAX_EQUALITIES: usize = 16;
 
 /// For each equality of the condition between a constant and whole input bytes (a
-/// concatenation of byte reads at constant indices, most significant first), the bytes that
-/// make it hold: tried before the byte-by-byte search, which reaches `x == 1` on a 4-byte
-/// input only after every value of its three high bytes.
+/// concatenation of byte reads at constant indices, most significant first, or one byte: the
+/// builder splits `k == x` on a word into its bytes' equalities), the bytes that make it
+/// hold: tried, all together and then one by one, before the byte-by-byte search, which
+/// reaches `x == 1` on a 4-byte input only after every value of its three high bytes.
 fn equality_writes(condition: &Expr) -> Vec<Vec<(ArrayRef, usize, u8)>> {
     let mut found = Vec::new();
     for_each_node([condition], |e| {
@@ -229,4 +232,33 @@ fn candidates(condition: &Expr) -> (Vec<(ArrayRef, usize)>, Vec<u8>, usize) {
     positions.dedup();
     positions.truncate(MAX_POSITIONS);
     (positions, values, size)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::query::QueryMeta;
+    use crate::sat::SatQuery;
+    use sear_expr::{Array, ArrayKind, UpdateList};
+
+    #[test]
+    fn an_equality_with_a_constant_is_met_by_writing_its_bytes() {
+        // `x == 0x01020304` on a fresh 4-byte input: the constant's bytes, little-endian,
+        // written together.
+        let a = Array::new("x", 4, ArrayKind::SymbolicInput, None);
+        let x = Expr::read_lsb(&UpdateList::new(a.clone()), Expr::constant(0, 32), 4);
+        let cond = Expr::eq(Expr::constant(0x0102_0304, 32), x);
+        let meta = QueryMeta::default();
+        let query = SatQuery::new(&[], cond.clone(), &meta, true, false);
+        let base = Rc::new(Assignment::new());
+        match Neighbours::default().search(&[base], &query) {
+            Outcome::Found(model) => {
+                assert_eq!(model.evaluate(&cond), 1);
+                assert_eq!(model.get(&a).map(|v| v.to_vec()), Some(vec![4, 3, 2, 1]));
+            }
+            _ => panic!("no model found"),
+        }
+        // The builder split the word's equality into its four bytes'.
+        assert_eq!(equality_writes(&cond).len(), 4);
+    }
 }
