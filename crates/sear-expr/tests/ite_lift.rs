@@ -88,7 +88,7 @@ fn lifting_keeps_the_value_under_every_assignment() {
         let m = u32::MAX as u128;
         assert_eq!(model.evaluate(&built[0]), lv.wrapping_sub(rv) & m);
         assert_eq!(model.evaluate(&built[1]), lv.wrapping_mul(rv) & m);
-        assert_eq!(model.evaluate(&built[2]), if rv == 0 { m } else { lv / rv });
+        assert_eq!(model.evaluate(&built[2]), lv.checked_div(rv).unwrap_or(m));
         assert_eq!(
             model.evaluate(&built[3]),
             ((lv as u32 as i32) < (rv as u32 as i32)) as u128
