@@ -13,6 +13,9 @@ pub struct Stats {
     /// process-wide).
     #[serde(skip)]
     pub ac_at_start: sear_expr::ac::AcStats,
+    /// `sear_expr::ite_lift::lifted()` when the executor was created (process-wide too).
+    #[serde(skip)]
+    pub lifted_at_start: u64,
     /// Instructions executed (all states).
     pub instructions: u64,
     /// Solver queries issued by the engine.

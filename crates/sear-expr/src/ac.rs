@@ -33,6 +33,10 @@
 //! combination with it stays plain (O(1)). So a loop that adds its elements in reverse
 //! creation order pays O(n) in total, not O(n²), and is simply not normalised.
 //!
+//! An `ite` is not an operand of a chain while the builder lifts `ite`s
+//! ([`crate::ite_lift`]): an operation with an `ite` operand that the lifting leaves is a
+//! plain node.
+//!
 //! Switch: [`set_enabled`] (`--no-ac-normalize` in the CLI); counters: [`stats`].
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -308,6 +312,12 @@ fn merge(build: &mut Build, a: Option<Expr>, b: Option<Expr>) -> Option<Option<E
 /// combination would exceed its rebuild bound (the builder then makes a plain node).
 /// `op` is AC, the width above 1 and not both sides constant.
 pub(crate) fn combine(op: BinOp, lhs: &Expr, rhs: &Expr, width: u32) -> Option<Expr> {
+    // An `ite` is no chain operand while the builder lifts `ite`s (`crate::ite_lift`): two
+    // `ite`s on one condition side by side in a chain would be lifted when the chain is
+    // built again, so the canonical form would not be a fixpoint.
+    if crate::ite_lift::enabled() && (is_ite(lhs) || is_ite(rhs)) {
+        return None;
+    }
     let a = decompose(op, lhs)?;
     let b = decompose(op, rhs)?;
     let mut build = Build {
@@ -331,6 +341,10 @@ pub(crate) fn combine(op: BinOp, lhs: &Expr, rhs: &Expr, width: u32) -> Option<E
         return Some(Expr::constant(value, width));
     }
     Some(finish(op, build.constant, chain, width))
+}
+
+fn is_ite(e: &Expr) -> bool {
+    matches!(e.kind(), ExprKind::Select { .. })
 }
 
 /// `constant op chain` without an identity constant.

@@ -152,6 +152,9 @@ impl Expr {
         if let (Some(h), Some(l)) = (hi.as_constant(), lo.as_constant()) {
             return Expr::constant(fold_concat(h, l, lo.width()), width);
         }
+        if let Some(lifted) = crate::ite_lift::lift(&hi, &lo, Expr::concat) {
+            return lifted;
+        }
         if hi.as_constant() == Some(0) {
             return Expr::zext(lo, width);
         }
@@ -303,6 +306,16 @@ impl Expr {
         if let ExprKind::ZExt(inner) = expr.kind() {
             return Expr::zext(inner.clone(), width);
         }
+        // zext(x[0..w]) back to x's width is x when x's high bits are zero: a product of two
+        // bytes stored in a 16-bit field and read back.
+        if let ExprKind::Extract { expr: x, offset: 0 } = expr.kind() {
+            if x.width() == width && upper_bound(x, 2) <= mask(expr.width()) {
+                return x.clone();
+            }
+        }
+        if let Some(lifted) = crate::ite_lift::lift_unary(&expr, |e| Expr::zext(e, width)) {
+            return lifted;
+        }
         Expr::make(ExprKind::ZExt(expr), width)
     }
 
@@ -320,6 +333,9 @@ impl Expr {
             // A strictly widening zext has a zero sign bit.
             ExprKind::ZExt(inner) => return Expr::zext(inner.clone(), width),
             _ => {}
+        }
+        if let Some(lifted) = crate::ite_lift::lift_unary(&expr, |e| Expr::sext(e, width)) {
+            return lifted;
         }
         Expr::make(ExprKind::SExt(expr), width)
     }
@@ -361,6 +377,9 @@ impl Expr {
         if let (Some(a), Some(b)) = (lhs.as_constant(), rhs.as_constant()) {
             return Expr::constant(fold_binary(op, width, a, b), width);
         }
+        if let Some(lifted) = crate::ite_lift::lift(&lhs, &rhs, |a, b| Expr::binary(op, a, b)) {
+            return lifted;
+        }
         if width > 1 && crate::ac::enabled() {
             if crate::ac::is_ac(op) {
                 if let Some(normalised) = crate::ac::combine(op, &lhs, &rhs, width) {
@@ -389,6 +408,9 @@ impl Expr {
         let width = lhs.width();
         if let (Some(a), Some(b)) = (lhs.as_constant(), rhs.as_constant()) {
             return Expr::bool(fold_cmp(op, width, a, b));
+        }
+        if let Some(lifted) = crate::ite_lift::lift(&lhs, &rhs, |a, b| Expr::cmp(op, a, b)) {
+            return lifted;
         }
         let (lhs, rhs) = if op == CmpOp::Eq && should_swap(&lhs, &rhs) {
             (rhs, lhs)
@@ -919,6 +941,32 @@ fn simplify_eq_const(c: u128, rhs: &Expr, width: u32) -> Option<Expr> {
             })
         }
         _ => None,
+    }
+}
+
+/// A bound on the unsigned value of `e` read off its top `depth` levels (zero extensions,
+/// constants, sums and products that do not wrap, masks); `mask(width)` when none is known.
+fn upper_bound(e: &Expr, depth: u32) -> u128 {
+    let all = mask(e.width());
+    if let Some(c) = e.as_constant() {
+        return c;
+    }
+    if depth == 0 {
+        return all;
+    }
+    match e.kind() {
+        ExprKind::ZExt(x) => mask(x.width()),
+        ExprKind::Binary { op, lhs, rhs } => {
+            let (a, b) = (upper_bound(lhs, depth - 1), upper_bound(rhs, depth - 1));
+            let bound = match op {
+                BinOp::Add => a.checked_add(b),
+                BinOp::Mul => a.checked_mul(b),
+                BinOp::And => Some(a.min(b)),
+                _ => None,
+            };
+            bound.filter(|&v| v <= all).unwrap_or(all)
+        }
+        _ => all,
     }
 }
 

@@ -44,6 +44,7 @@ pub mod fp;
 pub mod fpsem;
 pub mod intern;
 pub mod interval;
+pub mod ite_lift;
 pub mod quant;
 pub mod reads;
 pub mod smtlib;

@@ -14,7 +14,7 @@
 //! `arg[0] = '-'` is decided here instead of in the core.
 
 use rustc_hash::FxHashMap;
-use sear_expr::{CmpOp, Expr, ExprKind};
+use sear_expr::{BinOp, CmpOp, Expr, ExprKind};
 
 /// The value `e` takes in every model of `constraints` (a satisfiable path condition), when
 /// substituting the values the constraints fix makes it a constant; `None` otherwise.
@@ -52,10 +52,23 @@ pub fn simplify(e: &Expr, fixed: impl Fn(&Expr) -> Option<Expr>) -> Expr {
     .apply(e)
 }
 
+/// How deep [`facts_of`] looks into a constraint's conjunctions (`a ∧ b`, `¬(a ∨ b)`): at
+/// most 2^this conjuncts each.
+const CONJUNCT_DEPTH: u32 = 3;
+
 /// The terms the constraint `c` fixes: `X ↦ k` for `k = X` (either side a constant),
 /// `X ↦ false` for `¬X`, and `c ↦ true` for any other `c` (for those two, `c` rebuilt from
-/// the fixed `X` folds to true already: one entry, not two, per constraint of a path).
+/// the fixed `X` folds to true already: one entry, not two, per constraint of a path); and
+/// the same for each conjunct of a conjunction `a ∧ b` or `¬(a ∨ b)` (each is implied by
+/// `c`), a few levels deep ([`CONJUNCT_DEPTH`]): a path that took the false side of
+/// `a || b` fixes `a` to false, which decides a later branch on `a` alone.
 pub fn facts_of(c: &Expr) -> impl Iterator<Item = (Expr, Expr)> {
+    let mut out = Vec::new();
+    facts_into(c, CONJUNCT_DEPTH, &mut out);
+    out.into_iter()
+}
+
+fn facts_into(c: &Expr, depth: u32, out: &mut Vec<(Expr, Expr)>) {
     let fixed = match c.kind() {
         ExprKind::Cmp {
             op: CmpOp::Eq,
@@ -73,8 +86,32 @@ pub fn facts_of(c: &Expr) -> impl Iterator<Item = (Expr, Expr)> {
         ExprKind::Not(x) => Some((x.clone(), Expr::false_())),
         _ => None,
     };
-    let itself = fixed.is_none().then(|| (c.clone(), Expr::true_()));
-    fixed.into_iter().chain(itself)
+    out.push(fixed.unwrap_or_else(|| (c.clone(), Expr::true_())));
+    if depth == 0 || c.width() != 1 {
+        return;
+    }
+    match c.kind() {
+        ExprKind::Binary {
+            op: BinOp::And,
+            lhs,
+            rhs,
+        } => {
+            facts_into(lhs, depth - 1, out);
+            facts_into(rhs, depth - 1, out);
+        }
+        ExprKind::Not(x) => {
+            if let ExprKind::Binary {
+                op: BinOp::Or,
+                lhs,
+                rhs,
+            } = x.kind()
+            {
+                facts_into(&Expr::not(lhs.clone()), depth - 1, out);
+                facts_into(&Expr::not(rhs.clone()), depth - 1, out);
+            }
+        }
+        _ => {}
+    }
 }
 
 #[cfg(test)]
@@ -123,6 +160,21 @@ mod tests {
             None,
             "a free conjunct stays open"
         );
+    }
+
+    #[test]
+    fn the_conjuncts_of_a_constraint_decide() {
+        // The false side of `a || b` (¬(a ∨ b)) fixes `a` and `b` to false; a conjunction
+        // fixes each conjunct (here byte 3 to 7).
+        let a = Expr::ult(byte(1), byte(2));
+        let b = Expr::ult(byte(2), byte(0));
+        let path = [Expr::not(Expr::or(a.clone(), b.clone()))];
+        assert_eq!(decide(&path, &a), Some(false));
+        assert_eq!(decide(&path, &Expr::not(b.clone())), Some(true));
+        let path = [Expr::and(a.clone(), eq(byte(3), 7))];
+        assert_eq!(decide(&path, &a), Some(true));
+        assert_eq!(decide(&path, &eq(byte(3), 8)), Some(false));
+        assert_eq!(decide(&path, &b), None);
     }
 
     #[test]

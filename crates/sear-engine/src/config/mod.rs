@@ -270,6 +270,18 @@ pub struct EngineConfig {
         action = clap::ArgAction::SetFalse,
     ))]
     pub ac_normalize: bool,
+    /// Disable the `ite` lifting of the expression builder (an operator over two `ite`s on
+    /// one condition, or over an `ite` of constants and a constant, built as one `ite` of
+    /// the operator over the branches: merged values combine without a query), for
+    /// ablation studies.
+    // `sear_expr::ite_lift`, process-wide: set when the executor is created; counted as
+    // `ite_lifting` in `summary.json`.
+    #[cfg_attr(feature = "cli", arg(
+        id = "no-ite-lifting",
+        long = "no-ite-lifting",
+        action = clap::ArgAction::SetFalse,
+    ))]
+    pub ite_lifting: bool,
     /// Prove every transformed expression equivalent to its original with the solver; a
     /// disagreement ends the path with an `exec` error.
     #[cfg_attr(
@@ -367,6 +379,7 @@ impl EngineConfig {
             array_opt: Default::default(),
             read_policy: sear_expr::ReadPolicy::Fold,
             ac_normalize: true,
+            ite_lifting: true,
             validate_array_opt: false,
             write_trace_hash: false,
             write_paths: false,

@@ -164,6 +164,10 @@ impl Executor<'_> {
             cancelled: ac.cancelled - at_start.cancelled,
             over_budget: ac.over_budget - at_start.over_budget,
         };
+        self.run.summary.ite_lifting = crate::output::IteLiftingStats {
+            enabled: self.config.ite_lifting,
+            lifted: sear_expr::ite_lift::lifted() - self.run.stats.lifted_at_start,
+        };
         self.run.summary.time_s = self.run.start.elapsed().as_secs_f64();
         let usage = crate::stats::process_usage().unwrap_or_default();
         self.run.summary.user_time_s = usage.user_s;

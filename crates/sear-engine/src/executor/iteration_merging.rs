@@ -282,6 +282,7 @@ impl Executor<'_> {
                 None => groups.push(vec![state]),
             }
         }
+        let objects = self.iteration_objects();
         let mut merged_any = false;
         for mut group in groups {
             while !group.is_empty() {
@@ -289,7 +290,7 @@ impl Executor<'_> {
                 let mut with = vec![first];
                 let mut without = Vec::new();
                 for s in group {
-                    match refusal(&with[0], &s, ctx.prefix_len, opened.inputs) {
+                    match refusal(&with[0], &s, ctx.prefix_len, opened.inputs, objects) {
                         None => with.push(s),
                         Some(why) => {
                             self.run.iterations.stats.refused.count(why);
@@ -358,9 +359,11 @@ impl Executor<'_> {
             opened.prefix.clone(),
             &mut enc,
             group::Recording::Nothing,
+            self.iteration_objects(),
         );
         self.run.iterations.stats.merge_time_s += start.elapsed().as_secs_f64();
         let (merged, record) = merged?;
+        self.run.iterations.stats.one_sided_objects += record.one_sided_objects;
         tracing::debug!(
             target: "sear::iteration_merge",
             "merged {} paths at {:?}: condition {}",
@@ -369,6 +372,17 @@ impl Executor<'_> {
             record.condition
         );
         Some(merged)
+    }
+
+    /// The differences in objects a merge accepts: heap objects on one side only with
+    /// `--merge-iteration-allocations`, unless leaks are checked (a leak scan of the merged
+    /// path would see an object that one side never had).
+    fn iteration_objects(&self) -> group::Objects {
+        if self.config.iteration_merge.allocations && !self.config.check_leaks {
+            group::Objects::OneSided
+        } else {
+            group::Objects::Same
+        }
     }
 
     /// `merged` replaces `members` (the first keeps its identity): counted and resumed.

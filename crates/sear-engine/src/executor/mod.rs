@@ -296,6 +296,7 @@ impl<'o> Executor<'o> {
     ) -> Result<Self, EngineError> {
         init::entry_function(&module, &config.entry)?;
         sear_expr::ac::set_enabled(config.ac_normalize);
+        sear_expr::ite_lift::set_enabled(config.ite_lifting);
         let array_opt = crate::arrayopt::ArrayOpt::new(&config, solver_config)?;
         let solver = Solver::with_rewriter(
             &crate::arrayopt::solver_config(&config, solver_config),
@@ -348,6 +349,7 @@ impl<'o> Executor<'o> {
                 coverage,
                 stats: Stats {
                     ac_at_start: sear_expr::ac::stats(),
+                    lifted_at_start: sear_expr::ite_lift::lifted(),
                     ..Stats::default()
                 },
                 summary: Summary::default(),

@@ -51,6 +51,21 @@ pub struct IterationMergeConfig {
         value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(2..=1_000_000),
     ))]
     pub max_paths: usize,
+    /// Merge the paths of an iteration where some allocated heap objects the others did not
+    /// (on/off, default on): the merged path keeps the objects, and a pointer to one is an
+    /// `ite` on its side's condition. Off (and always under `--property valid-memsafety`'s
+    /// leak check): such paths are not merged.
+    #[cfg_attr(feature = "cli", arg(
+        id = "merge-iteration-allocations",
+        long = "merge-iteration-allocations",
+        value_name = "on|off",
+        num_args = 0..=1,
+        require_equals = true,
+        default_value = "on",
+        default_missing_value = "on",
+        value_parser = sear_solver::cli::switch(),
+    ))]
+    pub allocations: bool,
 }
 
 impl Default for IterationMergeConfig {
@@ -58,6 +73,7 @@ impl Default for IterationMergeConfig {
         IterationMergeConfig {
             enabled: None,
             max_paths: defaults::MAX_PATHS,
+            allocations: true,
         }
     }
 }
@@ -133,23 +149,33 @@ pub struct IterationStats {
     pub refused: Refusals,
     /// The longest path condition an iteration began with (constraints).
     pub largest_prefix: u64,
+    /// Heap objects that some paths of a merged group had and others not (allocated on one
+    /// side of a fork), kept by the merged path (`--merge-iteration-allocations`).
+    pub one_sided_objects: u64,
     /// Seconds spent merging.
     pub merge_time_s: f64,
 }
 
 /// Why `b` may not be merged with `a` (paths at the same place whose path conditions
 /// should share `prefix_len` constraints and whose inputs should share the first `inputs`;
-/// the inputs after those may differ, [`align_inputs`] joins them); `None` when they may.
-pub fn refusal(a: &State, b: &State, prefix_len: usize, inputs: usize) -> Option<Refusal> {
+/// the inputs after those may differ, [`align_inputs`] joins them; their objects may differ
+/// as `objects` accepts); `None` when they may.
+pub fn refusal(
+    a: &State,
+    b: &State,
+    prefix_len: usize,
+    inputs: usize,
+    objects: group::Objects,
+) -> Option<Refusal> {
     if !same_input_prefix(a, b, inputs) {
         return Some(Refusal::Inputs);
     }
     if a.symbolics.ptr_eq(&b.symbolics) && a.memory.same_quarantine(&b.memory) {
-        return refusal_aligned(a, b, prefix_len);
+        return refusal_aligned(a, b, prefix_len, objects);
     }
     let mut pair = [a.clone(), b.clone()];
     align(&mut pair, prefix_len, inputs);
-    refusal_aligned(&pair[0], &pair[1], prefix_len)
+    refusal_aligned(&pair[0], &pair[1], prefix_len, objects)
 }
 
 /// True when [`align`] would change something in `members`.
@@ -223,8 +249,13 @@ pub fn align_inputs(members: &mut [State], prefix_len: usize, inputs: usize) {
 }
 
 /// [`refusal`] of two paths with the same inputs.
-fn refusal_aligned(a: &State, b: &State, prefix_len: usize) -> Option<Refusal> {
-    if group::group_compatible(&[a, b], prefix_len) {
+fn refusal_aligned(
+    a: &State,
+    b: &State,
+    prefix_len: usize,
+    objects: group::Objects,
+) -> Option<Refusal> {
+    if group::group_compatible_with(&[a, b], prefix_len, objects) {
         return None;
     }
     let same_stack = a.stack.len() == b.stack.len()
@@ -245,7 +276,7 @@ fn refusal_aligned(a: &State, b: &State, prefix_len: usize) -> Option<Refusal> {
     if !same_inputs {
         return Some(Refusal::Inputs);
     }
-    if !group::same_objects(&a.memory, &b.memory) {
+    if !group::mergeable_objects(&a.memory, &b.memory, objects) {
         return Some(Refusal::Allocations);
     }
     let same_prefix = a.constraints.len() >= prefix_len

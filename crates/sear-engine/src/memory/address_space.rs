@@ -51,6 +51,19 @@ pub struct ObjectEntry {
     pub storage: Storage,
 }
 
+/// Two entries are equal when they are the same object (one allocation, not copied) with the
+/// same storage (the same segment, not a copy): the identity a persistent map's diff needs.
+impl PartialEq for ObjectEntry {
+    fn eq(&self, other: &Self) -> bool {
+        Arc::ptr_eq(&self.object, &other.object)
+            && match (&self.storage, &other.storage) {
+                (Storage::Own(a), Storage::Own(b)) => Arc::ptr_eq(a, b),
+                (Storage::Chunks(a), Storage::Chunks(b)) => a == b,
+                _ => false,
+            }
+    }
+}
+
 /// Freed objects kept for use-after-free detection. Beyond this many, the oldest
 /// allocations leave the quarantine (an access to them is then reported as out of bounds).
 pub const QUARANTINE_LIMIT: usize = 1 << 16;
@@ -145,14 +158,20 @@ impl AddressSpace {
     pub fn free(&mut self, address: u64) -> Option<Arc<MemoryObject>> {
         let entry = self.take(address)?;
         self.freed.insert(address, entry.object.clone());
-        if self.freed.len() > QUARANTINE_LIMIT {
-            // Addresses grow with allocation time, so the smallest are the oldest.
-            while self.freed.len() > QUARANTINE_LIMIT / 2 {
-                let oldest = self.freed.get_min().expect("non-empty quarantine").0;
-                self.freed.remove(&oldest);
-            }
-        }
+        self.trim_quarantine();
         Some(entry.object)
+    }
+
+    /// Drops the oldest freed objects beyond [`QUARANTINE_LIMIT`] (addresses grow with
+    /// allocation time, so the smallest are the oldest). One at a time, not down to a
+    /// fraction of the limit: paths whose quarantines are joined at every merge
+    /// ([`AddressSpace::join_quarantine`]) would otherwise take back, at each merge, the
+    /// half that one of them had just dropped.
+    fn trim_quarantine(&mut self) {
+        while self.freed.len() > QUARANTINE_LIMIT {
+            let oldest = self.freed.get_min().expect("non-empty quarantine").0;
+            self.freed.remove(&oldest);
+        }
     }
 
     /// Removes the object at `address` from the address space without quarantine (it is
@@ -296,6 +315,33 @@ impl AddressSpace {
         self.segment_mut(address, 0, size)
     }
 
+    /// The base addresses where the live objects of `self` and `other` differ (another
+    /// object, or other bytes), with each side's entry (`None`: no object based there). The
+    /// diff skips the structure both maps share, so paths forked from one state compare in
+    /// the size of what they changed, not of the whole space.
+    pub fn object_diff<'a>(
+        &'a self,
+        other: &'a AddressSpace,
+    ) -> impl Iterator<Item = (u64, Option<&'a ObjectEntry>, Option<&'a ObjectEntry>)> + 'a {
+        self.objects.diff(&other.objects).map(|d| match d {
+            imbl::ordmap::DiffItem::Add(k, v) => (*k, None, Some(v)),
+            imbl::ordmap::DiffItem::Remove(k, v) => (*k, Some(v), None),
+            imbl::ordmap::DiffItem::Update { old, new } => (*old.0, Some(old.1), Some(new.1)),
+        })
+    }
+
+    /// Adds a live object whose own segment is `segment` (an object a merged path takes
+    /// from one of its members).
+    pub fn insert_with_segment(&mut self, object: Arc<MemoryObject>, segment: Arc<Segment>) {
+        self.objects.insert(
+            object.address,
+            ObjectEntry {
+                object,
+                storage: Storage::Own(segment),
+            },
+        );
+    }
+
     /// Gives the object at `address` a segment of its own (a merge's result).
     pub fn replace_segment(&mut self, address: u64, segment: Segment) {
         if let Some(entry) = self.objects.get_mut(&address) {
@@ -387,6 +433,7 @@ impl AddressSpace {
         for (a, y) in added {
             self.freed.insert(a, y);
         }
+        self.trim_quarantine();
         true
     }
 

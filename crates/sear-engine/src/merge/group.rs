@@ -14,6 +14,8 @@ use std::sync::Arc;
 use sear_expr::{Expr, ReadPolicy};
 
 use super::{compatible, same_shape, same_value};
+use crate::memory::address_space::ObjectEntry;
+use crate::memory::object::ObjectKind;
 use crate::memory::{AddressSpace, Segment, Storage};
 use crate::state::State;
 use crate::value::Value;
@@ -48,11 +50,31 @@ pub struct MergeRecord {
     pub values: u64,
     /// Their AST sizes (distinct non-constant nodes), summed.
     pub values_ast: u64,
+    /// Objects the merged state took from members other than the first
+    /// ([`Objects::OneSided`]).
+    pub one_sided_objects: u64,
+}
+
+/// Which differences in live objects a group merge accepts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Objects {
+    /// The same objects at the same places in every member.
+    Same,
+    /// Besides those, heap objects that only some members allocated (with a segment of their
+    /// own, overlapping no object of the others). The merged state keeps them, with their
+    /// contents from a member that has them: on the other members' sides nothing points to
+    /// them (a pointer to one is an `ite` on the allocating side's condition).
+    OneSided,
 }
 
 /// True when every member may join `members[0]` in a group merge with a common prefix of
 /// `prefix_len` constraints.
 pub fn group_compatible(members: &[&State], prefix_len: usize) -> bool {
+    group_compatible_with(members, prefix_len, Objects::Same)
+}
+
+/// [`group_compatible`], with the differences in objects that `objects` accepts.
+pub fn group_compatible_with(members: &[&State], prefix_len: usize, objects: Objects) -> bool {
     let first = members[0];
     members.iter().all(|m| {
         compatible(first, m)
@@ -64,25 +86,42 @@ pub fn group_compatible(members: &[&State], prefix_len: usize) -> bool {
                     .zip(first.constraints.iter())
                     .take(prefix_len)
                     .all(|(x, y)| x == y))
-            && same_objects(&first.memory, &m.memory)
+            && mergeable_objects(&first.memory, &m.memory, objects)
     })
 }
 
-/// The same objects at the same places, freed the same ones, stored alike.
-pub(crate) fn same_objects(a: &AddressSpace, b: &AddressSpace) -> bool {
-    a.len() == b.len()
-        && a.same_quarantine(b)
-        && a.iter().zip(b.iter()).all(|(x, y)| {
-            x.object.id == y.object.id
-                && x.object.address == y.object.address
-                && x.object.size == y.object.size
-                && match (&x.storage, &y.storage) {
-                    (Storage::Own(_), Storage::Own(_)) => true,
-                    (Storage::Chunks(s), Storage::Chunks(t)) => s == t,
-                    _ => false,
-                }
+/// True when the live objects of `a` and `b` differ only as `objects` accepts, they freed
+/// the same ones, and they have as many shared segments. Compared by the diff of the
+/// persistent maps: in the size of what the paths changed since they forked.
+pub(crate) fn mergeable_objects(a: &AddressSpace, b: &AddressSpace, objects: Objects) -> bool {
+    a.same_quarantine(b)
+        && a.shared_segments() == b.shared_segments()
+        && a.object_diff(b).all(|(_, x, y)| match (x, y) {
+            (Some(x), Some(y)) => {
+                x.object.id == y.object.id
+                    && x.object.address == y.object.address
+                    && x.object.size == y.object.size
+                    && match (&x.storage, &y.storage) {
+                        (Storage::Own(_), Storage::Own(_)) => true,
+                        (Storage::Chunks(s), Storage::Chunks(t)) => s == t,
+                        _ => false,
+                    }
+            }
+            (Some(only), None) => objects == Objects::OneSided && one_sided(only, b),
+            (None, Some(only)) => objects == Objects::OneSided && one_sided(only, a),
+            (None, None) => true,
         })
-        && a.shared_segments_by_id().len() == b.shared_segments_by_id().len()
+}
+
+/// True when `entry`, an object of one space only, may be kept by a merge with `other`: a
+/// heap object with its own segment that overlaps no live object of `other` and that
+/// `other` did not free (one side freed what the other keeps: the merged path would hold
+/// it live and freed at once).
+fn one_sided(entry: &ObjectEntry, other: &AddressSpace) -> bool {
+    entry.object.kind == ObjectKind::Heap
+        && matches!(entry.storage, Storage::Own(_))
+        && !other.overlaps(entry.object.address, entry.object.size)
+        && other.freed_by_base(entry.object.address).is_none()
 }
 
 /// The merge of `members` (see the module documentation), or `None` when they are not
@@ -103,6 +142,7 @@ pub fn states(
         prefix,
         encoding,
         Recording::Sizes { locations: record },
+        Objects::Same,
     )
 }
 
@@ -128,10 +168,15 @@ pub fn states_over(
     prefix: sear_solver::PathCondition,
     encoding: &mut dyn MergeEncoding,
     recording: Recording,
+    objects: Objects,
 ) -> Option<(State, MergeRecord)> {
-    if members.is_empty() || !group_compatible(members, prefix_len) || prefix.len() != prefix_len {
+    if members.is_empty()
+        || !group_compatible_with(members, prefix_len, objects)
+        || prefix.len() != prefix_len
+    {
         return None;
     }
+    let mut one_sided = 0u64;
     let first = members[0];
     let (sizes, record) = match recording {
         Recording::Nothing => (false, false),
@@ -142,6 +187,7 @@ pub fn states_over(
         locations: Vec::new(),
         values: 0,
         values_ast: 0,
+        one_sided_objects: 0,
     };
     let mut merged = first.clone();
     let mut cell = |values: &[Expr]| -> Expr {
@@ -170,20 +216,49 @@ pub fn states_over(
             }
         }
     }
-    // Memory: every object's own segment, then the shared segments.
-    let addresses: Vec<u64> = first.memory.iter().map(|e| e.object.address).collect();
-    for address in addresses {
-        let segments: Vec<Arc<Segment>> = members
+    // Memory: every object's own segment where a member differs from the first (found by
+    // the maps' diffs), then the shared segments.
+    let mut differing: Vec<u64> = members[1..]
+        .iter()
+        .flat_map(|m| first.memory.object_diff(&m.memory).map(|(a, _, _)| a))
+        .collect();
+    differing.sort_unstable();
+    differing.dedup();
+    for address in differing {
+        let entries: Vec<Option<&ObjectEntry>> = members
             .iter()
-            .filter_map(|m| match &m.memory.get_by_base(address)?.storage {
-                Storage::Own(s) => Some(s.clone()),
-                Storage::Chunks(_) => None,
-            })
+            .map(|m| m.memory.get_by_base(address))
             .collect();
-        if segments.len() == members.len() {
-            if let Some(seg) = merge_segments(&segments, &mut cell) {
+        let some = entries.iter().flatten().next()?;
+        let mut segments: Vec<Arc<Segment>> = Vec::with_capacity(members.len());
+        for e in &entries {
+            let e = e.unwrap_or(some);
+            if e.object.id != some.object.id || e.object.size != some.object.size {
+                return None;
+            }
+            match &e.storage {
+                Storage::Own(seg) => segments.push(seg.clone()),
+                Storage::Chunks(_) => break,
+            }
+        }
+        if segments.len() != members.len() {
+            continue;
+        }
+        let seg = merge_segments(&segments, &mut cell);
+        if entries.iter().any(|e| e.is_none()) {
+            one_sided += 1;
+        }
+        if entries[0].is_some() {
+            if let Some(seg) = seg {
                 merged.memory.replace_segment(address, seg);
             }
+        } else {
+            // An object some members allocated and the first did not (`Objects::OneSided`).
+            if objects != Objects::OneSided || merged.memory.overlaps(address, some.object.size) {
+                return None;
+            }
+            let seg = seg.map_or_else(|| segments[0].clone(), Arc::new);
+            merged.memory.insert_with_segment(some.object.clone(), seg);
         }
     }
     for (id, seg) in first.memory.shared_segments_by_id() {
@@ -207,6 +282,7 @@ pub fn states_over(
         constraints.push(condition.clone());
     }
     rec.condition = condition;
+    rec.one_sided_objects = one_sided;
     merged.constraints = constraints;
     // Bookkeeping.
     for m in &members[1..] {

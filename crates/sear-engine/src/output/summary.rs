@@ -56,6 +56,16 @@ pub struct AcNormalizationStats {
     pub over_budget: u64,
 }
 
+/// What the `ite` lifting did (`Summary::ite_lifting`, `--no-ite-lifting`;
+/// `sear_expr::ite_lift`).
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct IteLiftingStats {
+    /// On (the default) or off.
+    pub enabled: bool,
+    /// Operators over `ite`s built as one `ite` of the operator over the branches.
+    pub lifted: u64,
+}
+
 /// The run summary. It reads back from `summary.json` (a parallel run's coordinator reads
 /// the merged one for its verdict); what the file lacks is the default.
 #[derive(Clone, Debug, Default, Serialize, Deserialize)]
@@ -87,6 +97,8 @@ pub struct Summary {
     pub simplification: SimplificationStats,
     /// The AC normalisation's counts.
     pub ac_normalization: AcNormalizationStats,
+    /// The `ite` lifting's counts.
+    pub ite_lifting: IteLiftingStats,
     /// Wall time of the run.
     pub time_s: f64,
     /// CPU time of the process in user mode (KLEE's `UserTime`), including the front end's

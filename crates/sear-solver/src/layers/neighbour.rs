@@ -20,7 +20,7 @@
 use std::rc::Rc;
 
 use sear_expr::visit::{collect_symbolic_arrays, for_each_node};
-use sear_expr::{ArrayRef, Assignment, Evaluator, Expr, ExprKind};
+use sear_expr::{ArrayRef, Assignment, CmpOp, Evaluator, Expr, ExprKind};
 
 use crate::sat::SatQuery;
 
@@ -85,6 +85,18 @@ fn search(bases: &[Rc<Assignment>], query: &SatQuery) -> Outcome {
             model.insert(a.clone(), vec![0; a.size() as usize]);
         }
     }
+    let equalities = equality_writes(condition);
+    let together = (equalities.len() > 1).then(|| equalities.concat());
+    for writes in together.into_iter().chain(equalities) {
+        let mut candidate = model.clone();
+        for &(ref array, index, byte) in &writes {
+            candidate.set_byte(array, index, byte);
+        }
+        let mut ev = Evaluator::new(&candidate);
+        if ev.eval(condition) == 1 && query.constraints.iter().all(|c| ev.eval(c) == 1) {
+            return Outcome::Found(candidate);
+        }
+    }
     let mut budget = NODE_BUDGET / size.max(1);
     for (array, index) in positions {
         let original = model.byte(&array, index as u128);
@@ -106,6 +118,70 @@ fn search(bases: &[Rc<Assignment>], query: &SatQuery) -> Outcome {
         model.set_byte(&array, index, original);
     }
     Outcome::Missed
+}
+
+/// The most equalities [`equality_writes`] takes from one condition.
+const MAX_EQUALITIES: usize = 16;
+
+/// For each equality of the condition between a constant and whole input bytes (a
+/// concatenation of byte reads at constant indices, most significant first, or one byte: the
+/// builder splits `k == x` on a word into its bytes' equalities), the bytes that make it
+/// hold: tried, all together and then one by one, before the byte-by-byte search, which
+/// reaches `x == 1` on a 4-byte input only after every value of its three high bytes.
+fn equality_writes(condition: &Expr) -> Vec<Vec<(ArrayRef, usize, u8)>> {
+    let mut found = Vec::new();
+    for_each_node([condition], |e| {
+        if found.len() >= MAX_EQUALITIES {
+            return;
+        }
+        let ExprKind::Cmp {
+            op: CmpOp::Eq,
+            lhs,
+            rhs,
+        } = e.kind()
+        else {
+            return;
+        };
+        let (c, side) = match (lhs.as_constant(), rhs.as_constant()) {
+            (Some(c), None) => (c, rhs),
+            (None, Some(c)) => (c, lhs),
+            _ => return,
+        };
+        let mut bytes = Vec::new();
+        if !byte_reads(side, &mut bytes)
+            || bytes.len() > 16
+            || bytes.len() * 8 != side.width() as usize
+        {
+            return;
+        }
+        let n = bytes.len();
+        let writes = bytes
+            .into_iter()
+            .enumerate()
+            .map(|(k, (array, index))| (array, index, (c >> (8 * (n - 1 - k))) as u8))
+            .collect();
+        found.push(writes);
+    });
+    found
+}
+
+/// Appends the input bytes `e` is a concatenation of (most significant first); false when it
+/// is anything else.
+fn byte_reads(e: &Expr, out: &mut Vec<(ArrayRef, usize)>) -> bool {
+    match e.kind() {
+        ExprKind::Concat { hi, lo } => byte_reads(hi, out) && byte_reads(lo, out),
+        ExprKind::Read { updates, index } => {
+            let root = updates.root();
+            match index.as_constant() {
+                Some(i) if updates.is_empty() && !root.is_constant() && i < root.size() as u128 => {
+                    out.push((root.clone(), i as usize));
+                    true
+                }
+                _ => false,
+            }
+        }
+        _ => false,
+    }
 }
 
 /// Every byte value, in order (the values after the condition's own).
@@ -156,4 +232,33 @@ fn candidates(condition: &Expr) -> (Vec<(ArrayRef, usize)>, Vec<u8>, usize) {
     positions.dedup();
     positions.truncate(MAX_POSITIONS);
     (positions, values, size)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::query::QueryMeta;
+    use crate::sat::SatQuery;
+    use sear_expr::{Array, ArrayKind, UpdateList};
+
+    #[test]
+    fn an_equality_with_a_constant_is_met_by_writing_its_bytes() {
+        // `x == 0x01020304` on a fresh 4-byte input: the constant's bytes, little-endian,
+        // written together.
+        let a = Array::new("x", 4, ArrayKind::SymbolicInput, None);
+        let x = Expr::read_lsb(&UpdateList::new(a.clone()), Expr::constant(0, 32), 4);
+        let cond = Expr::eq(Expr::constant(0x0102_0304, 32), x);
+        let meta = QueryMeta::default();
+        let query = SatQuery::new(&[], cond.clone(), &meta, true, false);
+        let base = Rc::new(Assignment::new());
+        match Neighbours::default().search(&[base], &query) {
+            Outcome::Found(model) => {
+                assert_eq!(model.evaluate(&cond), 1);
+                assert_eq!(model.get(&a).map(|v| v.to_vec()), Some(vec![4, 3, 2, 1]));
+            }
+            _ => panic!("no model found"),
+        }
+        // The builder split the word's equality into its four bytes'.
+        assert_eq!(equality_writes(&cond).len(), 4);
+    }
 }
