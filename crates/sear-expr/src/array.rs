@@ -80,6 +80,16 @@ struct MadeConstants {
     sweep_at: usize,
 }
 
+impl MadeConstants {
+    /// Forgets the arrays no longer in use, and the hashes left without one.
+    fn drop_dead(&mut self) {
+        self.live.retain(|_, bucket| {
+            bucket.retain(|w| w.strong_count() > 0);
+            !bucket.is_empty()
+        });
+    }
+}
+
 // `new` returns the shared handle, not the root itself: roots only exist behind `ArrayRef`.
 #[allow(clippy::new_ret_no_self)]
 impl Array {
@@ -148,10 +158,7 @@ impl Array {
         if table.names.len() >= table.sweep_at {
             // Names none of whose arrays is alive start over: no live array has one of them.
             table.names.retain(|_, made| {
-                made.live
-                    .values_mut()
-                    .for_each(|b| b.retain(|w| w.strong_count() > 0));
-                made.live.retain(|_, b| !b.is_empty());
+                made.drop_dead();
                 !made.live.is_empty()
             });
             table.sweep_at = (2 * table.names.len()).max(4096);
@@ -174,10 +181,7 @@ impl Array {
         let array = Self::new(unique, contents.len() as u64, kind, Some(contents));
         bucket.push(Arc::downgrade(&array.0));
         if made.live.len() >= made.sweep_at {
-            made.live.retain(|_, bucket| {
-                bucket.retain(|w| w.strong_count() > 0);
-                !bucket.is_empty()
-            });
+            made.drop_dead();
             made.sweep_at = (2 * made.live.len()).max(64);
         }
         array
