@@ -5,6 +5,7 @@
 //! nurs:covnew).
 
 pub mod ptree;
+pub mod sum_tree;
 pub mod weighted;
 
 use rustc_hash::FxHashMap;

@@ -24,6 +24,7 @@ use std::collections::VecDeque;
 use rustc_hash::{FxHashMap, FxHashSet};
 use sear_ir::{BlockId, Module};
 
+use super::sum_tree::SumTree;
 use super::{SearchContext, Searcher};
 use crate::state::{State, StateId};
 use crate::stats::Coverage;
@@ -173,37 +174,86 @@ fn min_dist_to_uncovered(state: &State, module: &Module, coverage: &Coverage) ->
 }
 
 /// A `nurs:*` searcher.
+///
+/// The states sit in slots in the order they were added; a [`SumTree`] over the slots'
+/// weights finds the chosen one in O(log n), as KLEE's `DiscretePDF` does. (A linear scan
+/// over the states at every selection made selection the run's hot spot beyond about
+/// 10^4 states: maze at 14 took 9.7 s under the default searcher against 4.3 s depth-first.)
 pub struct Weighted {
     weight: Weight,
-    states: Vec<StateId>,
-    /// Per state (parallel to `states`): its weight when it depends on the state alone
-    /// ([`Weight::is_local`]), computed at the first selection after the state was added
-    /// or ran; NaN when not known. Without it each selection looked up and weighed every
-    /// state (a run of 10^5 states spent most of its time there); the weights, their order
-    /// and their sum are the same, so the choice is too.
+    /// Per slot, in the order the states were added: the state, `None` once removed.
+    slots: Vec<Option<StateId>>,
+    /// Per slot: its weight when it depends on the state alone ([`Weight::is_local`]),
+    /// computed at the first selection after the state was added or ran; NaN when not
+    /// known, 0 for a removed state. The weights and their order are the ones a scan of
+    /// the live states would see, so the choice is the same (up to the rounding of sums).
     cached: Vec<f64>,
+    /// The slot of each live state.
+    slot_of: FxHashMap<StateId, usize>,
+    /// Slots whose weight became unknown since the last selection.
+    stale: Vec<usize>,
+    /// Sums of the slots' weights as the last selection left them.
+    tree: SumTree,
     /// md2u per position, valid while the number of covered instructions is `cache_at`
     /// (states forked at one branch share positions; coverage grows ever more rarely).
     md2u_cache: FxHashMap<(u32, u32, usize), f64>,
     cache_at: u64,
 }
 
+/// Removed slots beyond which (and beyond the live ones) the slots are compacted.
+const COMPACT_AFTER: usize = 1024;
+
 impl Weighted {
     /// A searcher weighing states by `weight`.
     pub fn new(weight: Weight) -> Self {
         Weighted {
             weight,
-            states: Vec::new(),
+            slots: Vec::new(),
             cached: Vec::new(),
+            slot_of: FxHashMap::default(),
+            stale: Vec::new(),
+            tree: SumTree::new(),
             md2u_cache: FxHashMap::default(),
             cache_at: u64::MAX,
         }
+    }
+
+    /// Rebuilds the tree from the cached weights (unknown ones as 0 until weighed).
+    fn rebuild_tree(&mut self) {
+        let weights: Vec<f64> = self
+            .cached
+            .iter()
+            .map(|w| if w.is_nan() { 0.0 } else { *w })
+            .collect();
+        self.tree.rebuild(&weights);
+    }
+
+    /// Drops the removed slots, keeping the live states' order.
+    fn compact(&mut self) {
+        let (slots, cached): (Vec<_>, Vec<_>) = self
+            .slots
+            .iter()
+            .zip(&self.cached)
+            .filter(|(s, _)| s.is_some())
+            .map(|(s, w)| (*s, *w))
+            .unzip();
+        self.slots = slots;
+        self.cached = cached;
+        self.slot_of.clear();
+        self.stale.clear();
+        for (slot, id) in self.slots.iter().enumerate() {
+            self.slot_of.insert(id.expect("live"), slot);
+            if self.cached[slot].is_nan() {
+                self.stale.push(slot);
+            }
+        }
+        self.rebuild_tree();
     }
 }
 
 impl Searcher for Weighted {
     fn select(&mut self, ctx: &mut SearchContext<'_>) -> Option<StateId> {
-        if self.states.is_empty() {
+        if self.slot_of.is_empty() {
             return None;
         }
         if self.cache_at != ctx.coverage.covered() {
@@ -217,54 +267,78 @@ impl Searcher for Weighted {
                 .or_insert_with(|| min_dist_to_uncovered(s, module, coverage)),
             None => FAR,
         };
-        let local = self.weight.is_local();
-        let weights: Vec<f64> = self
-            .states
-            .iter()
-            .zip(self.cached.iter_mut())
-            .map(|(id, cached)| {
-                if local && !cached.is_nan() {
-                    return *cached;
+        let weigh = |id: &StateId, md2u: &mut dyn FnMut(&State) -> f64| {
+            ctx.states
+                .get(id)
+                .map(|s| self.weight.of(s, coverage, &mut |s| md2u(s)))
+        };
+        if self.weight.is_local() {
+            let mut unknown = Vec::new();
+            for slot in std::mem::take(&mut self.stale) {
+                let Some(id) = self.slots[slot] else { continue };
+                if !self.cached[slot].is_nan() {
+                    continue;
                 }
-                match ctx.states.get(id) {
-                    Some(s) => {
-                        let w = self.weight.of(s, coverage, &mut md2u);
-                        if local {
-                            *cached = w;
-                        }
-                        w
+                match weigh(&id, &mut md2u) {
+                    Some(w) => {
+                        self.cached[slot] = w;
+                        self.tree.set(slot, w);
                     }
-                    None => 0.0,
+                    None => {
+                        self.tree.set(slot, 0.0);
+                        unknown.push(slot);
+                    }
                 }
-            })
-            .collect();
-        let total: f64 = weights.iter().sum();
+            }
+            self.stale = unknown;
+        } else {
+            self.stale.clear();
+            for slot in 0..self.slots.len() {
+                self.cached[slot] = match self.slots[slot] {
+                    Some(id) => weigh(&id, &mut md2u).unwrap_or(0.0),
+                    None => 0.0,
+                };
+            }
+            self.tree.rebuild(&self.cached);
+            self.cached.fill(f64::NAN);
+        }
+        let total = self.tree.total();
         if !(total > 0.0 && total.is_finite()) {
             // All weights zero (nurs:depth at the root): uniform.
-            return Some(self.states[ctx.rng.usize(..self.states.len())]);
+            let k = ctx.rng.usize(..self.slot_of.len());
+            return self.slots.iter().flatten().nth(k).copied();
         }
-        let mut pick = ctx.rng.f64() * total;
-        for (id, w) in self.states.iter().zip(weights) {
-            if pick < w {
-                return Some(*id);
-            }
-            pick -= w;
-        }
-        self.states.last().copied()
+        let point = ctx.rng.f64() * total;
+        self.tree.find(point).and_then(|slot| self.slots[slot])
     }
     fn add(&mut self, id: StateId) {
-        self.states.push(id);
+        let slot = self.slots.len();
+        self.slots.push(Some(id));
         self.cached.push(f64::NAN);
+        self.slot_of.insert(id, slot);
+        self.stale.push(slot);
+        if slot >= self.tree.capacity() {
+            self.rebuild_tree();
+        }
     }
     fn remove(&mut self, id: StateId) {
-        if let Some(pos) = self.states.iter().position(|s| *s == id) {
-            self.states.remove(pos);
-            self.cached.remove(pos);
+        let Some(slot) = self.slot_of.remove(&id) else {
+            return;
+        };
+        self.slots[slot] = None;
+        self.cached[slot] = 0.0;
+        self.tree.set(slot, 0.0);
+        let removed = self.slots.len() - self.slot_of.len();
+        if removed > COMPACT_AFTER && removed > self.slot_of.len() {
+            self.compact();
         }
     }
     fn ran(&mut self, id: StateId) {
-        if let Some(pos) = self.states.iter().rposition(|s| *s == id) {
-            self.cached[pos] = f64::NAN;
+        if let Some(&slot) = self.slot_of.get(&id) {
+            if !self.cached[slot].is_nan() {
+                self.cached[slot] = f64::NAN;
+                self.stale.push(slot);
+            }
         }
     }
 }
