@@ -58,13 +58,13 @@ impl SumTree {
     /// covering `[sum of weights before i, that + weight i)`); a point at or beyond the total
     /// (rounding) gives the last slot of non-zero weight. `None` when every weight is zero.
     pub fn find(&self, mut point: f64) -> Option<usize> {
-        if !(self.total() > 0.0) {
+        if !positive(self.total()) {
             return None;
         }
         let mut k = 1;
         while k < self.capacity {
             let (left, right) = (self.nodes[2 * k], self.nodes[2 * k + 1]);
-            if point < left || !(right > 0.0) {
+            if point < left || !positive(right) {
                 k *= 2;
             } else {
                 point -= left;
@@ -73,6 +73,11 @@ impl SumTree {
         }
         Some(k - self.capacity)
     }
+}
+
+/// `x > 0` (false for NaN).
+fn positive(x: f64) -> bool {
+    x > 0.0
 }
 
 #[cfg(test)]
