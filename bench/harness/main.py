@@ -54,7 +54,7 @@ def parse_args(argv):
     p.add_argument("--collect-queries", metavar="DIR",
                    help="also log the core-solver queries of the first repetition into DIR/<program>/<config>")
     p.add_argument("--no-trace-check", action="store_true",
-                   help="do not compare per-path instruction-trace hashes (--write-trace-hash)")
+                   help="do not compare the explored paths (summary.json's trace_digest)")
     p.add_argument("--list", action="store_true", help="list programs and configurations and exit")
     p.add_argument("--programs-file", help=argparse.SUPPRESS)
     p.add_argument("--configs-file", help=argparse.SUPPRESS)
@@ -191,7 +191,7 @@ def main(argv=None) -> int:
     out = os.path.abspath(args.out or os.path.join(manifest.BENCH_DIR, "results", stamp))
     os.makedirs(out, exist_ok=True)
     info = machine_info(sear)
-    trace = not args.no_trace_check and runner.supports(sear, "--write-trace-hash")
+    trace = not args.no_trace_check
     info["trace_check"] = trace
     total = len(chosen) * len(configs) * reps
     print(f"bench: {len(chosen)} programs x {len(configs)} configurations x {reps} reps = "

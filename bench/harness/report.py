@@ -4,7 +4,7 @@ Ratios compare each configuration with the baseline on the same program and size
 - both runs explored every path: `speed-up` = baseline time / configuration time (> 1 is
   faster; wall time when either side ran with `--jobs`, whose coordinator's `time_s` leaves
   out the workers' start and the merge of their outputs), and the two must have explored the same paths and instructions (DFS, fixed seed)
-  and, when sear wrote per-path trace hashes, the same set of traces; else the row is flagged `≠`;
+  and, when the runs carry a trace digest (summary.json), the same set of traces; else the row is flagged `≠`;
 - otherwise (a budget or solver timeouts cut exploration): `paths` = configuration paths /
   baseline paths within the same budget (> 1 is more progress).
 Geometric means are taken per configuration over the programs with a ratio of each kind."""
@@ -73,7 +73,7 @@ def add_ratios(rows: list[dict], baseline: str) -> None:
             if r.get("engine", "sear") != b.get("engine", "sear"):
                 # another engine counts instructions its own way: compare the paths only
                 r["same_paths"] = r["paths"] == b["paths"]
-            elif r["traces"] and b["traces"]:  # the per-path trace hashes, when sear wrote them
+            elif r["traces"] and b["traces"]:  # the paths' trace digests, when the runs carry them
                 # (each path's hash and length: stronger than the instruction totals, which
                 # under --jobs also count the instructions re-executed to rebuild prefixes)
                 r["same_paths"] = r["paths"] == b["paths"] and r["traces"] == b["traces"]
