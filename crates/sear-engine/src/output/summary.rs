@@ -38,6 +38,10 @@ pub struct SimplificationStats {
     pub decided: u64,
     /// Conditions and values asked about in a smaller form.
     pub rewritten: u64,
+    /// Symbolic pointers of memory accesses that the terms the path fixed made constant:
+    /// resolved as concrete addresses.
+    #[serde(default)]
+    pub pointers: u64,
 }
 
 /// What the AC normalisation did (`Summary::ac_normalization`, `--no-ac-normalize`;
