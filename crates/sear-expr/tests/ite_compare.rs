@@ -172,11 +172,11 @@ fn a_chain_as_deep_as_a_loop_is_rewritten_iteratively_and_stays_small() {
     // One more level costs one more node (the chain below it is cached).
     let longer = Expr::select(Expr::ne(at(&a, 0), at(&b, 1)), c32(0), result);
     let before = sear_expr::ite_compare::nodes();
-    let again = Expr::ne(longer, c32(0));
+    let again = Expr::ne(longer.clone(), c32(0));
     assert_eq!(sear_expr::ite_compare::nodes() - before, 1);
     assert_eq!(conjuncts(&again).len(), N + 1);
     // The false side: a disjunction of the inequalities.
-    let zero = Expr::eq(c32(0), again);
+    let zero = Expr::eq(c32(0), longer);
     assert!(matches!(
         zero.kind(),
         ExprKind::Binary { op: BinOp::Or, .. }
