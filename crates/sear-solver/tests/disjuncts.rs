@@ -29,9 +29,12 @@ fn disjunction(n: usize) -> Expr {
     })
 }
 
+/// The queries a [`Recorder`] got: constraints and expression.
+type Seen = Rc<RefCell<Vec<(Vec<Expr>, Expr)>>>;
+
 /// Records the queries it gets (constraints and expression) and answers by `answer`.
 struct Recorder {
-    seen: Rc<RefCell<Vec<(Vec<Expr>, Expr)>>>,
+    seen: Seen,
     answer: fn(&SatQuery) -> SatResult,
 }
 
@@ -48,8 +51,6 @@ impl SatSolver for Recorder {
     fn set_timeout(&mut self, _: Option<Duration>) {}
     fn collect_stats(&self, _: &mut Vec<LayerStats>) {}
 }
-
-type Seen = Rc<RefCell<Vec<(Vec<Expr>, Expr)>>>;
 
 fn layer(answer: fn(&SatQuery) -> SatResult) -> (Disjuncts, Seen) {
     let seen: Seen = Rc::default();
