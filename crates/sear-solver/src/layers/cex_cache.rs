@@ -51,6 +51,8 @@ use crate::stats::LayerStats;
 pub const POSTINGS_LIMIT: usize = 32;
 /// Stored models tried by evaluation on a miss.
 pub const RECENT_MODELS: usize = 16;
+/// The deepest asked expression step 4 evaluates the recent models on.
+pub const RECENT_MAX_DEPTH: u32 = 1024;
 /// Entries kept in total.
 pub const ENTRY_LIMIT: usize = 50_000;
 /// The bytes step 5 fills a query's arrays with: 0, -1, 1, the largest and the smallest
@@ -270,10 +272,13 @@ impl CexCache {
         // Like step 6 it is a search by evaluation, which only a slow layer below repays:
         // on the flex scanners, whose queries the byte search below answers in a fraction
         // of a millisecond, it took a tenth of the run.
+        // Not for an expression deeper than [`RECENT_MAX_DEPTH`]: each evaluation walks it
+        // whole (a merged loop's flag compared with 0 is 10^5 levels deep, and 16 models
+        // took seconds to reject).
         let first = (!query.expr.is_true()).then_some(&query.expr);
         let tried = match self.below.slow_secs() {
-            Some(_) => self.recent.len(),
-            None => 0,
+            Some(_) if first.is_none_or(|e| e.depth() <= RECENT_MAX_DEPTH) => self.recent.len(),
+            _ => 0,
         };
         for model in self.recent.iter().rev().take(tried) {
             let mut ev = Evaluator::new(model);
