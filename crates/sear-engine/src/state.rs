@@ -232,16 +232,18 @@ impl State {
 }
 
 /// The constraints a path condition stores for `c`: its conjuncts (an `And` split into its
-/// sides, recursively), without trivially true ones.
+/// sides, and `¬(a ∨ b)` into `¬a` and `¬b`, nested to any depth, iteratively), without
+/// trivially true ones.
 pub fn conjuncts(c: &Expr) -> Vec<Expr> {
+    use sear_expr::{BinOp, ExprKind};
     let mut out = Vec::new();
     let mut stack = vec![c.clone()];
     while let Some(e) = stack.pop() {
         if e.is_true() {
             continue;
         }
-        if let sear_expr::ExprKind::Binary {
-            op: sear_expr::BinOp::And,
+        if let ExprKind::Binary {
+            op: BinOp::And,
             lhs,
             rhs,
         } = e.kind()
@@ -249,6 +251,20 @@ pub fn conjuncts(c: &Expr) -> Vec<Expr> {
             stack.push(rhs.clone());
             stack.push(lhs.clone());
             continue;
+        }
+        // `¬(a ∨ b)` is `¬a ∧ ¬b`: a comparison of a flag a merged loop cleared
+        // (`sear_expr::ite_compare`) is `¬(¬e1 ∨ … ∨ ¬en)`, each `e_i` a fact of the path.
+        if let ExprKind::Not(x) = e.kind() {
+            if let ExprKind::Binary {
+                op: BinOp::Or,
+                lhs,
+                rhs,
+            } = x.kind()
+            {
+                stack.push(Expr::not(rhs.clone()));
+                stack.push(Expr::not(lhs.clone()));
+                continue;
+            }
         }
         out.push(e);
     }

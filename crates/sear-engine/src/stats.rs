@@ -16,6 +16,10 @@ pub struct Stats {
     /// `sear_expr::ite_lift::lifted()` when the executor was created (process-wide too).
     #[serde(skip)]
     pub lifted_at_start: u64,
+    /// `sear_expr::ite_compare`'s `rewritten()` and `nodes()` when the executor was created
+    /// (process-wide too).
+    #[serde(skip)]
+    pub ite_compare_at_start: (u64, u64),
     /// Instructions executed (all states).
     pub instructions: u64,
     /// Solver queries issued by the engine.

@@ -313,6 +313,9 @@ impl Expr {
                 return x.clone();
             }
         }
+        if let Some(tree) = crate::ite_compare::extend(&expr, width, false) {
+            return tree;
+        }
         if let Some(lifted) = crate::ite_lift::lift_unary(&expr, |e| Expr::zext(e, width)) {
             return lifted;
         }
@@ -333,6 +336,9 @@ impl Expr {
             // A strictly widening zext has a zero sign bit.
             ExprKind::ZExt(inner) => return Expr::zext(inner.clone(), width),
             _ => {}
+        }
+        if let Some(tree) = crate::ite_compare::extend(&expr, width, true) {
+            return tree;
         }
         if let Some(lifted) = crate::ite_lift::lift_unary(&expr, |e| Expr::sext(e, width)) {
             return lifted;
@@ -408,6 +414,9 @@ impl Expr {
         let width = lhs.width();
         if let (Some(a), Some(b)) = (lhs.as_constant(), rhs.as_constant()) {
             return Expr::bool(fold_cmp(op, width, a, b));
+        }
+        if let Some(formula) = crate::ite_compare::compare(op, &lhs, &rhs) {
+            return formula;
         }
         if let Some(lifted) = crate::ite_lift::lift(&lhs, &rhs, |a, b| Expr::cmp(op, a, b)) {
             return lifted;

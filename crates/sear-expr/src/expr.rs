@@ -188,8 +188,9 @@ pub struct Node {
     kind: ExprKind,
     width: u32,
     hash: u64,
-    /// The depth ([`Expr::depth`]) in the low 31 bits; the top bit set when the node
-    /// contains a quantified clause ([`Expr::is_quantified`]).
+    /// The depth ([`Expr::depth`]) in the low 30 bits; the top bit set when the node
+    /// contains a quantified clause ([`Expr::is_quantified`]), the next when it is an `ite`
+    /// tree with constant leaves ([`Expr::is_constant_ite_tree`]).
     depth_flags: u32,
     /// The AC normalisation's bookkeeping ([`crate::ac`]): the node's operand order key
     /// ([`Expr::operand_order`]) in the low [`ORDER_BITS`] bits, the rebuild work spent on
@@ -237,6 +238,10 @@ fn operand_order_of(kind: &ExprKind, children: &[Expr]) -> u64 {
 
 /// The bit of [`Node::depth_flags`] that marks a quantified node.
 const QUANTIFIED: u32 = 1 << 31;
+/// The bit of [`Node::depth_flags`] that marks an `ite` tree with constant leaves.
+const CONSTANT_LEAVES: u32 = 1 << 30;
+/// The bits of [`Node::depth_flags`] holding the depth.
+const DEPTH_MASK: u32 = CONSTANT_LEAVES - 1;
 
 /// A shared, hash-consed, immutable expression.
 #[derive(Clone)]
@@ -460,8 +465,20 @@ impl Expr {
             ExprKind::Read { updates, .. } => updates.is_quantified(),
             _ => false,
         } || children.iter().any(|c| c.is_quantified());
-        debug_assert!(depth < QUANTIFIED, "expression depth overflow");
-        let depth_flags = depth | if quantified { QUANTIFIED } else { 0 };
+        debug_assert!(depth <= DEPTH_MASK, "expression depth overflow");
+        let constant_leaves = match &kind {
+            ExprKind::Select {
+                then_expr,
+                else_expr,
+                ..
+            } => [then_expr, else_expr]
+                .iter()
+                .all(|b| b.is_constant() || b.is_constant_ite_tree()),
+            _ => false,
+        };
+        let depth_flags = depth
+            | if quantified { QUANTIFIED } else { 0 }
+            | if constant_leaves { CONSTANT_LEAVES } else { 0 };
         let order = operand_order_of(&kind, &children);
         let meta = match ac_work {
             Some(work) => order | (work.min(AC_WORK_MAX) << ORDER_BITS) | AC_SORTED,
@@ -514,7 +531,7 @@ impl Expr {
 
     /// The length of the longest path to a leaf (a constant has depth 1).
     pub fn depth(&self) -> u32 {
-        self.0.depth_flags & !QUANTIFIED
+        self.0.depth_flags & DEPTH_MASK
     }
 
     /// True when the expression contains a quantified clause ([`ExprKind::Forall`]),
@@ -539,6 +556,14 @@ impl Expr {
     /// True if this is a constant.
     pub fn is_constant(&self) -> bool {
         matches!(self.0.kind, ExprKind::Constant(_))
+    }
+
+    /// True if this is an `ite` whose branches are constants or `ite`s of the same kind,
+    /// down to every leaf: `ite(c1, 0, ite(c2, 0, 1))` (O(1): recorded when the node is
+    /// made). Such a value compared with a constant is a formula over the conditions
+    /// ([`crate::ite_compare`]).
+    pub fn is_constant_ite_tree(&self) -> bool {
+        self.0.depth_flags & CONSTANT_LEAVES != 0
     }
 
     /// True if this is the boolean constant `true`.

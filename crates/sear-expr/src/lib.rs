@@ -8,6 +8,8 @@
 //! * The simplifying constructors on [`Expr`] (module `build`): constant folding everywhere
 //!   and local algebraic rewrites.
 //! * [`Assignment`] and [`Evaluator`]: evaluation under a model.
+//! * [`ite_lift`] and [`ite_compare`]: operators over merged values' `ite`s, and
+//!   comparisons of `ite` trees with constant leaves against constants as formulas.
 //! * [`visit`]: collecting arrays and reads, substitution and rewriting.
 //! * [`smtlib`]: SMT-LIB2 printing and parsing.
 //! * [`reads`]: dynamic constant folding of reads as an explicit [`ReadPolicy`], and its
@@ -44,6 +46,7 @@ pub mod fp;
 pub mod fpsem;
 pub mod intern;
 pub mod interval;
+pub mod ite_compare;
 pub mod ite_lift;
 pub mod quant;
 pub mod reads;

@@ -7,6 +7,7 @@
 //! | 2 | validating layer (oracle: a plain Z3 core) | `validate` |
 //! | 3 | constraint independence | `independence` |
 //! | 4 | query cache | `query_cache` |
+//! | 4¼ | deep disjunctions ([`Disjuncts`]: answered by one satisfiable disjunct; SAT only) | `disjunct_split` |
 //! | 4½ | quantified stage ([`QuantifiedStage`]: strip, duplicate, repair, a quantified core) | `quantified.stage` |
 //! | 5 | counterexample cache | `cex_cache` |
 //! | 5¼ | floating-point search ([`FpSearch`]: a model of a query with floating-point nodes found by a search over its float inputs; SAT only) | `fp_search` |
@@ -27,8 +28,8 @@ use crate::config::{ArrayConfig, CoreKind, LogScope, SolverConfig};
 use crate::deadline::QueryDeadline;
 use crate::eager::EagerCore;
 use crate::layers::{
-    ArrayTermCounter, ByteSearch, CexCache, FpSearch, Independence, QueryCache, QueryLogger,
-    Rewriting, SharedRewriter, Validating,
+    ArrayTermCounter, ByteSearch, CexCache, Disjuncts, FpSearch, Independence, QueryCache,
+    QueryLogger, Rewriting, SharedRewriter, Validating,
 };
 use crate::parallel::ParallelPortfolio;
 use crate::portfolio::{LazyCore, Portfolio};
@@ -128,6 +129,9 @@ pub fn build_chain_with(
     }
     if config.quantified.stage {
         solver = Box::new(QuantifiedStage::new(solver, &config.quantified));
+    }
+    if config.disjunct_split {
+        solver = Box::new(Disjuncts::new(solver));
     }
     if config.query_cache {
         solver = Box::new(QueryCache::new(solver));

@@ -355,6 +355,11 @@ pub struct SolverConfig {
     // The search ([`crate::layers::ByteSearch`]) sits below the counterexample cache.
     #[cfg_attr(feature = "cli", arg(id = "no-byte-search", long = "no-byte-search", action = clap::ArgAction::SetFalse))]
     pub byte_search: bool,
+    /// Disable the split of deep disjunctions (a query with a disjunction as deep as a
+    /// loop, answered by one satisfiable disjunct before the whole formula goes to the core).
+    // The layer ([`crate::layers::Disjuncts`]) sits below the query cache.
+    #[cfg_attr(feature = "cli", arg(id = "no-disjunct-split", long = "no-disjunct-split", action = clap::ArgAction::SetFalse))]
+    pub disjunct_split: bool,
     /// The floating-point search (on/off): a model of a query with floating-point nodes
     /// looked for by evaluating candidate values of its float inputs and a local search
     /// from them, before the core (SAT answers only; the bare flag means on).
@@ -437,6 +442,7 @@ impl Default for SolverConfig {
             equality_answers: true,
             path_simplification: true,
             byte_search: true,
+            disjunct_split: true,
             fp_search: true,
         }
     }
@@ -455,6 +461,7 @@ impl SolverConfig {
             equality_answers: false,
             path_simplification: false,
             byte_search: false,
+            disjunct_split: false,
             fp_search: false,
             ..Default::default()
         }

@@ -282,6 +282,17 @@ pub struct EngineConfig {
         action = clap::ArgAction::SetFalse,
     ))]
     pub ite_lifting: bool,
+    /// Disable the rewrite of a comparison of an `ite` tree with constant leaves (a merged
+    /// loop's flag, `ite(c1, 0, ite(c2, 0, 1))`) against a constant as a formula over the
+    /// tree's conditions (`¬c1 ∧ ¬c2`), for ablation studies.
+    // `sear_expr::ite_compare`, process-wide: set when the executor is created; counted as
+    // `ite_compare` in `summary.json`.
+    #[cfg_attr(feature = "cli", arg(
+        id = "no-ite-compare",
+        long = "no-ite-compare",
+        action = clap::ArgAction::SetFalse,
+    ))]
+    pub ite_compare: bool,
     /// Prove every transformed expression equivalent to its original with the solver; a
     /// disagreement ends the path with an `exec` error.
     #[cfg_attr(
@@ -380,6 +391,7 @@ impl EngineConfig {
             read_policy: sear_expr::ReadPolicy::Fold,
             ac_normalize: true,
             ite_lifting: true,
+            ite_compare: true,
             validate_array_opt: false,
             write_trace_hash: false,
             write_paths: false,

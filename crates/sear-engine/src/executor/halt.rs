@@ -168,6 +168,12 @@ impl Executor<'_> {
             enabled: self.config.ite_lifting,
             lifted: sear_expr::ite_lift::lifted() - self.run.stats.lifted_at_start,
         };
+        let (rewritten_at_start, nodes_at_start) = self.run.stats.ite_compare_at_start;
+        self.run.summary.ite_compare = crate::output::IteCompareStats {
+            enabled: self.config.ite_compare,
+            rewritten: sear_expr::ite_compare::rewritten() - rewritten_at_start,
+            nodes: sear_expr::ite_compare::nodes() - nodes_at_start,
+        };
         self.run.summary.time_s = self.run.start.elapsed().as_secs_f64();
         let usage = crate::stats::process_usage().unwrap_or_default();
         self.run.summary.user_time_s = usage.user_s;

@@ -297,6 +297,7 @@ impl<'o> Executor<'o> {
         init::entry_function(&module, &config.entry)?;
         sear_expr::ac::set_enabled(config.ac_normalize);
         sear_expr::ite_lift::set_enabled(config.ite_lifting);
+        sear_expr::ite_compare::set_enabled(config.ite_compare);
         let array_opt = crate::arrayopt::ArrayOpt::new(&config, solver_config)?;
         let solver = Solver::with_rewriter(
             &crate::arrayopt::solver_config(&config, solver_config),
@@ -350,6 +351,10 @@ impl<'o> Executor<'o> {
                 stats: Stats {
                     ac_at_start: sear_expr::ac::stats(),
                     lifted_at_start: sear_expr::ite_lift::lifted(),
+                    ite_compare_at_start: (
+                        sear_expr::ite_compare::rewritten(),
+                        sear_expr::ite_compare::nodes(),
+                    ),
                     ..Stats::default()
                 },
                 summary: Summary::default(),

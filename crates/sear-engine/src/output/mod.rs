@@ -14,8 +14,8 @@ use std::path::{Path, PathBuf};
 
 use sear_ktest::{KTest, KTestObject};
 pub use summary::{
-    AcNormalizationStats, ErrorRecord, IteLiftingStats, PurposeQueries, SimplificationStats,
-    Summary,
+    AcNormalizationStats, ErrorRecord, IteCompareStats, IteLiftingStats, PurposeQueries,
+    SimplificationStats, Summary,
 };
 
 /// Creates and fills an output directory.

@@ -38,6 +38,10 @@ pub struct SimplificationStats {
     pub decided: u64,
     /// Conditions and values asked about in a smaller form.
     pub rewritten: u64,
+    /// Symbolic pointers of memory accesses that the terms the path fixed made constant:
+    /// resolved as concrete addresses.
+    #[serde(default)]
+    pub pointers: u64,
 }
 
 /// What the AC normalisation did (`Summary::ac_normalization`, `--no-ac-normalize`;
@@ -64,6 +68,19 @@ pub struct IteLiftingStats {
     pub enabled: bool,
     /// Operators over `ite`s built as one `ite` of the operator over the branches.
     pub lifted: u64,
+}
+
+/// What the rewrite of comparisons of `ite` trees with constants did
+/// (`Summary::ite_compare`, `--no-ite-compare`; `sear_expr::ite_compare`).
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct IteCompareStats {
+    /// On (the default) or off.
+    pub enabled: bool,
+    /// Comparisons of an `ite` tree with constant leaves against a constant built as a
+    /// formula over the tree's conditions.
+    pub rewritten: u64,
+    /// `ite` nodes rewritten for them (the work; cached nodes are not counted again).
+    pub nodes: u64,
 }
 
 /// The run summary. It reads back from `summary.json` (a parallel run's coordinator reads
@@ -99,6 +116,8 @@ pub struct Summary {
     pub ac_normalization: AcNormalizationStats,
     /// The `ite` lifting's counts.
     pub ite_lifting: IteLiftingStats,
+    /// The rewrite of comparisons of `ite` trees with constants.
+    pub ite_compare: IteCompareStats,
     /// Wall time of the run.
     pub time_s: f64,
     /// CPU time of the process in user mode (KLEE's `UserTime`), including the front end's

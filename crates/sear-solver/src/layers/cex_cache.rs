@@ -51,6 +51,8 @@ use crate::stats::LayerStats;
 pub const POSTINGS_LIMIT: usize = 32;
 /// Stored models tried by evaluation on a miss.
 pub const RECENT_MODELS: usize = 16;
+/// The deepest asked expression step 4 evaluates the recent models on.
+pub const RECENT_MAX_DEPTH: u32 = 1024;
 /// Entries kept in total.
 pub const ENTRY_LIMIT: usize = 50_000;
 /// The bytes step 5 fills a query's arrays with: 0, -1, 1, the largest and the smallest
@@ -58,6 +60,9 @@ pub const ENTRY_LIMIT: usize = 50_000;
 pub const UNIFORM_BYTES: [u8; 5] = [0x00, 0xff, 0x01, 0x7f, 0x80];
 /// The largest array step 5 fills, in bytes.
 pub const UNIFORM_ARRAY_LIMIT: u64 = 4096;
+/// The number of arrays from which a query tries the uniform models even where a stored
+/// model assigns one of them.
+pub const UNIFORM_ALWAYS_ARRAYS: usize = 1024;
 
 struct Entry {
     /// Sorted, deduplicated key.
@@ -139,10 +144,13 @@ impl ArraysOf {
     }
 }
 
-/// A copy of the stored `model` with every symbolic array of `arrays` (the query's) it does
-/// not assign added as zeros (the core's semantics of unassigned arrays).
+/// The part of the stored `model` that assigns `arrays` (the query's, and its focus's),
+/// with every one it does not assign added as zeros (the core's semantics of unassigned
+/// arrays). Only those: a stored model may assign every array of a path of 10^5 inputs, and
+/// a copy of it per hit made the independence layer's model of such a path, one factor per
+/// input, quadratic.
 fn completed(model: &Assignment, arrays: &BTreeSet<ArrayRef>) -> Assignment {
-    let mut m = model.clone();
+    let mut m = projected(model, arrays);
     for a in arrays {
         if m.get(a).is_none() {
             m.insert(a.clone(), vec![0; a.size() as usize]);
@@ -195,6 +203,15 @@ impl CexCache {
         self.arrays.borrow_mut().of(query)
     }
 
+    /// The arrays a model returned for `query` assigns: the query's and its focus's.
+    fn model_arrays(&self, query: &SatQuery) -> BTreeSet<ArrayRef> {
+        let mut arrays = self.arrays_of(query);
+        if let Some(focus) = &query.focus {
+            arrays.extend(collect_symbolic_arrays([focus]));
+        }
+        arrays
+    }
+
     fn key_of(query: &SatQuery) -> Box<[Expr]> {
         let mut key: Vec<Expr> = query
             .conjuncts()
@@ -210,7 +227,7 @@ impl CexCache {
         if let Some(id) = self.exact.get(key) {
             let e = &self.entries[id];
             return Some(match &e.model {
-                Some(m) => SatResult::Sat((**m).clone()),
+                Some(m) => SatResult::Sat(completed(m, &self.model_arrays(query))),
                 None => SatResult::Unsat,
             });
         }
@@ -242,7 +259,7 @@ impl CexCache {
                     if let Some(e) = self.entries.get(&p.id) {
                         if is_subset(key, &e.key) {
                             let m = e.model.as_ref().expect("sat index holds sat entries");
-                            return Some(SatResult::Sat((**m).clone()));
+                            return Some(SatResult::Sat(completed(m, &self.model_arrays(query))));
                         }
                     }
                 }
@@ -255,10 +272,13 @@ impl CexCache {
         // Like step 6 it is a search by evaluation, which only a slow layer below repays:
         // on the flex scanners, whose queries the byte search below answers in a fraction
         // of a millisecond, it took a tenth of the run.
+        // Not for an expression deeper than [`RECENT_MAX_DEPTH`]: each evaluation walks it
+        // whole (a merged loop's flag compared with 0 is 10^5 levels deep, and 16 models
+        // took seconds to reject).
         let first = (!query.expr.is_true()).then_some(&query.expr);
         let tried = match self.below.slow_secs() {
-            Some(_) => self.recent.len(),
-            None => 0,
+            Some(_) if first.is_none_or(|e| e.depth() <= RECENT_MAX_DEPTH) => self.recent.len(),
+            _ => 0,
         };
         for model in self.recent.iter().rev().take(tried) {
             let mut ev = Evaluator::new(model);
@@ -266,7 +286,7 @@ impl CexCache {
                 continue;
             }
             if key.iter().all(|c| ev.eval(c) == 1) {
-                return Some(SatResult::Sat(completed(model, &self.arrays_of(query))));
+                return Some(SatResult::Sat(completed(model, &self.model_arrays(query))));
             }
         }
         None
@@ -289,11 +309,14 @@ impl CexCache {
         // Only for fresh inputs: where a stored model assigns one of the arrays, the
         // core's answer is kept for later queries about it, and skipping it cost more core
         // time later on the bench suite's table-driven programs (hash-table: 0.067 s of
-        // solver time became 0.11 s).
-        if self
-            .recent
-            .iter()
-            .any(|m| arrays.iter().any(|a| m.get(a).is_some()))
+        // solver time became 0.11 s). Except for a query over [`UNIFORM_ALWAYS_ARRAYS`]
+        // arrays or more, which no core answers fast: a merged loop's flag, true when each
+        // of 10^5 pairs of inputs agree, holds when all are zero.
+        if arrays.len() < UNIFORM_ALWAYS_ARRAYS
+            && self
+                .recent
+                .iter()
+                .any(|m| arrays.iter().any(|a| m.get(a).is_some()))
         {
             return None;
         }

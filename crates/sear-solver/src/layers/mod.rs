@@ -3,6 +3,7 @@
 pub mod array_terms;
 pub mod byte_search;
 pub mod cex_cache;
+pub mod disjuncts;
 pub mod fp_search;
 pub mod independence;
 pub mod logger;
@@ -15,6 +16,7 @@ pub mod validating;
 pub use array_terms::ArrayTermCounter;
 pub use byte_search::ByteSearch;
 pub use cex_cache::CexCache;
+pub use disjuncts::Disjuncts;
 pub use fp_search::FpSearch;
 pub use independence::Independence;
 pub use logger::QueryLogger;

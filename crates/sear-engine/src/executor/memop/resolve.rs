@@ -208,7 +208,7 @@ impl Executor<'_> {
         write: bool,
         access: &mut dyn FnMut(&mut Self, &mut State, &Target) -> Exec<()>,
     ) -> Exec<()> {
-        let p = match &state.settle(ptr) {
+        let p = match &self.settled_pointer(state, ptr)? {
             Value::Concrete(a, _) => {
                 let target = resolve_concrete(state, *a as u64, len, write)?;
                 self.check_symbolic_size(state, &target, len)?;
@@ -299,6 +299,33 @@ impl Executor<'_> {
                 access(self, state, &target)
             }
             None => Err(out_of_bounds(self, state)),
+        }
+    }
+
+    /// `ptr` as the path knows it: settled ([`State::settle`]), and a symbolic pointer
+    /// rewritten by the terms the path condition fixes (the path simplification,
+    /// [`crate::solver_view::SolverView::simplified`]: equal in every model of the path). A
+    /// pointer a merged loop left as `ite(c, &obj, 0)` is `&obj` on a path that took
+    /// `p != 0` (which fixed `c`): the access resolves to the one object at a constant
+    /// offset instead of a symbolic pointer over both. Off with `--no-path-simplification`;
+    /// counted as `simplification.pointers` in `summary.json`.
+    fn settled_pointer(&mut self, state: &State, ptr: &Value) -> Exec<Value> {
+        let settled = state.settle(ptr);
+        let Value::Symbolic(e) = &settled else {
+            return Ok(settled);
+        };
+        let simplified = self.sv.simplified(state, e)?;
+        if simplified == *e {
+            return Ok(settled);
+        }
+        match simplified.as_constant() {
+            // A constant address is one of the concrete layout only in the standard model
+            // (no address bindings).
+            Some(a) if state.addresses.is_empty() => {
+                self.sv.simplification.pointers += 1;
+                Ok(Value::Concrete(a, simplified.width()))
+            }
+            _ => Ok(state.settle(&Value::Symbolic(simplified))),
         }
     }
 
