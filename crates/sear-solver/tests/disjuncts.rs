@@ -73,7 +73,7 @@ fn counter(layer: &Disjuncts, name: &str) -> u64 {
 
 #[test]
 fn a_deep_disjunction_is_answered_by_its_first_disjunct() {
-    let d = disjunction(40);
+    let d = disjunction(MIN_DEPTH as usize + 8);
     assert!(d.depth() >= MIN_DEPTH);
     let first = first_disjuncts(&d, 1).remove(0);
     let meta = QueryMeta::default();
@@ -105,7 +105,7 @@ fn unsatisfiable_disjuncts_send_the_original_query_below() {
         }
     });
     let meta = QueryMeta::default();
-    let d = disjunction(40);
+    let d = disjunction(MIN_DEPTH as usize + 8);
     let q = SatQuery::new(&[], d.clone(), &meta, true, false);
     assert!(l.check(&q).unwrap().is_sat());
     assert_eq!(seen.borrow().len(), TRIES + 1);
@@ -133,7 +133,7 @@ fn the_model_of_a_disjunct_satisfies_the_whole_query() {
     // answers; the model satisfies the constraints and the disjunction.
     let mut l = Disjuncts::new(new_core(CoreKind::Z3));
     let meta = QueryMeta::default();
-    let d = disjunction(40);
+    let d = disjunction(MIN_DEPTH as usize + 8);
     let firsts = first_disjuncts(&d, 2);
     let cs = [Expr::not(firsts[0].clone())];
     let q = SatQuery::new(&cs, d.clone(), &meta, true, true);

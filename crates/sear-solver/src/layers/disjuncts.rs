@@ -33,8 +33,11 @@ use crate::query::SolverError;
 use crate::sat::{SatQuery, SatResult, SatSolver};
 use crate::stats::LayerStats;
 
-/// The depth from which a disjunction is split.
-pub const MIN_DEPTH: u32 = 16;
+/// The depth from which a disjunction is split. Not less: a flex scanner's character
+/// classes are disjunctions 16 to some hundred deep, and splitting those (a threshold of 16)
+/// made lex-ini at 3 ask 9,539 strengthened queries, 88% of them unsatisfiable, and take
+/// 3.1 s instead of 2.2 s.
+pub const MIN_DEPTH: u32 = 1024;
 /// Disjuncts tried, one query each, before the original query goes below.
 pub const TRIES: usize = 2;
 
