@@ -232,43 +232,14 @@ impl State {
 }
 
 /// The constraints a path condition stores for `c`: its conjuncts (an `And` split into its
-/// sides, and `¬(a ∨ b)` into `¬a` and `¬b`, nested to any depth, iteratively), without
-/// trivially true ones.
+/// sides, and `¬(a ∨ b)` into `¬a` and `¬b`, nested to any depth:
+/// [`sear_expr::junctions::conjuncts`]), without trivially true ones. `¬(a ∨ b)` matters for
+/// a comparison of a flag a merged loop cleared (`sear_expr::ite_compare`): it is
+/// `¬(¬e1 ∨ … ∨ ¬en)`, each `e_i` a fact of the path.
 pub fn conjuncts(c: &Expr) -> Vec<Expr> {
-    use sear_expr::{BinOp, ExprKind};
-    let mut out = Vec::new();
-    let mut stack = vec![c.clone()];
-    while let Some(e) = stack.pop() {
-        if e.is_true() {
-            continue;
-        }
-        if let ExprKind::Binary {
-            op: BinOp::And,
-            lhs,
-            rhs,
-        } = e.kind()
-        {
-            stack.push(rhs.clone());
-            stack.push(lhs.clone());
-            continue;
-        }
-        // `¬(a ∨ b)` is `¬a ∧ ¬b`: a comparison of a flag a merged loop cleared
-        // (`sear_expr::ite_compare`) is `¬(¬e1 ∨ … ∨ ¬en)`, each `e_i` a fact of the path.
-        if let ExprKind::Not(x) = e.kind() {
-            if let ExprKind::Binary {
-                op: BinOp::Or,
-                lhs,
-                rhs,
-            } = x.kind()
-            {
-                stack.push(Expr::not(rhs.clone()));
-                stack.push(Expr::not(lhs.clone()));
-                continue;
-            }
-        }
-        out.push(e);
-    }
-    out
+    let mut parts = sear_expr::junctions::conjuncts(c);
+    parts.retain(|p| !p.is_true());
+    parts
 }
 
 /// Which allocation function made a heap object (objects from `malloc` and friends are

@@ -48,6 +48,7 @@ pub mod intern;
 pub mod interval;
 pub mod ite_compare;
 pub mod ite_lift;
+pub mod junctions;
 pub mod quant;
 pub mod reads;
 pub mod smtlib;

@@ -2,6 +2,7 @@
 //! (`sear_expr::ite_compare`): built as formulas over the conditions, equal in value under
 //! every assignment, iteratively on chains as deep as a loop, and no larger than the tree.
 
+use sear_expr::junctions::conjuncts;
 use sear_expr::testing::{random_assignment, Rng};
 use sear_expr::{Array, ArrayKind, ArrayRef, BinOp, CmpOp, Expr, ExprKind, UpdateList};
 
@@ -14,38 +15,6 @@ fn input(name: &str) -> (ArrayRef, Expr) {
 
 fn c32(v: u128) -> Expr {
     Expr::constant(v, 32)
-}
-
-/// The conjuncts of `a ∧ b` and `¬(a ∨ b)`, nested (iteratively), as the engine's path
-/// condition stores them.
-fn conjuncts(e: &Expr) -> Vec<Expr> {
-    let mut out = Vec::new();
-    let mut stack = vec![e.clone()];
-    while let Some(e) = stack.pop() {
-        match e.kind() {
-            ExprKind::Binary {
-                op: BinOp::And,
-                lhs,
-                rhs,
-            } if e.is_bool() => {
-                stack.push(rhs.clone());
-                stack.push(lhs.clone());
-            }
-            ExprKind::Not(x) => match x.kind() {
-                ExprKind::Binary {
-                    op: BinOp::Or,
-                    lhs,
-                    rhs,
-                } if x.is_bool() => {
-                    stack.push(Expr::not(rhs.clone()));
-                    stack.push(Expr::not(lhs.clone()));
-                }
-                _ => out.push(e),
-            },
-            _ => out.push(e),
-        }
-    }
-    out
 }
 
 #[test]

@@ -7,8 +7,9 @@ use std::cell::RefCell;
 use std::rc::Rc;
 use std::time::Duration;
 
+use sear_expr::junctions::disjuncts as first_disjuncts;
 use sear_expr::{Array, ArrayKind, Assignment, Expr, UpdateList};
-use sear_solver::layers::disjuncts::{first_disjuncts, Disjuncts, MIN_DEPTH, TRIES};
+use sear_solver::layers::disjuncts::{Disjuncts, MIN_DEPTH, TRIES};
 use sear_solver::{
     new_core, CoreKind, LayerStats, QueryMeta, SatQuery, SatResult, SatSolver, SolverError,
 };

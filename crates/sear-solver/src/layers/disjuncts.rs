@@ -74,41 +74,6 @@ fn is_deep_disjunction(e: &Expr) -> bool {
     e.depth() >= MIN_DEPTH && is_disjunction(e)
 }
 
-/// The first `limit` disjuncts of `e` (nested `∨` and `¬∧` flattened, left first),
-/// iteratively.
-pub fn first_disjuncts(e: &Expr, limit: usize) -> Vec<Expr> {
-    let mut out = Vec::new();
-    let mut stack = vec![e.clone()];
-    while let Some(e) = stack.pop() {
-        if out.len() >= limit {
-            break;
-        }
-        match e.kind() {
-            ExprKind::Binary {
-                op: BinOp::Or,
-                lhs,
-                rhs,
-            } if e.is_bool() => {
-                stack.push(rhs.clone());
-                stack.push(lhs.clone());
-            }
-            ExprKind::Not(x) => match x.kind() {
-                ExprKind::Binary {
-                    op: BinOp::And,
-                    lhs,
-                    rhs,
-                } if x.is_bool() => {
-                    stack.push(Expr::not(rhs.clone()));
-                    stack.push(Expr::not(lhs.clone()));
-                }
-                _ => out.push(e),
-            },
-            _ => out.push(e),
-        }
-    }
-    out
-}
-
 impl SatSolver for Disjuncts {
     fn name(&self) -> &'static str {
         "disjuncts"
@@ -134,7 +99,7 @@ impl SatSolver for Disjuncts {
             None => &query.expr,
             Some(i) => &query.constraints[i],
         };
-        for d in first_disjuncts(disjunction, TRIES) {
+        for d in sear_expr::junctions::disjuncts(disjunction, TRIES) {
             self.stats.bump("tries", 1);
             let answer = match target {
                 None => self.inner.check(&SatQuery {
