@@ -41,19 +41,9 @@ class RunSpec:
     log_queries: str | None = None
     # Compare the explored paths: summary.json's `trace_digest` (an order-independent
     # digest of every path's trace hash), else the digest of `.trace` files.
+    # (sear is not asked for `.trace` files, --write-trace-hash: a third file per test made
+    # the bench's runs slower than a user's; maze at 14 wrote 85k more files.)
     trace_hash: bool = False
-    # Also pass --write-trace-hash (a `.trace` file per test). Off: a third file per test
-    # made the bench's runs slower than a user's (maze at 14: 85k more files).
-    trace_files: bool = False
-
-
-def supports(sear: str, flag: str) -> bool:
-    """Whether `sear run` knows a flag (from its --help)."""
-    try:
-        r = subprocess.run([sear, "run", "--help"], capture_output=True, text=True, timeout=60)
-    except (OSError, subprocess.TimeoutExpired):
-        return False
-    return r.returncode == 0 and flag in r.stdout
 
 
 def trace_digest(out_dir: str) -> str | None:
@@ -84,8 +74,6 @@ def command(spec: RunSpec) -> list[str]:
         cmd += ["--max-solver-time", f"{spec.query_timeout:g}"]
     if spec.log_queries:
         cmd += ["--log-queries", spec.log_queries, "--log-scope", "core"]
-    if spec.trace_files:
-        cmd.append("--write-trace-hash")
     cmd += ["-D", f"SIZE={spec.size}"]
     for d in spec.program.defines:
         cmd += ["-D", d]
