@@ -1,7 +1,8 @@
 //! `sear run --cluster`: a Ray cluster of a head and two worker nodes started on this
 //! machine (bound to the loopback address), `--cluster ADDRESS --jobs 3` on an exhausting
 //! program ends the same paths as one process, also when a worker is killed mid-run; an
-//! unreachable cluster and a Python without Ray are refused before any output directory.
+//! unreachable cluster and a Python without Ray are refused before any output directory;
+//! the launcher tries a `ray://` head whose per-client server failed again.
 //! Needs Ray in the project's `.venv` (scripts/setup.sh installs it).
 
 mod common;
@@ -101,7 +102,7 @@ fn client_server_logs() -> String {
         }
         let body = std::fs::read_to_string(entry.path()).unwrap_or_default();
         let lines: Vec<&str> = body.lines().collect();
-        let tail = &lines[lines.len().saturating_sub(15)..];
+        let tail = &lines[lines.len().saturating_sub(40)..];
         text += &format!("== {name}\n{}\n", tail.join("\n"));
     }
     text
@@ -282,4 +283,21 @@ fn bad_clusters_are_refused_before_the_run() {
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(stderr.contains("Ray is not installed"), "{stderr}");
     assert!(!dir.join("o").exists());
+}
+
+/// The launcher's connection (`ray_workers.py`'s unit tests, with a stand-in for Ray): a
+/// `ray://` head whose per-client server failed is tried again, an unreachable one once.
+#[test]
+fn the_launcher_tries_a_failed_client_server_again() {
+    let dir = common::repo_root().join("crates/sear-cli/src/parallel");
+    let out = Command::new("python3")
+        .args(["-B", "-m", "unittest", "test_ray_workers"])
+        .current_dir(&dir)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
 }

@@ -17,9 +17,10 @@ const CHECK_TIMEOUT: Duration = Duration::from_secs(20);
 
 /// How long the check through Ray Client (`ray://HOST:PORT`) may take. Longer than Ray's own
 /// retries (attempts of 5, 10 and 15 s, each maybe followed by as long a pause while the
-/// head starts the client's server process), so that an unreachable address is reported in
-/// Ray's words and a slow but working head is not refused.
-const CLIENT_CHECK_TIMEOUT: Duration = Duration::from_secs(90);
+/// head starts the client's server process) and the launcher's second and third tries when
+/// the head's client server failed, so that an unreachable address is reported in Ray's
+/// words and a slow but working head is not refused.
+const CLIENT_CHECK_TIMEOUT: Duration = Duration::from_secs(150);
 
 /// The Python that has Ray: `SEAR_PYTHON`, else the project's virtualenv next to the
 /// binary's checkout (`target/release/sear` → `.venv/bin/python`), else `python3`.

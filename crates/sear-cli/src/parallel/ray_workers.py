@@ -18,6 +18,44 @@ import json
 import os
 import subprocess
 import sys
+import time
+
+
+# What a Ray Client head answers when the server process it starts for this client (one per
+# connection) failed: Ray's client wraps the head's error ("Starting Ray client server
+# failed", "Proxy failed to Connect", a psutil.ZombieProcess) in an "Initialization failure
+# from server". The head itself answered, so trying again is what a user would do. Seen on
+# this machine's kind in about one connection of twelve: the new process died at once,
+# without a line in its log.
+CLIENT_SERVER_FAILURES = (
+    "Initialization failure from server",
+    "Starting Ray client server failed",
+    "Proxy failed to Connect",
+)
+
+# How many times a `ray://` connection is tried when the head's client server failed.
+CLIENT_ATTEMPTS = 3
+
+
+def connect(ray, address, options):
+    """Connects the driver; returns None, or the last error (Ray raises several kinds for an
+    unreachable address)."""
+    attempts = CLIENT_ATTEMPTS if address.startswith("ray://") else 1
+    for attempt in range(attempts):
+        try:
+            ray.init(address=address, logging_level="ERROR", log_to_driver=False, **options)
+            return None
+        except Exception as e:
+            error = e
+            if not any(f in str(e) for f in CLIENT_SERVER_FAILURES):
+                break
+            print(f"the Ray Client server failed (attempt {attempt + 1}): {e}", file=sys.stderr)
+            try:
+                ray.shutdown()
+            except Exception:
+                pass
+            time.sleep(2)
+    return f"{type(error).__name__}: {error}"
 
 
 def main():
@@ -45,10 +83,9 @@ def main():
     if os.environ.get("SEAR_RAY_NODE_IP"):
         # This driver's own address (a test cluster bound to the loopback address).
         options["_node_ip_address"] = os.environ["SEAR_RAY_NODE_IP"]
-    try:
-        ray.init(address=a.address, logging_level="ERROR", log_to_driver=False, **options)
-    except Exception as e:  # Ray raises several kinds for an unreachable address
-        print(f"cannot connect to the Ray cluster at {a.address}: {e}", file=sys.stderr)
+    error = connect(ray, a.address, options)
+    if error is not None:
+        print(f"cannot connect to the Ray cluster at {a.address}: {error}", file=sys.stderr)
         return 1
     if a.check:
         cpus = ray.cluster_resources().get("CPU", 0)
