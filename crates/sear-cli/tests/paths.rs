@@ -206,3 +206,85 @@ fn a_malformed_path_file_is_refused_before_the_run() {
     assert!(!out.status.success());
     assert!(String::from_utf8_lossy(&out.stderr).contains("missing.path"));
 }
+
+/// The `switch` queries a replay of `path_file` asks (`summary.json`), and its path file.
+fn replay_switch_queries(dir: &Path, path_file: &Path, out: &str, prog: &str) -> (u64, String) {
+    let run = sear(
+        &[
+            "run",
+            "--no-progress",
+            "--write-paths",
+            "--replay-path",
+            path_file.to_str().unwrap(),
+            "--output-dir",
+            out,
+            prog,
+        ],
+        dir,
+    );
+    assert!(
+        run.status.success(),
+        "{}",
+        String::from_utf8_lossy(&run.stderr)
+    );
+    let summary: serde_json::Value =
+        serde_json::from_str(&read(&dir.join(out).join("summary.json"))).unwrap();
+    let queries = summary["queries_by_purpose"]["switch"]["queries"]
+        .as_u64()
+        .unwrap_or(0);
+    (queries, read(&dir.join(out).join("test000001.path")))
+}
+
+#[test]
+fn a_recorded_switch_target_is_replayed_without_queries() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
+    let prog = common::repo_root()
+        .join("tests/paths/switch_targets.c")
+        .display()
+        .to_string();
+    let out = sear(
+        &[
+            "run",
+            "--no-progress",
+            "--write-paths",
+            "--output-dir",
+            "all",
+            &prog,
+        ],
+        dir,
+    );
+    assert!(out.status.success());
+    let all = tests(&dir.join("all"));
+    // c < 'c', and 'c', 'd', 'e' and the default above it.
+    assert_eq!(all.len(), 5, "{all:?}");
+    let mut switches = 0;
+    for (name, _) in &all {
+        let path_file = dir.join("all").join(format!("{name}.path"));
+        let recorded = read(&path_file);
+        if !recorded.contains("switch") {
+            continue;
+        }
+        switches += 1;
+        assert!(recorded.contains(" target="), "{recorded}");
+        let (queries, replayed) =
+            replay_switch_queries(dir, &path_file, &format!("r-{name}"), &prog);
+        assert_eq!(queries, 0, "{name}: the target is recorded");
+        assert_eq!(replayed, recorded, "{name}");
+        // An older path file, without the targets: the same path, found by queries.
+        let old: String = recorded
+            .lines()
+            .map(|l| l.split(" target=").next().unwrap().to_string() + "\n")
+            .collect();
+        let old_file = dir.join(format!("{name}-old.path"));
+        std::fs::write(&old_file, &old).unwrap();
+        let (queries, replayed) =
+            replay_switch_queries(dir, &old_file, &format!("o-{name}"), &prog);
+        assert!(
+            queries > 0,
+            "{name}: the switch asks which targets are feasible"
+        );
+        assert_eq!(replayed, old, "{name}: the same decisions");
+    }
+    assert_eq!(switches, 4, "four paths fork at the switch");
+}

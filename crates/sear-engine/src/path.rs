@@ -21,6 +21,9 @@
 //! query (every `switch` target, both sides of a check), where a checked one numbers only the
 //! feasible ones; a site that rebuilds the path takes the same list when the record says
 //! unchecked ([`State::unchecked_here`](crate::state::State::unchecked_here)).
+//!
+//! A checked `switch` decision also names its target among all the site's targets
+//! (`target=T`), so that a rebuild takes it without the site's feasibility queries.
 
 use std::fmt;
 use std::str::FromStr;
@@ -103,6 +106,10 @@ pub struct Decision {
     pub at: u64,
     /// The instruction that forked.
     pub site: ForkSite,
+    /// Where the site filtered its listed alternatives by feasibility (a `switch`'s target
+    /// blocks): the taken alternative's position in that list, so that a rebuild takes it
+    /// without the site's feasibility queries. `None` elsewhere and in older path files.
+    pub target: Option<u16>,
 }
 
 /// The branch decisions of a path from the initial state, in order.
@@ -157,6 +164,9 @@ impl fmt::Display for Decision {
         }
         if self.unchecked {
             write!(f, " unchecked")?;
+        }
+        if let Some(t) = self.target {
+            write!(f, " target={t}")?;
         }
         Ok(())
     }
@@ -213,11 +223,14 @@ impl FromStr for Decision {
             .ok_or_else(|| format!("'{at_text}' is not @AT (an instruction count)"))?;
         let site_text = words.next().ok_or("missing fF:bB:iI")?;
         let site = parse_site(site_text).ok_or_else(|| format!("'{site_text}' is not fF:bB:iI"))?;
-        let (mut forced, mut unchecked) = (false, false);
+        let (mut forced, mut unchecked, mut target) = (false, false, None);
         for word in words {
             match word {
-                "forced" if !forced && !unchecked => forced = true,
-                "unchecked" if !unchecked => unchecked = true,
+                "forced" if !forced && !unchecked && target.is_none() => forced = true,
+                "unchecked" if !unchecked && target.is_none() => unchecked = true,
+                _ if target.is_none() && word.starts_with("target=") => {
+                    target = Some(number(&word["target=".len()..])?);
+                }
                 other => return Err(format!("unexpected '{other}'")),
             }
         }
@@ -229,6 +242,7 @@ impl FromStr for Decision {
             unchecked,
             at,
             site,
+            target,
         })
     }
 }
@@ -282,6 +296,7 @@ mod tests {
                 block: 7,
                 inst: 2,
             },
+            target: None,
         }
     }
 
@@ -316,6 +331,30 @@ mod tests {
             .parse::<PathRecord>()
             .unwrap_err();
         assert!(err.message.contains("unexpected 'forced'"), "{err}");
+    }
+
+    #[test]
+    fn switch_targets_round_trip() {
+        let mut record = PathRecord::default();
+        let mut d = decision(ForkKind::Switch, 1, 3, false);
+        d.target = Some(7);
+        record.push(d);
+        d.forced = true;
+        record.push(d);
+        let text = record.to_string();
+        assert_eq!(
+            text,
+            "switch 1/3 @1234 f3:b7:i2 target=7\nswitch 1/3 @1234 f3:b7:i2 forced target=7\n"
+        );
+        assert_eq!(text.parse::<PathRecord>().unwrap(), record);
+        let err = "switch 1/3 @5 f0:b0:i0 target=7 forced"
+            .parse::<PathRecord>()
+            .unwrap_err();
+        assert!(err.message.contains("unexpected 'forced'"), "{err}");
+        let err = "switch 1/3 @5 f0:b0:i0 target=x"
+            .parse::<PathRecord>()
+            .unwrap_err();
+        assert!(err.message.contains("not a number"), "{err}");
     }
 
     #[test]

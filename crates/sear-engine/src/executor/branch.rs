@@ -245,6 +245,15 @@ impl Executor<'_> {
                 return Ok(());
             }
         }
+        if let Some((conds, blocks)) = self.recorded_targets(state, &targets)? {
+            // Rebuilding recorded paths that name their targets: no feasibility query.
+            let taken = self.fork(state, ForkKind::Switch, conds, |ex, i, mut other| {
+                ex.jump(module, &mut other, blocks[i]);
+                ex.spawn(other);
+            })?;
+            self.jump(module, state, blocks[taken]);
+            return Ok(());
+        }
         // Rebuilding a recorded path: the decision says how many targets were feasible, so
         // once that many infeasible ones are found the rest are feasible without a query
         // (with every target feasible, as where a fresh input byte is switched on, none).
@@ -253,10 +262,12 @@ impl Executor<'_> {
             _ => None,
         };
         let mut feasible: Vec<(BlockId, Expr)> = Vec::new();
-        for (block, cond) in targets {
+        let mut listed: Vec<u16> = Vec::new();
+        for (i, (block, cond)) in targets.into_iter().enumerate() {
             let cond = self.sv.opt_condition(state, cond)?;
             if infeasible_left == Some(0) || self.sv.may_be_true(state, &cond, "switch")? {
                 feasible.push((block, cond));
+                listed.push(u16::try_from(i).unwrap_or(u16::MAX));
             } else if let Some(left) = infeasible_left.as_mut() {
                 *left = left.saturating_sub(1);
             }
@@ -268,12 +279,65 @@ impl Executor<'_> {
             ));
         }
         let (blocks, conds): (Vec<BlockId>, Vec<Expr>) = feasible.into_iter().unzip();
-        let taken = self.fork(state, ForkKind::Switch, conds, |ex, i, mut other| {
-            ex.jump(module, &mut other, blocks[i]);
-            ex.spawn(other);
-        })?;
+        let listed = Some(listed.as_slice());
+        let taken = self.fork_listed(
+            state,
+            ForkKind::Switch,
+            conds,
+            listed,
+            |ex, i, mut other| {
+                ex.jump(module, &mut other, blocks[i]);
+                ex.spawn(other);
+            },
+        )?;
         self.jump(module, state, blocks[taken]);
         Ok(())
+    }
+
+    /// When `state` rebuilds recorded paths that each name their target at this switch
+    /// ([`Decision::target`](crate::path::Decision)): the fork's alternatives as the records
+    /// number them, the taken ones from `targets` (in the site's order) and the others
+    /// never used (no new path is made at a recorded fork). `None`: the site asks its
+    /// queries (no record here, one that ends here, or a target the site does not list).
+    fn recorded_targets(
+        &mut self,
+        state: &State,
+        targets: &[(BlockId, Expr)],
+    ) -> Exec<Option<(Vec<Expr>, Vec<BlockId>)>> {
+        let Some(d) = state.recorded_here().copied() else {
+            return Ok(None);
+        };
+        let Some(follow) = &state.follow else {
+            return Ok(None);
+        };
+        if d.kind != ForkKind::Switch || d.unchecked {
+            return Ok(None);
+        }
+        let index = state.path.len();
+        let of = usize::from(d.of);
+        let mut conds = vec![Expr::false_(); of];
+        let mut blocks = vec![targets[0].0; of];
+        let mut set = vec![false; of];
+        for record in follow.records.iter() {
+            let Some(r) = record.get(index) else {
+                return Ok(None);
+            };
+            let (Some(t), taken) = (r.target, usize::from(r.taken)) else {
+                return Ok(None);
+            };
+            let Some((block, cond)) = targets.get(usize::from(t)) else {
+                return Ok(None);
+            };
+            if r.of != d.of || taken >= of {
+                return Ok(None);
+            }
+            if !set[taken] {
+                set[taken] = true;
+                conds[taken] = self.sv.opt_condition(state, cond.clone())?;
+                blocks[taken] = *block;
+            }
+        }
+        Ok(Some((conds, blocks)))
     }
 
     /// When the state's seeds decide between `alternatives` (no query, `seeding.rs`): forks

@@ -57,6 +57,20 @@ impl Executor<'_> {
         state: &mut State,
         kind: ForkKind,
         alternatives: Vec<Expr>,
+        each_new: impl FnMut(&mut Self, usize, State),
+    ) -> Exec<usize> {
+        self.fork_listed(state, kind, alternatives, None, each_new)
+    }
+
+    /// [`fork`](Self::fork) at a site that filtered its listed alternatives by feasibility:
+    /// `listed[i]` is alternative `i`'s position in the site's list, recorded as each
+    /// decision's [`target`](Decision::target).
+    pub(crate) fn fork_listed(
+        &mut self,
+        state: &mut State,
+        kind: ForkKind,
+        alternatives: Vec<Expr>,
+        listed: Option<&[u16]>,
         mut each_new: impl FnMut(&mut Self, usize, State),
     ) -> Exec<usize> {
         let n = alternatives.len();
@@ -93,6 +107,7 @@ impl Executor<'_> {
             unchecked: false,
             at,
             site,
+            target: listed.map(|l| l[taken]),
         };
         if self.run.seeding
             && !state.seeds.is_empty()
@@ -260,6 +275,15 @@ impl Executor<'_> {
             exact: false,
             since: at,
         };
+        // Each side's decision as its records have it (its own `target`).
+        let index = state.path.len();
+        let side = |taken: u16, records: &[PathRecord]| {
+            records
+                .first()
+                .and_then(|r| r.get(index))
+                .copied()
+                .unwrap_or(Decision { taken, ..decision })
+        };
         let mut parts = parts.into_iter();
         let (first, first_records) = parts.next().expect("a split has two parts or more");
         for (taken, records) in parts {
@@ -267,19 +291,18 @@ impl Executor<'_> {
             self.run.stats.forks -= 1;
             state.depth -= 1;
             child.depth -= 1;
+            let decision = side(taken, &records);
             child.follow = Some(follow(records));
-            if !self.take_decision(&mut child, Decision { taken, ..decision }) {
+            if !self.take_decision(&mut child, decision) {
                 self.terminate(child, Termination::Elsewhere);
                 continue;
             }
             each_new(self, taken as usize, child);
         }
         state.add_constraint(alternatives.swap_remove(first as usize));
+        let decision = side(first, &first_records);
         state.follow = Some(follow(first_records));
-        state.path.push(Decision {
-            taken: first,
-            ..decision
-        });
+        state.path.push(decision);
         first as usize
     }
 

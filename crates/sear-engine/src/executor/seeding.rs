@@ -238,6 +238,7 @@ impl Executor<'_> {
                 unchecked: !checked,
                 at,
                 site,
+                target: None,
             };
             if !self.take_decision(&mut child, decision) {
                 self.terminate(child, Termination::Elsewhere);
@@ -257,6 +258,7 @@ impl Executor<'_> {
             unchecked: !checked,
             at,
             site,
+            target: None,
         };
         if !self.take_decision(state, decision) {
             return Err(Termination::Elsewhere);
