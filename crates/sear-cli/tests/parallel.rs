@@ -35,6 +35,29 @@ fn outcome(dir: &Path) -> (u64, u64, u64, String, Vec<String>) {
         "{}: tests counted",
         dir.display()
     );
+    // Dense numbers: every test file belongs to a test 1..=tests that has its `.ktest`,
+    // and each reported error's test has the error's file.
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let name = entry.unwrap().file_name().to_string_lossy().into_owned();
+        let Some(number) = name.strip_prefix("test").and_then(|n| n.get(..6)) else {
+            continue;
+        };
+        let number: u64 = number.parse().unwrap();
+        assert!(
+            (1..=tests).contains(&number) && dir.join(format!("test{number:06}.ktest")).exists(),
+            "{}: {name} has no test",
+            dir.display()
+        );
+    }
+    for e in s["errors"].as_array().unwrap() {
+        let test = e["test"].as_str().unwrap();
+        let kind = e["kind"].as_str().unwrap();
+        let has_err = std::fs::read_dir(dir).unwrap().any(|f| {
+            let f = f.unwrap().file_name().to_string_lossy().into_owned();
+            f.starts_with(&format!("{test}.")) && f.ends_with(".err")
+        });
+        assert!(has_err, "{}: {test} ({kind}) has its .err", dir.display());
+    }
     (
         s["completed_paths"].as_u64().unwrap(),
         s["error_paths"].as_u64().unwrap(),

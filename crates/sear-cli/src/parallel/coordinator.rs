@@ -219,6 +219,7 @@ pub fn run_parallel(
                     covered: Vec::new(),
                     tests_kept: Some(w.tests_before),
                     numbers: Vec::new(),
+                    test_files: None,
                 },
             };
             result.numbers = blocks.numbers_of(id);
@@ -505,6 +506,7 @@ impl Coordinator {
                 stop_reason,
                 trace_hashes,
                 covered,
+                test_files,
             } => {
                 if stop_reason == "exit-on-error" && !self.stopping {
                     // --exit-on-error(-type): the first error stops the whole run.
@@ -515,6 +517,7 @@ impl Coordinator {
                     covered,
                     tests_kept: None,
                     numbers: Vec::new(),
+                    test_files: Some(test_files),
                 });
             }
         }

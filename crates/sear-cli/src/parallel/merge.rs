@@ -26,6 +26,8 @@ pub struct WorkerResult {
     pub tests_kept: Option<u32>,
     /// The test numbers it was handed, in the order it used them.
     pub numbers: Vec<u32>,
+    /// The test files it wrote, as it said at its end (`None`: it died).
+    pub test_files: Option<sear_engine::output::TestFiles>,
 }
 
 /// What the coordinator reports of its own work (`summary.json`'s `coordinator` section).
@@ -46,6 +48,22 @@ pub struct CoordinatorReport {
     pub emit_all_errors: bool,
 }
 
+/// The suffixes of each test file in `out`: as the workers said they wrote them, or, when
+/// a worker died without saying, as the directory lists them.
+fn test_files(
+    out: &Path,
+    workers: &[(PathBuf, Option<WorkerResult>)],
+) -> Result<BTreeMap<u32, Vec<String>>> {
+    let mut files = BTreeMap::new();
+    for (_, result) in workers {
+        match result.as_ref().and_then(|r| r.test_files.as_ref()) {
+            Some(written) => files.extend(written.by_test()),
+            None => return numbering::test_files(out),
+        }
+    }
+    Ok(files)
+}
+
 /// Merges the workers' directories (in order) into `out`; prints the run's totals and
 /// returns the exit status.
 pub fn merge(
@@ -59,7 +77,7 @@ pub fn merge(
     let mut seen_errors = HashSet::new();
     let mut errors = Vec::new();
     let mut messages = Vec::new();
-    let files = numbering::test_files(out)?;
+    let files = test_files(out, workers)?;
     let mut kept = BTreeSet::new();
     for (id, (dir, result)) in workers.iter().enumerate() {
         let summary: Value = match std::fs::read_to_string(dir.join("summary.json")) {

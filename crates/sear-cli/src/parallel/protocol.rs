@@ -85,6 +85,9 @@ pub enum FromWorker {
         trace_hashes: Vec<u64>,
         /// The instructions it covered (function, block, instruction).
         covered: Vec<(u32, u32, u32)>,
+        /// The test files it wrote.
+        #[serde(default)]
+        test_files: sear_engine::output::TestFiles,
     },
 }
 

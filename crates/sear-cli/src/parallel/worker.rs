@@ -190,6 +190,7 @@ impl WorkerLink {
             stop_reason: summary.stop_reason.clone(),
             trace_hashes: summary.trace_hashes.clone(),
             covered: summary.covered.clone(),
+            test_files: summary.test_files.clone(),
         };
         protocol::send(&mut self.writer, &message).context("worker: sending the summary")
     }

@@ -219,6 +219,7 @@ impl Executor<'_> {
             let reported = self.run.worker.hashes_reported;
             self.run.summary.trace_hashes = self.run.trace_hashes[reported..].to_vec();
             self.run.summary.covered = self.run.coverage.covered_list();
+            self.run.summary.test_files = self.report.output.test_files();
         }
     }
 }

@@ -7,6 +7,7 @@
 //! `messages.txt` and `warnings.txt`.
 
 mod summary;
+mod test_files;
 
 use std::fs;
 use std::io::Write;
@@ -17,6 +18,7 @@ pub use summary::{
     AcNormalizationStats, ErrorRecord, IteCompareStats, IteLiftingStats, PurposeQueries,
     SimplificationStats, Summary,
 };
+pub use test_files::TestFiles;
 
 /// Creates and fills an output directory.
 pub struct OutputWriter {
@@ -27,6 +29,8 @@ pub struct OutputWriter {
     numbers: Option<Box<dyn TestNumbers>>,
     next_test: u32,
     tests_written: u32,
+    /// A worker's test files, for its coordinator (`None` in a single run).
+    files: Option<TestFiles>,
     messages: fs::File,
     warnings: fs::File,
 }
@@ -101,6 +105,7 @@ impl OutputWriter {
             numbers: None,
             next_test: 1,
             tests_written: 0,
+            files: None,
             messages: fs::File::create(&messages_path).map_err(io_err(&messages_path))?,
             warnings: fs::File::create(&warnings_path).map_err(io_err(&warnings_path))?,
         })
@@ -116,6 +121,21 @@ impl OutputWriter {
     pub fn set_tests(&mut self, dir: &Path, numbers: Box<dyn TestNumbers>) {
         self.tests_dir = dir.to_path_buf();
         self.numbers = Some(numbers);
+        self.files = Some(TestFiles::default());
+    }
+
+    /// The test files written so far, for a worker (`set_tests`); empty in a single run.
+    pub fn test_files(&self) -> TestFiles {
+        self.files.clone().unwrap_or_default()
+    }
+
+    /// Writes `bytes` to `<test><suffix>` and notes it (a worker).
+    fn write_file(&mut self, test: &str, suffix: &str, bytes: &[u8]) -> std::io::Result<()> {
+        fs::write(self.tests_dir.join(format!("{test}{suffix}")), bytes)?;
+        if let Some(files) = self.files.as_mut() {
+            files.note(test, suffix);
+        }
+        Ok(())
     }
 
     /// Writes a `.ktest` file; returns the test's name (`test000001`).
@@ -150,7 +170,8 @@ impl OutputWriter {
             path: path.clone(),
             source: std::io::Error::new(std::io::ErrorKind::InvalidData, e.to_string()),
         })?;
-        fs::write(&path, bytes).map_err(io_err(&path))?;
+        self.write_file(&name, ".ktest", &bytes)
+            .map_err(io_err(&path))?;
         Ok(name)
     }
 
@@ -161,7 +182,8 @@ impl OutputWriter {
         suffix: &str,
         report: &ErrReport,
     ) -> Result<(), OutputError> {
-        let path = self.tests_dir.join(format!("{test}.{suffix}.err"));
+        let file = format!(".{suffix}.err");
+        let path = self.tests_dir.join(format!("{test}{file}"));
         let mut text = format!(
             "Error: {}\nFile: {}\nLine: {}\nFunction: {}\n",
             report.message, report.file, report.line, report.function
@@ -176,13 +198,15 @@ impl OutputWriter {
         for (i, frame) in report.stack.iter().enumerate() {
             text.push_str(&format!("\t#{i} {frame}\n"));
         }
-        fs::write(&path, text).map_err(io_err(&path))
+        self.write_file(test, &file, text.as_bytes())
+            .map_err(io_err(&path))
     }
 
     /// Writes `<test>.early` with the reason for an early termination.
     pub fn write_early(&mut self, test: &str, reason: &str) -> Result<(), OutputError> {
         let path = self.tests_dir.join(format!("{test}.early"));
-        fs::write(&path, format!("{reason}\n")).map_err(io_err(&path))
+        self.write_file(test, ".early", format!("{reason}\n").as_bytes())
+            .map_err(io_err(&path))
     }
 
     /// Writes a JSON file in the output directory.
@@ -198,8 +222,8 @@ impl OutputWriter {
 
     /// Writes `<test>.<suffix>` beside the test's `.ktest` (best effort: a test file that
     /// cannot be written is no reason to stop the run).
-    pub fn write_test_file(&self, test: &str, suffix: &str, bytes: &[u8]) {
-        let _ = fs::write(self.tests_dir.join(format!("{test}.{suffix}")), bytes);
+    pub fn write_test_file(&mut self, test: &str, suffix: &str, bytes: &[u8]) {
+        let _ = self.write_file(test, &format!(".{suffix}"), bytes);
     }
 
     /// Appends a line to `messages.txt`.

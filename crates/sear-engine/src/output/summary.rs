@@ -189,4 +189,8 @@ pub struct Summary {
     /// coordinator (the run's coverage is their union); not written.
     #[serde(skip)]
     pub covered: Vec<(u32, u32, u32)>,
+    /// For a worker, the test files it wrote (its coordinator makes the numbers dense with
+    /// them); not written.
+    #[serde(skip)]
+    pub test_files: super::TestFiles,
 }
