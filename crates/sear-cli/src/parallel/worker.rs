@@ -22,6 +22,12 @@ use super::reader::Shared;
 /// How often a busy worker reports its live states.
 const STATUS_EVERY: Duration = Duration::from_millis(50);
 
+/// How soon a worker that had nothing to give reports again once it has more states than
+/// then: the coordinator asks no worker that had nothing before its next status, so at the
+/// start, when the first worker is asked before its first fork, the others would wait for
+/// the regular status.
+const STATUS_AFTER_NOTHING: Duration = Duration::from_millis(2);
+
 /// What the coordinator told a worker process through its environment.
 #[derive(Debug, Clone)]
 pub struct WorkerEnv {
@@ -125,6 +131,11 @@ pub struct WorkerLink {
     /// Edges other workers took first, not yet handed to the executor.
     edges_elsewhere: Vec<(u32, u32, u32)>,
     last_status: Instant,
+    /// The live states when it last answered a request with nothing (`None` since its
+    /// next status).
+    gave_nothing_at: Option<usize>,
+    /// The live states at the last poll.
+    live: usize,
     stopped: bool,
     /// The executor's interrupt flag: a `Stop` while busy ends the run.
     interrupt: Arc<AtomicBool>,
@@ -164,6 +175,8 @@ impl WorkerLink {
             covered_elsewhere: Vec::new(),
             edges_elsewhere: Vec::new(),
             last_status: Instant::now(),
+            gave_nothing_at: None,
+            live: 0,
             stopped: false,
             interrupt,
             numbers: Some(numbers),
@@ -251,8 +264,14 @@ impl WorkQueue for WorkerLink {
                 }
             }
         }
-        if self.last_status.elapsed() >= STATUS_EVERY {
+        self.live = progress.live;
+        let since = self.last_status.elapsed();
+        let more_than_nothing = self
+            .gave_nothing_at
+            .is_some_and(|live| progress.live > live.max(1) && since >= STATUS_AFTER_NOTHING);
+        if since >= STATUS_EVERY || more_than_nothing {
             self.last_status = Instant::now();
+            self.gave_nothing_at = None;
             self.send(&FromWorker::Status {
                 live: progress.live,
                 instructions: progress.instructions,
@@ -269,6 +288,9 @@ impl WorkQueue for WorkerLink {
     }
 
     fn give(&mut self, groups: Vec<Vec<PathRecord>>) {
+        if groups.is_empty() {
+            self.gave_nothing_at = Some(self.live);
+        }
         let groups = groups
             .iter()
             .map(|g| g.iter().map(|p| p.to_string()).collect())
