@@ -135,12 +135,7 @@ impl Executor<'_> {
             Validity::Unknown => {
                 let blocks = [then_block, else_block];
                 let alternatives = vec![c.clone(), Expr::not(c)];
-                let taken =
-                    self.fork(state, ForkKind::Branch, alternatives, |ex, i, mut other| {
-                        ex.jump(module, &mut other, blocks[i]);
-                        ex.spawn(other);
-                    })?;
-                self.jump(module, state, blocks[taken]);
+                self.fork_to_blocks(module, state, ForkKind::Branch, alternatives, &blocks, None)?;
             }
         }
         Ok(())
@@ -234,12 +229,7 @@ impl Executor<'_> {
             let blocks: Vec<BlockId> = targets.iter().map(|(b, _)| *b).collect();
             if unchecked {
                 // Rebuilding a path whose seeds chose among every target without a query.
-                let taken = self.fork(state, ForkKind::Switch, conds, |ex, i, mut other| {
-                    ex.jump(module, &mut other, blocks[i]);
-                    ex.spawn(other);
-                })?;
-                self.jump(module, state, blocks[taken]);
-                return Ok(());
+                return self.fork_to_blocks(module, state, ForkKind::Switch, conds, &blocks, None);
             }
             if self.jump_seeded(module, state, ForkKind::Switch, conds, &blocks)? {
                 return Ok(());
@@ -247,12 +237,7 @@ impl Executor<'_> {
         }
         if let Some((conds, blocks)) = self.recorded_targets(state, &targets)? {
             // Rebuilding recorded paths that name their targets: no feasibility query.
-            let taken = self.fork(state, ForkKind::Switch, conds, |ex, i, mut other| {
-                ex.jump(module, &mut other, blocks[i]);
-                ex.spawn(other);
-            })?;
-            self.jump(module, state, blocks[taken]);
-            return Ok(());
+            return self.fork_to_blocks(module, state, ForkKind::Switch, conds, &blocks, None);
         }
         // Rebuilding a recorded path: the decision says how many targets were feasible, so
         // once that many infeasible ones are found the rest are feasible without a query
@@ -280,16 +265,26 @@ impl Executor<'_> {
         }
         let (blocks, conds): (Vec<BlockId>, Vec<Expr>) = feasible.into_iter().unzip();
         let listed = Some(listed.as_slice());
-        let taken = self.fork_listed(
-            state,
-            ForkKind::Switch,
-            conds,
-            listed,
-            |ex, i, mut other| {
-                ex.jump(module, &mut other, blocks[i]);
-                ex.spawn(other);
-            },
-        )?;
+        self.fork_to_blocks(module, state, ForkKind::Switch, conds, &blocks, listed)
+    }
+
+    /// Forks `state` at a branch or switch whose alternative `i` (condition `alternatives[i]`)
+    /// goes to `blocks[i]` (`listed`: as for [`Executor::fork_listed`]): each new path jumps
+    /// to its block and is spawned, the current state jumps to the block of the alternative
+    /// it follows.
+    fn fork_to_blocks(
+        &mut self,
+        module: &Module,
+        state: &mut State,
+        kind: ForkKind,
+        alternatives: Vec<Expr>,
+        blocks: &[BlockId],
+        listed: Option<&[u16]>,
+    ) -> Exec<()> {
+        let taken = self.fork_listed(state, kind, alternatives, listed, |ex, i, mut other| {
+            ex.jump(module, &mut other, blocks[i]);
+            ex.spawn(other);
+        })?;
         self.jump(module, state, blocks[taken]);
         Ok(())
     }
