@@ -93,6 +93,8 @@ impl Executor<'_> {
         self.report
             .output
             .write_json("summary.json", &self.run.summary)?;
+        // A worker's test files, for its coordinator: once, at the end (not written).
+        self.run.summary.test_files = self.report.output.take_test_files();
         Ok(self.run.summary)
     }
 
@@ -219,7 +221,6 @@ impl Executor<'_> {
             let reported = self.run.worker.hashes_reported;
             self.run.summary.trace_hashes = self.run.trace_hashes[reported..].to_vec();
             self.run.summary.covered = self.run.coverage.covered_list();
-            self.run.summary.test_files = self.report.output.test_files();
         }
     }
 }

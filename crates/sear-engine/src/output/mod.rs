@@ -124,9 +124,10 @@ impl OutputWriter {
         self.files = Some(TestFiles::default());
     }
 
-    /// The test files written so far, for a worker (`set_tests`); empty in a single run.
-    pub fn test_files(&self) -> TestFiles {
-        self.files.clone().unwrap_or_default()
+    /// Takes the test files written so far, for a worker (`set_tests`); empty in a single
+    /// run.
+    pub fn take_test_files(&mut self) -> TestFiles {
+        self.files.as_mut().map(std::mem::take).unwrap_or_default()
     }
 
     /// Writes `bytes` to `<test><suffix>` and notes it (a worker).
